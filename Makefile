@@ -1,0 +1,33 @@
+# Two commands: `make run` (install and start the app) and `make test` (install and run every test).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+HOST ?= 0.0.0.0
+PORT ?= 8000
+
+.PHONY: run test test-deps browser bench
+
+$(VENV)/.runtime: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.runtime
+	$(PY) app.py --host $(HOST) --port $(PORT)
+
+# The browser tests drive Debian's Chromium; install it when it is missing.
+browser:
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || \
+	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils; }
+
+test: $(VENV)/.dev browser
+	$(PY) -m pytest
+
+bench: $(VENV)/.dev
+	$(PY) benchmarks/bench_core.py

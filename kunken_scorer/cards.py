@@ -1,0 +1,259 @@
+"""Cards and card notation, in English and Russian.
+
+>>> parse_cards("K♠, 10h Тп jk=k♦")
+(Card.parse('K♠'), Card.parse('10♥'), Card.parse('A♠'), Card.parse('JK=K♦'))
+>>> format_cards(parse_cards("дж вч 2т"))
+'JK J♥ 2♣'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import Iterable, Optional, Union
+
+from .messages import KunkenError, Reason
+
+#: Upper bound on the cards one text may hold (two decks and their jokers).
+MAX_CARDS_PER_ENTRY = 108
+
+
+class CardError(KunkenError):
+    """A card token that cannot be read; the message names the token and why."""
+
+
+class Suit(StrEnum):
+    """The four suits, valued by their symbol."""
+
+    SPADES = "♠"
+    HEARTS = "♥"
+    DIAMONDS = "♦"
+    CLUBS = "♣"
+
+    __hash__ = str.__hash__  # C-level hashing: cards are counted in hot loops
+
+
+class Rank(IntEnum):
+    """Ranks low to high; the value is the rank's place (ace 14)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    __hash__ = int.__hash__  # C-level hashing: cards are counted in hot loops
+
+    def __str__(self) -> str:
+        return _RANK_TEXT[self]
+
+    @property
+    def russian(self) -> str:
+        """The rank as a Russian player writes it (В Д К Т for the court cards and ace)."""
+        return _RANK_RU.get(self, str(self))
+
+
+_RANK_TEXT = {r: str(r.value) for r in Rank if r <= Rank.TEN}
+_RANK_TEXT.update({Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A"})
+_RANK_RU = {Rank.JACK: "В", Rank.QUEEN: "Д", Rank.KING: "К", Rank.ACE: "Т"}
+
+_RANKS_IN = {str(r.value): r for r in Rank if r <= Rank.TEN}
+_RANKS_IN.update({"J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING, "A": Rank.ACE,
+                  "В": Rank.JACK, "Д": Rank.QUEEN, "К": Rank.KING, "Т": Rank.ACE})
+_SUITS_IN = {
+    "♠": Suit.SPADES, "♤": Suit.SPADES, "S": Suit.SPADES, "П": Suit.SPADES,
+    "♥": Suit.HEARTS, "♡": Suit.HEARTS, "H": Suit.HEARTS, "Ч": Suit.HEARTS,
+    "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS, "D": Suit.DIAMONDS, "Б": Suit.DIAMONDS,
+    "♣": Suit.CLUBS, "♧": Suit.CLUBS, "C": Suit.CLUBS, "Т": Suit.CLUBS,
+}
+_JOKERS_IN = {"JK", "JO", "*", "ДЖ", "JOKER", "ДЖОКЕР"}
+_SPLIT = re.compile(r"[\s,;]+")
+_VARIATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A natural card (rank and suit) or a joker, which may be pinned to the card it stands for.
+
+    >>> Card.parse("Дп")
+    Card.parse('Q♠')
+    >>> str(Card.joker(Card.parse("K♦")))
+    'JK=K♦'
+    """
+
+    rank: Optional[Rank]
+    suit: Optional[Suit]
+    pin: Optional["Card"] = None
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # computed once: cards are hashed many times when a table's copies are counted
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.pin)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @classmethod
+    def natural(cls, rank: Rank, suit: Suit) -> "Card":
+        """A natural card.
+
+        >>> str(Card.natural(Rank.TEN, Suit.HEARTS))
+        '10♥'
+        """
+        return cls(Rank(rank), Suit(suit))
+
+    @classmethod
+    def joker(cls, pin: Optional["Card"] = None) -> "Card":
+        """A joker, optionally pinned to the natural card it stands for.
+
+        >>> Card.joker().is_joker
+        True
+        """
+        if pin is not None and pin.is_joker:
+            raise CardError(Reason("bad_pin", {"token": f"JK={pin}"}))
+        return cls(None, None, pin)
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker (pinned or not).
+
+        >>> Card.parse("*").is_joker
+        True
+        """
+        return self.rank is None
+
+    @property
+    def natural_card(self) -> "Card":
+        """The card itself for a natural card, the pinned card for a pinned joker.
+
+        >>> str(Card.parse("JK=5♥").natural_card)
+        '5♥'
+        """
+        if self.is_joker:
+            return self.pin
+        return self
+
+    @classmethod
+    def parse(cls, token: str) -> "Card":
+        """Read one card in English or Russian notation.
+
+        >>> Card.parse("10h"), Card.parse("тт"), Card.parse("Jo=Кч")
+        (Card.parse('10♥'), Card.parse('A♣'), Card.parse('JK=K♥'))
+        >>> Card.parse("11♥")
+        Traceback (most recent call last):
+        ...
+        kunken_scorer.cards.CardError: "11♥": no such rank
+        """
+        if not isinstance(token, str):
+            raise CardError(Reason("empty_token", {}))
+        return _parse_token(token)
+
+    @classmethod
+    def _parse_uncached(cls, token: str) -> "Card":
+        text = token.strip().translate(_VARIATION_SELECTORS)
+        if not text:
+            raise CardError(Reason("empty_token", {}))
+        upper = text.upper()
+        if "=" in upper:
+            head, _, tail = upper.partition("=")
+            if head not in _JOKERS_IN:
+                raise CardError(Reason("bad_pin", {"token": text}))
+            try:
+                pinned = cls._parse_natural(tail, text)
+            except CardError:
+                raise CardError(Reason("bad_pin", {"token": text})) from None
+            return cls.joker(pinned)
+        if upper in _JOKERS_IN:
+            return cls.joker()
+        return cls._parse_natural(upper, text)
+
+    @classmethod
+    def _parse_natural(cls, upper: str, token: str) -> "Card":
+        if len(upper) < 2:
+            if upper in _RANKS_IN:
+                raise CardError(Reason("missing_suit", {"token": token}))
+            raise CardError(Reason("no_such_rank", {"token": token}))
+        rank_text, suit_text = upper[:-1], upper[-1]
+        rank = _RANKS_IN.get(rank_text)
+        if rank is None:
+            if rank_text + suit_text in _RANKS_IN:
+                raise CardError(Reason("missing_suit", {"token": token}))
+            raise CardError(Reason("no_such_rank", {"token": token}))
+        suit = _SUITS_IN.get(suit_text)
+        if suit is None:
+            raise CardError(Reason("no_such_suit", {"token": token}))
+        return cls(rank, suit)
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "JK" if self.pin is None else f"JK={self.pin}"
+        return f"{self.rank}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def russian(self) -> str:
+        """The card in Russian notation (for display only; parsing accepts both).
+
+        >>> Card.parse("Q♠").russian()
+        'Д♠'
+        """
+        if self.is_joker:
+            return "Дж" if self.pin is None else f"Дж={self.pin.russian()}"
+        return f"{self.rank.russian}{self.suit.value}"
+
+
+@lru_cache(maxsize=4096)
+def _parse_token(token: str) -> Card:
+    return Card._parse_uncached(token)
+
+
+CardsLike = Union[str, Iterable[Union[str, Card]]]
+
+
+def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """Read cards separated by any whitespace or commas, or a sequence of tokens or Cards.
+
+    >>> parse_cards("")
+    ()
+    >>> parse_cards(["K♠", Card.parse("2♥")])
+    (Card.parse('K♠'), Card.parse('2♥'))
+    """
+    if cards is None:
+        return ()
+    if isinstance(cards, str):
+        tokens: list = [t for t in _SPLIT.split(cards) if t]
+    else:
+        tokens = []
+        for item in cards:
+            if isinstance(item, Card):
+                tokens.append(item)
+            elif isinstance(item, str):
+                tokens.extend(t for t in _SPLIT.split(item) if t)
+            else:
+                raise CardError(Reason("empty_token", {}))
+    if len(tokens) > MAX_CARDS_PER_ENTRY:
+        raise CardError(Reason("too_many_cards_typed", {"limit": MAX_CARDS_PER_ENTRY}))
+    return tuple(t if isinstance(t, Card) else Card.parse(t) for t in tokens)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Write cards in canonical notation, separated by spaces.
+
+    >>> format_cards(parse_cards("ks,qs  js"))
+    'K♠ Q♠ J♠'
+    """
+    return " ".join(str(c) for c in cards)
+
+
+ALL_NATURALS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)

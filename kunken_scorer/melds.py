@@ -1,0 +1,495 @@
+"""Meld checks: sets, runs, jokers, and the dispute questions built on them.
+
+>>> from kunken_scorer.rules import RuleSet
+>>> kunken = RuleSet.preset("kunken")
+>>> check = check_meld("5♥ JK 7♥", kunken)
+>>> check.legal, check.kind, check.points, format_cards(check.cards)
+(True, 'run', 15, '5♥ JK=6♥ 7♥')
+>>> [r.code for r in check_meld("K♦ K♦ K♥", kunken).reasons]
+['set_duplicate_card']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Optional, Sequence
+
+from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
+from .messages import KunkenError, Reason
+from .rules import RuleSet
+
+_ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    """The verdict on one meld: legal or not, its kind and points, and what every joker stands for."""
+
+    legal: bool
+    kind: Optional[str]
+    points: int
+    cards: tuple[Card, ...]
+    reasons: tuple[Reason, ...] = ()
+    #: the cards in the order they were written, every joker pinned to what it stands for
+    assigned: tuple[Card, ...] = ()
+    #: the points of each card, in written order
+    card_points: tuple[int, ...] = ()
+    written: tuple[Card, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The verdict in the JSON API's shape.
+
+        >>> check_meld("A♠ A♥ A♦", RuleSet.preset()).to_dict()
+        {'legal': True, 'kind': 'set', 'points': 30, 'cards': ['A♠', 'A♥', 'A♦'], 'reasons': []}
+        """
+        return {"legal": self.legal, "kind": self.kind, "points": self.points,
+                "cards": [str(c) for c in self.cards], "reasons": [r.message for r in self.reasons]}
+
+    @property
+    def jokers(self) -> tuple[tuple[int, Card], ...]:
+        """(written position, card it stands for) for every joker that could be placed."""
+        return tuple((i, c.pin) for i, c in enumerate(self.assigned) if c.is_joker and c.pin)
+
+    def extension_base(self) -> tuple[Card, ...]:
+        """The meld as later additions see it: run jokers keep their card; set jokers keep an open suit."""
+        if self.kind == "run" and self.legal:
+            return self.cards
+        return self.written
+
+
+def laid_counts(melds: Iterable[Iterable[Card]], rules: RuleSet) -> Counter:
+    """Count the natural cards laid in ``melds`` (jokers and wild cards are not natural copies).
+
+    >>> laid_counts([parse_cards("6♥ 6♥ JK")], RuleSet.preset())[Card.parse("6♥")]
+    2
+    """
+    is_joker = rules.is_joker
+    return Counter([c for meld in melds for c in meld if not is_joker(c)])
+
+
+def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> MeldCheck:
+    """Check one meld against the rules, given the other melds already on the table.
+
+    >>> format_cards(check_meld("5♥ 6♥ JK", RuleSet.preset()).cards)
+    '5♥ 6♥ JK=7♥'
+    >>> check_meld("6♥ JK 8♥", RuleSet.preset(), table=["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]).reasons[0].code
+    'joker_copies_played'
+    """
+    meld = parse_cards(cards)
+    laid = laid_counts((parse_cards(m) for m in table), rules)
+    laid.update(c for c in meld if not rules.is_joker(c))
+    return check_parsed(meld, rules, laid)
+
+
+def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldCheck:
+    """Check parsed cards; ``laid`` counts every natural card on the table, this meld's included."""
+    meld = tuple(meld)
+    if not meld:
+        return _illegal(meld, None, rules, Reason("no_cards", {}))
+    if len(meld) < 3:
+        return _illegal(meld, None, rules, Reason("too_few_cards", {"count": len(meld)}))
+    naturals = [c for c in meld if not rules.is_joker(c)]
+    fixed = naturals or [c.pin for c in meld if c.is_joker and c.pin]
+    if not fixed:
+        limit = rules.joker_limit_for(len(meld))
+        return _illegal(meld, None, rules, _joker_limit_reason(len(meld), len(meld), limit, rules))
+    ranks = {c.rank for c in fixed}
+    suits = {c.suit for c in fixed}
+    if len(ranks) == 1 and len(suits) == 1 and len(fixed) == 1:
+        as_set = _check_set(meld, rules, laid)
+        if as_set.legal:
+            return as_set
+        as_run = _check_run(meld, rules, laid)
+        return as_run if as_run.legal else as_set
+    if len(ranks) == 1:
+        return _check_set(meld, rules, laid)
+    if len(suits) == 1:
+        return _check_run(meld, rules, laid)
+    return _illegal(meld, None, rules, Reason("mixed_cards", {}))
+
+
+def _joker_limit_reason(jokers: int, size: int, limit: int, rules: RuleSet) -> Reason:
+    return Reason("joker_limit", {"jokers": jokers, "cards": size, "limit": limit, "rule": rules.joker_limit})
+
+
+def _illegal(meld, kind, rules, *reasons) -> MeldCheck:
+    points = tuple(0 if rules.is_joker(c) else rules.points(c) for c in meld)
+    return MeldCheck(False, kind, sum(points), tuple(meld), tuple(reasons), tuple(meld), points, tuple(meld))
+
+
+def _verdict(meld, kind, rules, assigned, display, points, reasons) -> MeldCheck:
+    return MeldCheck(not reasons, kind, sum(points), tuple(display), tuple(reasons),
+                     tuple(assigned), tuple(points), tuple(meld))
+
+
+# -- sets --------------------------------------------------------------------------------
+
+def _check_set(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
+    naturals = [c for c in meld if not rules.is_joker(c)]
+    rank = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].rank
+    if len(meld) > 4:
+        return _illegal(meld, "set", rules, Reason("set_too_many_cards", {"count": len(meld)}))
+    reasons = []
+    jokers = sum(1 for c in meld if rules.is_joker(c))
+    limit = rules.joker_limit_for(len(meld))
+    if jokers > limit:
+        reasons.append(_joker_limit_reason(jokers, len(meld), limit, rules))
+    seen: set = set()
+    for card in naturals:
+        if card in seen:
+            return _illegal(meld, "set", rules, Reason("set_duplicate_card", {"card": str(card)}), *reasons)
+        seen.add(card)
+    for card in meld:
+        if card.is_joker and card.pin is not None:
+            if card.pin.rank != rank:
+                reasons.append(Reason("pin_mismatch", {"joker": str(card), "needed": f"a {rank}"}))
+            elif card.pin in seen:
+                reasons.append(Reason("set_duplicate_card", {"card": str(card.pin)}))
+            elif laid[card.pin] >= 2:
+                reasons.append(Reason("joker_copies_played", {"card": str(card.pin)}))
+            seen.add(card.pin)
+    open_suits = [s for s in Suit if Card(rank, s) not in seen and laid[Card(rank, s)] < 2]
+    assigned = []
+    for card in meld:
+        if rules.is_joker(card) and card.pin is None:
+            if not open_suits:
+                reasons.append(Reason("set_joker_no_suit", {"rank": str(rank)}))
+                assigned.append(card)
+                continue
+            assigned.append(Card.joker(Card(rank, open_suits.pop(0))))
+        else:
+            assigned.append(card)
+    points = [rules.rank_points(rank)] * len(meld)
+    return _verdict(meld, "set", rules, assigned, assigned, points, _dedupe(reasons))
+
+
+def _dedupe(reasons):
+    out = []
+    for r in reasons:
+        if r not in out:
+            out.append(r)
+    return out
+
+
+# -- runs --------------------------------------------------------------------------------
+
+def _windows(size: int, rules: RuleSet) -> tuple[tuple[Rank, ...], ...]:
+    """Every sequence of ``size`` consecutive ranks the rules allow, low to high."""
+    return _window_table(size, rules.wrap, rules.ace_low)[0]
+
+
+@lru_cache(maxsize=None)
+def _window_table(size: int, wrap: bool, ace_low: bool):
+    """The windows of ``size`` ranks, and an index (rank, position) -> windows holding it there."""
+    if wrap:
+        windows = tuple(tuple(_ORDER[(s + i) % 13] for i in range(size)) for s in range(13))
+    else:
+        low = 1 if ace_low else 2
+        windows = tuple(tuple(Rank.ACE if v == 1 else Rank(v) for v in range(s, s + size))
+                        for s in range(low, 15 - size + 1))
+    index: dict = {}
+    for window in windows:
+        for pos, rank in enumerate(window):
+            index.setdefault((rank, pos), []).append(window)
+    return windows, index
+
+
+def _wraps(window) -> bool:
+    return Rank.KING in window and Rank.ACE in window and Rank.TWO in window
+
+
+def _check_run(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
+    naturals = [c for c in meld if not rules.is_joker(c)]
+    suit = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].suit
+    size = len(meld)
+    if size > 13:
+        return _illegal(meld, "run", rules, Reason("run_too_many_cards", {"count": size}))
+    seen: set = set()
+    for card in naturals:
+        if card in seen:
+            return _illegal(meld, "run", rules, Reason("run_duplicate_card", {"card": str(card)}))
+        seen.add(card)
+    for card in meld:
+        if card.is_joker and card.pin is not None and card.pin.suit != suit:
+            return _illegal(meld, "run", rules, Reason("pin_mismatch", {"joker": str(card),
+                                                                       "needed": f"a card of {suit.value}"}))
+    windows = _windows(size, rules)
+    placements = _written_placements(meld, windows, rules, pins=True)
+    if not placements:
+        placements = _sorted_placements(meld, windows, rules, pins=True)
+    if not placements:
+        loose = (_written_placements(meld, windows, rules, pins=False)
+                 or _sorted_placements(meld, windows, rules, pins=False))
+        if loose:
+            order, window, _ = loose[0]
+            pinned = next(i for i, c in enumerate(meld) if c.is_joker and c.pin is not None
+                          and Card(window[order.index(i)], suit) != c.pin)
+            needed = Card(window[order.index(pinned)], suit)
+            return _illegal(meld, "run", rules, Reason("pin_mismatch", {"joker": str(meld[pinned]),
+                                                                       "needed": str(needed)}))
+        return _illegal(meld, "run", rules, _gap_reason(naturals, meld, rules))
+    first = None
+    for order, window, written in placements:
+        verdict = _run_verdict(meld, order, window, suit, written, rules, laid)
+        if verdict.legal:
+            return verdict
+        first = first or verdict
+    return first
+
+
+def _written_placements(meld, windows, rules, pins: bool):
+    """Placements where the cards as written (ascending, else descending) form the window."""
+    out = []
+    size = len(meld)
+    anchor = next(((i, c.pin.rank if c.rank is None else c.rank) for i, c in enumerate(meld)
+                   if not rules.is_joker(c) or (pins and c.pin is not None)), None)
+    index = _window_table(size, rules.wrap, rules.ace_low)[1]
+    for descending in (False, True):
+        if anchor is None:
+            candidates = windows
+        else:
+            pos = size - 1 - anchor[0] if descending else anchor[0]
+            candidates = index.get((anchor[1], pos), ())
+        for window in candidates:
+            seq = window[::-1] if descending else window
+            if all(_fits(c, seq[i], rules, pins) for i, c in enumerate(meld)):
+                order = list(range(size))[::-1] if descending else list(range(size))
+                out.append((order, window, True))
+    return out
+
+
+def _fits(card, rank, rules, pins) -> bool:
+    if rules.is_joker(card):
+        return not (pins and card.pin is not None) or card.pin.rank == rank
+    return card.rank == rank
+
+
+def _sorted_placements(meld, windows, rules, pins: bool):
+    """Placements that reorder the cards: naturals sorted, gaps filled, spare jokers high."""
+    fixed = {}
+    for i, c in enumerate(meld):
+        if not rules.is_joker(c):
+            fixed[i] = c.rank
+        elif pins and c.pin is not None:
+            fixed[i] = c.pin.rank
+    if len(set(fixed.values())) != len(fixed):
+        return []
+    wanted = set(fixed.values())
+    candidates = []
+    for s, window in enumerate(windows):
+        if wanted <= set(window):
+            candidates.append((window[0] in wanted, not _wraps(window), s, window))
+    candidates.sort(reverse=True)
+    out = []
+    for *_, window in candidates:
+        order = [None] * len(meld)  # order[k] = written index placed at window position k
+        free = [i for i in range(len(meld)) if i not in fixed]
+        for i, rank in fixed.items():
+            order[window.index(rank)] = i
+        for k in range(len(order)):
+            if order[k] is None:
+                order[k] = free.pop(0)
+        out.append((order, window, False))
+    return out
+
+
+def _run_verdict(meld, order, window, suit, written, rules, laid) -> MeldCheck:
+    size = len(meld)
+    reasons = []
+    assigned = list(meld)
+    joker_slots = []
+    is_joker = rules.is_joker
+    for k, i in enumerate(order):
+        if is_joker(meld[i]):
+            card = Card(window[k], suit)
+            joker_slots.append(k)
+            assigned[i] = Card.joker(card)
+            if laid[card] >= 2:
+                reasons.append(Reason("joker_copies_played", {"card": str(card)}))
+    jokers = len(joker_slots)
+    limit = rules.joker_limit_for(size)
+    if jokers > limit:
+        reasons.insert(0, _joker_limit_reason(jokers, size, limit, rules))
+    if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:])):
+        reasons.append(Reason("adjacent_jokers", {}))
+    points = [0] * size
+    for k, i in enumerate(order):
+        rank = window[k]
+        points[i] = rules.rank_points(rank)
+        if rank == Rank.ACE and _short_ace(window, k, rules):
+            points[i] = rules.short_ace_points
+    display = assigned if written else [assigned[i] for i in order]
+    return _verdict(meld, "run", rules, assigned, display, points, reasons)
+
+
+def _short_ace(window, k, rules) -> bool:
+    if rules.short_ace == "run_of_three":
+        return len(window) <= 3
+    if rules.short_ace == "low":
+        return k + 1 < len(window) and window[k + 1] == Rank.TWO
+    return False
+
+
+def _gap_reason(naturals, meld, rules) -> Reason:
+    """Why no window holds these cards: the ace, or how many gaps there are to fill."""
+    jokers = len(meld) - len(naturals)
+    values = sorted(c.rank.value for c in naturals)
+    has_ace = Rank.ACE.value in values
+    options = [values]
+    if has_ace:
+        options.append(sorted(1 if v == 14 else v for v in values))
+    missing = [opt[-1] - opt[0] + 1 - len(opt) for opt in options]
+    if has_ace and not rules.ace_low and missing[1] <= jokers < missing[0] + 1 and missing[1] < missing[0]:
+        return Reason("ace_low_off", {})
+    if has_ace and not rules.wrap:
+        wrap_rules = RuleSet.for_game(rules.game, {"wrap": True, "ace_low": True})
+        if _sorted_placements(meld, _windows(len(meld), wrap_rules), wrap_rules, pins=False):
+            return Reason("ace_high_and_low", {})
+    return Reason("run_not_consecutive", {"missing": max(0, min(missing)), "jokers": jokers})
+
+
+# -- disputes -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SwapCheck:
+    """May this natural card replace a joker in this meld?"""
+
+    legal: bool
+    reasons: tuple[Reason, ...] = ()
+    joker: Optional[int] = None
+    meld: Optional[MeldCheck] = None
+
+    def to_dict(self) -> dict:
+        """The verdict in the JSON API's shape."""
+        return {"legal": self.legal, "reasons": [r.message for r in self.reasons]}
+
+
+def check_swap(meld: CardsLike, card: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> SwapCheck:
+    """May ``card`` replace a joker in ``meld`` (in a set, any suit the set lacks)?
+
+    >>> kunken = RuleSet.preset()
+    >>> check_swap("JK K♠ K♣", "K♦", kunken).legal, check_swap("JK K♠ K♣", "K♠", kunken).legal
+    (True, False)
+    """
+    cards = parse_cards(card)
+    check = check_meld(meld, rules, table)
+    if len(cards) != 1 or rules.is_joker(cards[0]):
+        shown = format_cards(cards) or "—"
+        return SwapCheck(False, (Reason("swap_not_natural", {"card": shown}),), meld=check)
+    natural = cards[0]
+    positions = [i for i, c in enumerate(check.written) if rules.is_joker(c)]
+    if not positions:
+        return SwapCheck(False, (Reason("swap_no_joker", {}),), meld=check)
+    if not check.legal:
+        return SwapCheck(False, (Reason("swap_illegal_meld", {}),) + check.reasons, meld=check)
+    if check.kind == "set":
+        rank = next(c for c in check.assigned if not c.is_joker or c.pin).natural_card.rank
+        if natural.rank != rank:
+            return SwapCheck(False, (Reason("swap_set_wrong_rank", {"card": str(natural), "rank": str(rank)}),),
+                             meld=check)
+        if natural in [c for c in check.written if not rules.is_joker(c)]:
+            return SwapCheck(False, (Reason("swap_set_suit_taken", {"card": str(natural)}),), meld=check)
+        pinned = [i for i in positions if check.written[i].is_joker and check.written[i].pin == natural]
+        return SwapCheck(True, (), (pinned or positions)[0], check)
+    for i in positions:
+        if check.assigned[i].pin == natural:
+            return SwapCheck(True, (), i, check)
+    stands = ", ".join(str(check.assigned[i].pin) for i in positions)
+    return SwapCheck(False, (Reason("swap_wrong_card", {"card": str(natural), "stands_for": stands}),), meld=check)
+
+
+@dataclass(frozen=True)
+class OpeningCheck:
+    """May a player take the bank with this card and these melds?"""
+
+    legal: bool
+    points: int
+    reasons: tuple[Reason, ...] = ()
+    melds: tuple[MeldCheck, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The verdict in the JSON API's shape."""
+        return {"legal": self.legal, "points": self.points, "reasons": [r.message for r in self.reasons]}
+
+
+def check_opening(melds: Sequence[CardsLike], bank_card: CardsLike, rules: RuleSet,
+                  has_layout: bool = False, table: Iterable[CardsLike] = ()) -> OpeningCheck:
+    """Check taking the bank: legal melds, the bank card joined by two hand cards, enough points.
+
+    >>> check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "7♥", RuleSet.preset()).to_dict()
+    {'legal': True, 'points': 50, 'reasons': []}
+    """
+    parsed = [parse_cards(m) for m in melds]
+    bank = parse_cards(bank_card)
+    if len(bank) != 1:
+        raise KunkenError(Reason("bad_field", {"field": "bank_card", "expected": "exactly one card"}))
+    bank_card_ = bank[0]
+    laid = laid_counts([parse_cards(m) for m in table] + parsed, rules)
+    checks = tuple(check_parsed(m, rules, laid) for m in parsed)
+    reasons = []
+    for n, check in enumerate(checks, 1):
+        if not check.legal:
+            reasons.append(Reason("opening_illegal_meld", {"meld": n, "why": list(check.reasons)}))
+    points = sum(c.points for c in checks)
+    holders = [m for m in parsed if bank_card_ in m]
+    if not holders:
+        reasons.append(Reason("opening_bank_card_missing", {"card": str(bank_card_)}))
+    elif all(len(m) - 1 < 2 for m in holders):
+        reasons.append(Reason("opening_bank_card_alone", {"card": str(bank_card_)}))
+    if not has_layout:
+        if points < rules.opening_points:
+            reasons.append(Reason("opening_too_few_points", {"points": points, "needed": rules.opening_points}))
+        if rules.first_meld_run and checks and checks[0].kind != "run":
+            reasons.append(Reason("opening_first_meld_run", {}))
+    return OpeningCheck(not reasons, points, tuple(reasons), checks)
+
+
+@dataclass(frozen=True)
+class DiscardCheck:
+    """Does a discarded card fit a meld on the table ("Rummy!")?"""
+
+    fits: bool
+    meld: Optional[int]
+    reasons: tuple[Reason, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The verdict in the JSON API's shape."""
+        return {"fits": self.fits, "meld": self.meld, "reasons": [r.message for r in self.reasons]}
+
+
+def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -> DiscardCheck:
+    """Find the first meld on the table that ``card`` would legally extend.
+
+    >>> check_discard("Q♦", ["9♦ 10♦ J♦"], RuleSet.preset("ordered-rummy")).to_dict()
+    {'fits': True, 'meld': 0, 'reasons': []}
+    """
+    cards = parse_cards(card)
+    parsed = [parse_cards(m) for m in melds]
+    laid = laid_counts(parsed, rules)
+    for n, meld in enumerate(parsed):
+        base = check_parsed(meld, rules, laid)
+        if base.legal and extend(base, cards, rules, laid).legal:
+            return DiscardCheck(True, n)
+    return DiscardCheck(False, None, (Reason("discard_no_fit", {"card": format_cards(cards)}),))
+
+
+def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldCheck:
+    """Check ``base`` with ``cards`` added (a vist); ``laid`` must already count the added naturals.
+
+    The result's last ``len(cards)`` entries of ``card_points`` are the added cards' points.
+    """
+    return check_parsed(tuple(base.extension_base()) + tuple(cards), rules, laid)
+
+
+def check_vist(meld: CardsLike, cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> MeldCheck:
+    """Check adding ``cards`` to ``meld``: the extended meld must still be legal.
+
+    >>> check_vist("2♥ 3♥ 4♥", "5♥", RuleSet.preset()).legal
+    True
+    """
+    base_cards = parse_cards(meld)
+    added = parse_cards(cards)
+    laid = laid_counts([parse_cards(m) for m in table] + [base_cards, added], rules)
+    return extend(check_parsed(base_cards, rules, laid), added, rules, laid)

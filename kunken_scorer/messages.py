@@ -1,0 +1,172 @@
+"""Rule messages: every reason or problem the core reports, as a code with parameters.
+
+The core never builds sentences in a language of its own choosing: it reports a
+``Reason`` (a code and parameters).  The English template below is the message id that
+the web layer translates; ``rule`` names the paragraph of the rules reference the reason
+comes from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+def N_(text: str) -> str:
+    """Mark a message template for extraction into the translation catalogs.
+
+    >>> N_("a meld")
+    'a meld'
+    """
+    return text
+
+
+#: code -> (rules-reference anchor, English template with ``{param}`` fields)
+MESSAGES: dict[str, tuple[str, str]] = {
+    # card input
+    "empty_token": ("cards", N_("An empty card was given.")),
+    "no_such_rank": ("cards", N_('"{token}": no such rank')),
+    "no_such_suit": ("cards", N_('"{token}": no such suit')),
+    "missing_suit": ("cards", N_('"{token}": the suit is missing')),
+    "bad_pin": ("cards", N_('"{token}": a joker can only be pinned to a natural card, like JK=K♦')),
+    "too_many_cards_typed": ("cards", N_("Too many cards: at most {limit} in one entry.")),
+    # melds
+    "no_cards": ("melds", N_("No cards were given.")),
+    "too_few_cards": ("melds", N_("A meld needs at least 3 cards; this one has {count}.")),
+    "set_too_many_cards": ("sets", N_("A set has at most 4 cards (one of each suit); this one has {count}.")),
+    "run_too_many_cards": ("runs", N_("A run has at most 13 cards; this one has {count}.")),
+    "mixed_cards": ("melds", N_("The cards are neither all of one rank (a set) nor all of one suit (a run).")),
+    "set_duplicate_card": ("sets", N_("A set may not hold two copies of the same card: {card} appears twice.")),
+    "run_duplicate_card": ("runs", N_("A run may not hold the same card twice: {card} appears twice.")),
+    "run_not_consecutive": ("runs", N_("The cards are not in consecutive order: {missing} missing card(s) and only {jokers} joker(s) to fill the gaps.")),
+    "ace_high_and_low": ("runs", N_("The ace is high (Q K A) or low (A 2 3), never both in one run (wrap-around K A 2 is off).")),
+    "ace_low_off": ("runs", N_("The ace may not be played low (A 2 3): the house rule ace_low is off.")),
+    "joker_limit": ("joker-limits", N_("Too many jokers: {jokers} in a {cards}-card meld, at most {limit} allowed (joker limit: {rule}).")),
+    "adjacent_jokers": ("joker-limits", N_("Two jokers may not lie side by side in a run (house rule no_adjacent_jokers).")),
+    "joker_copies_played": ("joker-copies", N_("A joker may not stand for {card}: both natural copies are already on the table.")),
+    "set_joker_no_suit": ("joker-copies", N_("A joker in this set has no card to stand for: every {rank} the set lacks is already on the table twice.")),
+    "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
+    "pin_not_in_meld": ("joker-position", N_("{joker} does not fit this meld.")),
+    # disputes
+    "swap_no_joker": ("swap", N_("There is no joker in this meld to replace.")),
+    "swap_not_natural": ("swap", N_("Only a natural card can replace a joker, not {card}.")),
+    "swap_wrong_card": ("swap", N_("{card} cannot replace a joker here: the joker stands for {stands_for}.")),
+    "swap_set_suit_taken": ("swap", N_("{card} cannot replace the joker: the set already holds {card}.")),
+    "swap_set_wrong_rank": ("swap", N_("{card} cannot replace the joker: this is a set of {rank}s.")),
+    "swap_illegal_meld": ("swap", N_("The meld is not legal as written, so its joker cannot be swapped.")),
+    "opening_illegal_meld": ("opening", N_("Meld {meld} is not legal: {why}")),
+    "opening_bank_card_missing": ("opening", N_("The bank card {card} is not in any of the melds.")),
+    "opening_bank_card_alone": ("opening", N_("The bank card {card} must join at least two cards from the hand in one meld.")),
+    "opening_too_few_points": ("opening", N_("The melds are worth {points} points; taking the bank needs at least {needed}.")),
+    "opening_first_meld_run": ("ordered-rummy", N_("A player's first meld must be a run.")),
+    "discard_no_fit": ("rummy-call", N_("{card} does not fit any of these melds.")),
+    "vist_illegal": ("vists", N_("Adding {cards} makes the meld illegal: {why}")),
+    # deals
+    "illegal_meld": ("melds", N_("{player}: meld {meld} ({cards}) is not legal: {why}")),
+    "illegal_vist": ("vists", N_("{player}: the vist {cards} to {to}'s meld {meld} is not legal: {why}")),
+    "vist_fits_nothing": ("vists", N_("{player}: the vist {cards} fits none of {to}'s melds.")),
+    "vist_no_meld": ("vists", N_("{player}: {to} has no meld {meld} to add {cards} to.")),
+    "unknown_player": ("vists", N_("{player}: there is no player called {to}.")),
+    "too_many_copies": ("cards", N_("{card} is recorded {count} times; two decks hold only two.")),
+    "too_many_jokers": ("cards", N_("{count} jokers are recorded; the deck has only {deck}.")),
+    "went_out_with_cards": ("end-of-deal", N_("{player} went out but still has cards in hand: {cards}.")),
+    "joker_not_in_deck": ("wild-card", N_("{count} printed joker(s) recorded, but this table plays without printed jokers: {wild} is wild.")),
+    "unknown_went_out": ("end-of-deal", N_("Nobody called {player} plays in this deal.")),
+    "express_without_going_out": ("express", N_("Express needs a player who went out.")),
+    "express_not_in_game": ("express", N_("This game has no express.")),
+    "no_run": ("ordered-rummy", N_("{player} has melds but none of them is a run; a player's first meld must be a run.")),
+    "player_count": ("players", N_("This game is for {min} to {max} players; the deal has {count}.")),
+    "duplicate_player": ("players", N_("The name {player} is used twice.")),
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A rule violation or remark: a message code with its parameters.
+
+    >>> Reason("too_few_cards", {"count": 2}).message
+    'A meld needs at least 3 cards; this one has 2.'
+    >>> Reason("too_few_cards", {"count": 2}).rule
+    'melds'
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def template(self) -> str:
+        """The English template (the translation catalogs' message id)."""
+        return MESSAGES[self.code][1]
+
+    @property
+    def rule(self) -> str:
+        """The anchor of the rules-reference paragraph this reason comes from."""
+        return MESSAGES[self.code][0]
+
+    @property
+    def message(self) -> str:
+        """The reason as an English sentence."""
+        return render(self)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict:
+        """The reason as plain data: code, English message, rule anchor and parameters."""
+        return {"code": self.code, "message": self.message, "rule": self.rule,
+                "params": {k: _plain(v) for k, v in self.params.items()}}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, Reason):
+        return value.message
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def render(reason: Reason, translate=lambda s: s) -> str:
+    """Render a reason with ``translate`` applied to its template and nested reasons.
+
+    >>> render(Reason("no_such_rank", {"token": "11♥"}))
+    '"11♥": no such rank'
+    """
+    params = {}
+    for key, value in reason.params.items():
+        if isinstance(value, Reason):
+            value = render(value, translate)
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
+            value = " ".join(render(v, translate) for v in value)
+        params[key] = value
+    return translate(reason.template).format(**params)
+
+
+class KunkenError(ValueError):
+    """Bad input to the rules core: carries a ``Reason`` a person can act on.
+
+    >>> str(KunkenError(Reason("no_such_rank", {"token": "11♥"})))
+    '"11♥": no such rank'
+    """
+
+    def __init__(self, reason: Reason):
+        super().__init__(reason.message)
+        self.reason = reason
+
+    @property
+    def code(self) -> str:
+        """The reason's message code."""
+        return self.reason.code
+
+MESSAGES.update({
+    "unknown_game": ("games", N_('"{game}": no such game; choose one of {games}.')),
+    "unknown_switch": ("house-rules", N_('"{switch}": no such house rule.')),
+    "bad_switch_value": ("house-rules", N_('House rule {switch}: "{value}" is not allowed; expected {expected}.')),
+    "bad_field": ("deal-record", N_("{field}: expected {expected}.")),
+    "field_error": ("deal-record", N_("{field}: {why}")),
+    "missing_field": ("deal-record", N_("{field} is missing.")),
+    "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
+    "too_many_items": ("deal-record", N_("{field}: at most {limit} allowed.")),
+    "bad_target": ("session-end", N_("Target: {why}")),
+})

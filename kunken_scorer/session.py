@@ -1,0 +1,140 @@
+"""Session arithmetic: running totals, the dealer, and when an evening ends.
+
+>>> totals(["Anna", "Boris"], [{"Anna": 35, "Boris": -5}, {"Anna": -10, "Boris": 40}])
+{'Anna': 25, 'Boris': 35}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional, Sequence
+
+from .messages import KunkenError, Reason
+
+TARGET_KINDS = ("deals", "score", "penalty")
+
+
+class TargetError(KunkenError):
+    """A session target that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a session ends: after a number of deals, at a score, or at a penalty limit.
+
+    >>> Target.from_dict({"kind": "penalty", "value": 100})
+    Target(kind='penalty', value=100)
+    """
+
+    kind: str
+    value: int
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Optional["Target"]:
+        """Read a target (``None`` or ``{"kind": ..., "value": ...}``); bad input raises ``TargetError``."""
+        if data in (None, "", {}):
+            return None
+        if not isinstance(data, Mapping):
+            raise TargetError(Reason("bad_target", {"why": 'expected {"kind": "deals|score|penalty", "value": N}'}))
+        kind = data.get("kind")
+        if kind not in TARGET_KINDS:
+            raise TargetError(Reason("bad_target", {"why": "kind must be deals, score or penalty"}))
+        value = data.get("value")
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value == 0 or abs(value) > 100000:
+            raise TargetError(Reason("bad_target", {"why": "value must be a whole number from 1 to 100000"}))
+        if kind == "deals" and value < 0:
+            raise TargetError(Reason("bad_target", {"why": "the number of deals must be positive"}))
+        return cls(kind, abs(value))
+
+    def to_dict(self) -> dict:
+        """The target as plain data."""
+        return {"kind": self.kind, "value": self.value}
+
+
+def totals(players: Sequence[str], deal_scores: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Each player's running total: the sum of their deal scores (a missing player scores 0)."""
+    result = {name: 0 for name in players}
+    for scores in deal_scores:
+        for name in result:
+            result[name] += int(scores.get(name, 0))
+    return result
+
+
+def running_totals(players: Sequence[str], deal_scores: Iterable[Mapping[str, int]]) -> list[dict[str, int]]:
+    """The totals after each deal, for a chart.
+
+    >>> running_totals(["A"], [{"A": 5}, {"A": -2}])
+    [{'A': 5}, {'A': 3}]
+    """
+    current = {name: 0 for name in players}
+    out = []
+    for scores in deal_scores:
+        current = {name: current[name] + int(scores.get(name, 0)) for name in players}
+        out.append(dict(current))
+    return out
+
+
+def dealer(players: Sequence[str], deals_played: int) -> Optional[str]:
+    """Who deals next: the deal passes to the left, one seat a deal.
+
+    >>> dealer(["Anna", "Boris", "Vera"], 4)
+    'Boris'
+    """
+    return players[deals_played % len(players)] if players else None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place in the session."""
+
+    place: int
+    name: str
+    total: int
+    out: bool = False
+
+
+@dataclass(frozen=True)
+class SessionStatus:
+    """Standings, who leads, who is out, and whether the target is reached."""
+
+    standings: tuple[Standing, ...]
+    leader: Optional[str]
+    finished: bool
+    deals_played: int
+    next_dealer: Optional[str]
+    progress: Optional[str] = None
+
+
+def session_status(players: Sequence[str], deal_scores: Sequence[Mapping[str, int]],
+                   target: Optional[Target], redeals: int = 0) -> SessionStatus:
+    """Standings and the target's state after the recorded deals (redeals count toward dealing only).
+
+    >>> s = session_status(["A", "B"], [{"A": -120, "B": 30}], Target("penalty", 100))
+    >>> s.finished, s.leader, [x.out for x in s.standings]
+    (True, 'B', [False, True])
+    """
+    total = totals(players, deal_scores)
+    ranked = sorted(players, key=lambda n: (-total[n], players.index(n)))
+    out = {n for n in players if target and target.kind == "penalty" and total[n] <= -target.value}
+    standings, place = [], 0
+    for i, name in enumerate(ranked):
+        if i == 0 or total[name] != total[ranked[i - 1]]:
+            place = i + 1
+        standings.append(Standing(place, name, total[name], name in out))
+    played = len(deal_scores)
+    finished, progress = False, None
+    if target and target.kind == "deals":
+        finished = played >= target.value
+        progress = f"{played}/{target.value}"
+    elif target and target.kind == "score":
+        best = max(total.values()) if total else 0
+        finished = best >= target.value
+        progress = f"{best}/{target.value}"
+    elif target and target.kind == "penalty":
+        finished = bool(out)
+        worst = min(total.values()) if total else 0
+        progress = f"{worst}/-{target.value}"
+    leader = ranked[0] if ranked and deal_scores else None
+    return SessionStatus(tuple(standings), leader, finished, played, dealer(players, played + redeals), progress)

@@ -1,0 +1,665 @@
+"""Persistence for score sheets: sessions, their deals and an audit history, in SQLite.
+
+The store keeps JSON documents and nothing else. It knows no game rules: a deal is
+stored exactly as the table recorded it, and scores are always computed elsewhere from
+these records. It never imports Flask or the rest of ``kunken_scorer``.
+
+Every write runs in one ``BEGIN IMMEDIATE`` transaction, so the read-check-write steps
+inside it (the session version, a deal's revision, an idempotency key) cannot interleave
+with another connection's: two phones retrying the same request store one deal, and two
+phones editing the same deal get a ``Conflict`` instead of a silent overwrite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlite_utils import Database, Migrations
+
+__all__ = [
+    "Conflict",
+    "NotFound",
+    "SessionEnded",
+    "Store",
+    "StoreError",
+    "migrations",
+]
+
+
+class StoreError(Exception):
+    """Base class for every failure the store reports."""
+
+
+class NotFound(StoreError):
+    """The session or deal does not exist (or the deal was deleted)."""
+
+
+class Conflict(StoreError):
+    """The data changed on another device since the caller last read it."""
+
+
+class SessionEnded(StoreError):
+    """The session has ended: it can be read but no longer changed."""
+
+
+# Append-only: never edit or reorder a migration that has shipped; add a new function
+# below the last one. Each runs inside the store's write transaction, so a migration
+# must be transactional (no VACUUM).
+migrations = Migrations("kunken_scorer")
+
+
+@migrations()
+def m001_create_tables(db: Database) -> None:
+    """Create sessions, deals, history and idempotency tables."""
+    db["sessions"].create(
+        {
+            "id": str,
+            "game": str,
+            "rules": str,
+            "players": str,
+            "target": str,
+            "token_hash": str,
+            "created_at": str,
+            "ended_at": str,
+            "version": int,
+        },
+        pk="id",
+        not_null=["game", "rules", "players", "token_hash", "created_at", "version"],
+        defaults={"version": 1},
+        strict=True,
+    )
+    db["sessions"].create_index(["created_at"])
+    db["deals"].create(
+        {
+            "id": int,
+            "session_id": str,
+            "seq": int,
+            "record": str,
+            "override": int,
+            "note": str,
+            "revision": int,
+            "created_at": str,
+            "updated_at": str,
+            "deleted_at": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=[
+            "session_id",
+            "seq",
+            "record",
+            "override",
+            "revision",
+            "created_at",
+            "updated_at",
+        ],
+        defaults={"override": 0, "revision": 1},
+        strict=True,
+    )
+    # Serves list_deals (live deals in order), numbering, and the next seq.
+    db["deals"].create_index(["session_id", "seq"], unique=True)
+    db["history"].create(
+        {
+            "id": int,
+            "session_id": str,
+            "deal_id": int,
+            "action": str,
+            "detail": str,
+            "at": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id"), ("deal_id", "deals", "id")],
+        not_null=["session_id", "action", "detail", "at"],
+        strict=True,
+    )
+    db["history"].create_index(["session_id", "id"])
+    db["idempotency"].create(
+        {
+            "session_id": str,
+            "key": str,
+            "deal_id": int,
+            "response": str,
+            "status": int,
+            "created_at": str,
+        },
+        pk=("session_id", "key"),
+        foreign_keys=[("session_id", "sessions", "id"), ("deal_id", "deals", "id")],
+        not_null=["session_id", "key", "created_at"],
+        strict=True,
+    )
+
+
+HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"})
+
+
+def _now() -> str:
+    """Return the current UTC time as an ISO 8601 string."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def _dumps(value: Any) -> str:
+    """Encode a value as strict JSON (no NaN/Infinity; lone surrogates escaped)."""
+    return json.dumps(value, allow_nan=False)
+
+
+def _hash_token(token: str) -> str:
+    """Return the sha256 hex digest of an edit token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _check_record(record: Any) -> None:
+    """Raise TypeError unless the deal record is a JSON object (a dict)."""
+    if not isinstance(record, dict):
+        raise TypeError(f"a deal record must be a dict, not {type(record).__name__}")
+
+
+class Store:
+    """Sessions, deals and history kept in one SQLite database."""
+
+    def __init__(self, db: Database) -> None:
+        """Wrap an open Database: set per-connection pragmas and apply pending migrations."""
+        self.db = db
+        # Both pragmas are per connection and off/zero by default, so set them every time.
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA busy_timeout = 5000")
+        if migrations.pending(self.db):
+            # Under the write lock, so two processes opening a fresh file at once
+            # cannot both run the same migration; apply() re-checks what is pending.
+            with self._write():
+                migrations.apply(self.db)
+
+    @classmethod
+    def open(cls, path: str) -> Store:
+        """Open (or create) the database file at path, enable WAL and migrate it."""
+        db = Database(path)
+        db.execute("PRAGMA busy_timeout = 5000")
+        if not db.memory:
+            # Persistent in the file; enable_wal() is a no-op once it is on.
+            db.enable_wal()
+        return cls(db)
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self.db.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """Run the block in one transaction holding SQLite's write lock from the start."""
+        if self.db.conn.in_transaction:
+            # Inside a caller's transaction: become a savepoint of it.
+            with self.db.atomic():
+                yield
+            return
+        # db.atomic() would issue a deferred BEGIN: two connections could then both read
+        # the same version or idempotency key before either writes. BEGIN IMMEDIATE
+        # takes the write lock first (waiting up to busy_timeout), so each
+        # read-check-write below is atomic across connections. Table API calls inside
+        # the block nest as savepoints of this transaction.
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.rollback()
+            raise
+
+    def _one(self, sql: str, params: list) -> dict | None:
+        """Return the first row of a query as a dict, or None."""
+        cursor = self.db.execute(sql, params)
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip((column[0] for column in cursor.description), row))
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def _session_row(self, session_id: str) -> dict:
+        """Return the raw sessions row or raise NotFound."""
+        row = self._one("SELECT * FROM sessions WHERE id = ?", [session_id])
+        if row is None:
+            raise NotFound(f"There is no score sheet with id {session_id!r}.")
+        return row
+
+    @staticmethod
+    def _session(row: dict) -> dict:
+        """Turn a sessions row into the public session dict."""
+        return {
+            "id": row["id"],
+            "game": row["game"],
+            "rules": json.loads(row["rules"]),
+            "players": json.loads(row["players"]),
+            "target": None if row["target"] is None else json.loads(row["target"]),
+            "created_at": row["created_at"],
+            "ended_at": row["ended_at"],
+            "version": row["version"],
+        }
+
+    @staticmethod
+    def _check_writable(row: dict) -> None:
+        """Raise SessionEnded if the session (a sessions row) has ended."""
+        if row["ended_at"] is not None:
+            raise SessionEnded("This score sheet has ended; it can no longer be changed.")
+
+    def _writable_session(self, session_id: str) -> dict:
+        """Return the sessions row, raising NotFound or SessionEnded."""
+        row = self._session_row(session_id)
+        self._check_writable(row)
+        return row
+
+    def _check_version(self, row: dict, expected_version: int | None) -> None:
+        """Raise Conflict if the caller saw a different session version."""
+        if expected_version is not None and row["version"] != expected_version:
+            raise Conflict(
+                "The score sheet was changed on another device (version "
+                f"{row['version']}, you saw version {expected_version}). Reload to see it."
+            )
+
+    def _bump_version(self, session_id: str) -> None:
+        """Increase the session's version by one."""
+        self.db.execute(
+            "UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id]
+        )
+
+    def _log(self, session_id: str, action: str, detail: dict, deal_id: int | None = None,
+             at: str | None = None) -> None:
+        """Append one history row."""
+        assert action in HISTORY_ACTIONS, action
+        self.db["history"].insert(
+            {
+                "session_id": session_id,
+                "deal_id": deal_id,
+                "action": action,
+                "detail": _dumps(detail),
+                "at": at or _now(),
+            }
+        )
+
+    def _insert_session(self, game: str, rules: dict, players: list[str],
+                        target: dict | None, now: str) -> tuple[str, str]:
+        """Insert a sessions row; return (id, edit token)."""
+        session_id = secrets.token_urlsafe(18)  # 144 random bits
+        token = secrets.token_urlsafe(24)  # 192 random bits
+        self.db["sessions"].insert(
+            {
+                "id": session_id,
+                "game": game,
+                "rules": _dumps(rules),
+                "players": _dumps(list(players)),
+                "target": None if target is None else _dumps(target),
+                "token_hash": _hash_token(token),
+                "created_at": now,
+                "ended_at": None,
+                "version": 1,
+            }
+        )
+        return session_id, token
+
+    def create_session(self, game: str, rules: dict, players: list[str],
+                       target: dict | None) -> tuple[dict, str]:
+        """Create a session; return (session, edit token) — the token is stored only hashed."""
+        with self._write():
+            session_id, token = self._insert_session(game, rules, players, target, _now())
+        return self.get_session(session_id), token
+
+    def get_session(self, session_id: str) -> dict:
+        """Return the session with its JSON fields decoded, or raise NotFound."""
+        return self._session(self._session_row(session_id))
+
+    def check_token(self, session_id: str, token: str | None) -> bool:
+        """Return True if token is this session's edit token (constant-time compare)."""
+        if not token:
+            return False
+        row = self.db.execute(
+            "SELECT token_hash FROM sessions WHERE id = ?", [session_id]
+        ).fetchone()
+        if row is None:
+            return False
+        return hmac.compare_digest(_hash_token(token), row[0])
+
+    def recent_sessions(self, limit: int = 20) -> list[dict]:
+        """Return up to limit sessions, newest first."""
+        rows = self.db["sessions"].rows_where(
+            order_by="created_at DESC, rowid DESC", limit=limit
+        )
+        return [self._session(row) for row in rows]
+
+    def version(self, session_id: str) -> int:
+        """Return the session's version (bumped on every change), or raise NotFound."""
+        row = self.db.execute(
+            "SELECT version FROM sessions WHERE id = ?", [session_id]
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"There is no score sheet with id {session_id!r}.")
+        return row[0]
+
+    def end_session(self, session_id: str) -> dict:
+        """End the session (a no-op if it already ended); return the session."""
+        with self._write():
+            row = self._session_row(session_id)
+            if row["ended_at"] is None:
+                now = _now()
+                self.db.execute(
+                    "UPDATE sessions SET ended_at = ?, version = version + 1 WHERE id = ?",
+                    [now, session_id],
+                )
+                self._log(session_id, "end", {}, at=now)
+        return self.get_session(session_id)
+
+    # -- deals ------------------------------------------------------------------------
+
+    @staticmethod
+    def _deal(row: dict, number: int | None) -> dict:
+        """Turn a deals row into the public deal dict."""
+        return {
+            "id": row["id"],
+            "number": number,
+            "seq": row["seq"],
+            "record": json.loads(row["record"]),
+            "override": bool(row["override"]),
+            "note": row["note"],
+            "revision": row["revision"],
+            "created_at": row["created_at"],
+            "updated_at": row["updated_at"],
+        }
+
+    @staticmethod
+    def _snapshot(row: dict) -> dict:
+        """Return the parts of a deal the history records before and after a change."""
+        return {
+            "record": json.loads(row["record"]),
+            "override": bool(row["override"]),
+            "note": row["note"],
+            "revision": row["revision"],
+        }
+
+    def _deal_row(self, session_id: str, deal_id: int) -> dict:
+        """Return the raw deals row (deleted or not) of this session, or raise NotFound."""
+        rows = list(
+            self.db["deals"].rows_where(
+                "id = ? AND session_id = ?", [deal_id, session_id]
+            )
+        )
+        if not rows:
+            raise NotFound(f"This score sheet has no deal with id {deal_id!r}.")
+        return rows[0]
+
+    def _number(self, row: dict) -> int | None:
+        """Return the deal's 1-based position among live deals (None if deleted)."""
+        if row["deleted_at"] is not None:
+            return None
+        return self.db.execute(
+            "SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL"
+            " AND seq <= ?",
+            [row["session_id"], row["seq"]],
+        ).fetchone()[0]
+
+    def _live_deal_row(self, session_id: str, deal_id: int) -> dict:
+        """Return a live deal of this session for changing it, or raise Conflict/NotFound."""
+        row = self._deal_row(session_id, deal_id)
+        if row["deleted_at"] is not None:
+            raise Conflict(
+                "This deal was deleted on another device. Reload to see the current deals."
+            )
+        return row
+
+    def _insert_deal(self, session_id: str, seq: int, record: dict, override: bool,
+                     note: str | None, now: str) -> int:
+        """Insert one deals row and return its id."""
+        _check_record(record)
+        table = self.db["deals"].insert(
+            {
+                "session_id": session_id,
+                "seq": seq,
+                "record": _dumps(record),
+                "override": int(bool(override)),
+                "note": note,
+                "revision": 1,
+                "created_at": now,
+                "updated_at": now,
+                "deleted_at": None,
+            }
+        )
+        return table.last_pk
+
+    def add_deal(self, session_id: str, record: dict, *, override: bool = False,
+                 note: str | None = None, idempotency_key: str | None = None,
+                 expected_version: int | None = None) -> tuple[dict, bool]:
+        """Store a deal; return (deal, created) — a repeated idempotency key stores nothing."""
+        _check_record(record)
+        with self._write():
+            row = self._session_row(session_id)
+            if idempotency_key is not None:
+                claimed = self.db.execute(
+                    "SELECT deal_id FROM idempotency WHERE session_id = ? AND key = ?",
+                    [session_id, idempotency_key],
+                ).fetchone()
+                # Checked before the version and the end: a retry of a request that
+                # succeeded must replay it, although it has since changed the version.
+                if claimed is not None and claimed[0] is not None:
+                    deal = self._deal_row(session_id, claimed[0])
+                    return self._deal(deal, self._number(deal)), False
+            self._check_writable(row)
+            self._check_version(row, expected_version)
+            now = _now()
+            seq = self.db.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM deals WHERE session_id = ?",
+                [session_id],
+            ).fetchone()[0]
+            deal_id = self._insert_deal(session_id, seq, record, override, note, now)
+            if idempotency_key is not None:
+                # A key that only has a saved response (nothing stored, e.g. a rejected
+                # deal) is claimed now; its stale response is dropped.
+                self.db["idempotency"].upsert(
+                    {
+                        "session_id": session_id,
+                        "key": idempotency_key,
+                        "deal_id": deal_id,
+                        "response": None,
+                        "status": None,
+                        "created_at": now,
+                    },
+                    pk=("session_id", "key"),
+                )
+            self._bump_version(session_id)
+            deal = self._deal_row(session_id, deal_id)
+            self._log(session_id, "record", {"after": self._snapshot(deal)}, deal_id, now)
+            return self._deal(deal, self._number(deal)), True
+
+    def save_response(self, session_id: str, key: str, status: int, body: dict) -> None:
+        """Remember the response sent for an idempotency key, for replaying it."""
+        with self._write():
+            self._session_row(session_id)
+            existing = self.db.execute(
+                "SELECT 1 FROM idempotency WHERE session_id = ? AND key = ?",
+                [session_id, key],
+            ).fetchone()
+            if existing is None:
+                self.db["idempotency"].insert(
+                    {
+                        "session_id": session_id,
+                        "key": key,
+                        "deal_id": None,
+                        "response": _dumps(body),
+                        "status": status,
+                        "created_at": _now(),
+                    }
+                )
+            else:
+                self.db["idempotency"].update(
+                    (session_id, key), {"response": _dumps(body), "status": status}
+                )
+
+    def stored_response(self, session_id: str, key: str) -> tuple[int, dict] | None:
+        """Return (status, body) saved for this idempotency key, or None."""
+        row = self.db.execute(
+            "SELECT status, response FROM idempotency WHERE session_id = ? AND key = ?",
+            [session_id, key],
+        ).fetchone()
+        if row is None or row[1] is None:
+            return None
+        return row[0], json.loads(row[1])
+
+    def list_deals(self, session_id: str) -> list[dict]:
+        """Return the live deals in recorded order, numbered from 1."""
+        self._session_row(session_id)
+        rows = self.db["deals"].rows_where(
+            "session_id = ? AND deleted_at IS NULL", [session_id], order_by="seq"
+        )
+        return [self._deal(row, number) for number, row in enumerate(rows, start=1)]
+
+    def get_deal(self, session_id: str, deal_id: int) -> dict:
+        """Return one live deal of this session, or raise NotFound."""
+        row = self._deal_row(session_id, deal_id)
+        if row["deleted_at"] is not None:
+            raise NotFound(f"Deal {deal_id!r} was deleted.")
+        return self._deal(row, self._number(row))
+
+    def update_deal(self, session_id: str, deal_id: int, record: dict, *, override: bool,
+                    note: str | None, expected_revision: int) -> dict:
+        """Replace a deal's record, override and note if it is still at expected_revision."""
+        _check_record(record)
+        with self._write():
+            self._writable_session(session_id)
+            before = self._live_deal_row(session_id, deal_id)
+            if before["revision"] != expected_revision:
+                raise Conflict(
+                    "This deal was changed on another device (revision "
+                    f"{before['revision']}, you edited revision {expected_revision}). "
+                    "Reload to see it."
+                )
+            now = _now()
+            self.db["deals"].update(
+                deal_id,
+                {
+                    "record": _dumps(record),
+                    "override": int(bool(override)),
+                    "note": note,
+                    "revision": before["revision"] + 1,
+                    "updated_at": now,
+                },
+            )
+            self._bump_version(session_id)
+            after = self._deal_row(session_id, deal_id)
+            self._log(
+                session_id,
+                "edit",
+                {"before": self._snapshot(before), "after": self._snapshot(after)},
+                deal_id,
+                now,
+            )
+            return self._deal(after, self._number(after))
+
+    def _soft_delete(self, session_id: str, row: dict, action: str) -> dict:
+        """Mark a live deal deleted, log it and return it as it was (with its number)."""
+        deal = self._deal(row, self._number(row))
+        now = _now()
+        self.db["deals"].update(
+            row["id"],
+            {"deleted_at": now, "updated_at": now, "revision": row["revision"] + 1},
+        )
+        self._bump_version(session_id)
+        self._log(session_id, action, {"before": self._snapshot(row)}, row["id"], now)
+        return deal
+
+    def delete_deal(self, session_id: str, deal_id: int, *,
+                    expected_revision: int | None = None) -> None:
+        """Soft-delete a deal; deleting an already deleted deal does nothing."""
+        with self._write():
+            self._writable_session(session_id)
+            row = self._deal_row(session_id, deal_id)
+            if row["deleted_at"] is not None:
+                return  # a repeated delete (double tap, retry) has nothing left to do
+            if expected_revision is not None and row["revision"] != expected_revision:
+                raise Conflict(
+                    "This deal was changed on another device (revision "
+                    f"{row['revision']}, you saw revision {expected_revision}). "
+                    "Reload to see it before deleting it."
+                )
+            self._soft_delete(session_id, row, "delete")
+
+    def undo_last(self, session_id: str, *, expected_version: int | None = None) -> dict | None:
+        """Soft-delete the last live deal and return it, or return None if there is none."""
+        with self._write():
+            row = self._writable_session(session_id)
+            self._check_version(row, expected_version)
+            last = list(
+                self.db["deals"].rows_where(
+                    "session_id = ? AND deleted_at IS NULL",
+                    [session_id],
+                    order_by="seq DESC",
+                    limit=1,
+                )
+            )
+            if not last:
+                return None
+            return self._soft_delete(session_id, last[0], "undo")
+
+    def history(self, session_id: str) -> list[dict]:
+        """Return the session's history, newest first, with details decoded."""
+        self._session_row(session_id)
+        rows = self.db["history"].rows_where(
+            "session_id = ?", [session_id], order_by="id DESC"
+        )
+        return [
+            {
+                "id": row["id"],
+                "session_id": row["session_id"],
+                "deal_id": row["deal_id"],
+                "action": row["action"],
+                "detail": json.loads(row["detail"]),
+                "at": row["at"],
+            }
+            for row in rows
+        ]
+
+    # -- whole sessions ---------------------------------------------------------------
+
+    def import_session(self, game: str, rules: dict, players: list[str],
+                       target: dict | None, deals: list[dict]) -> tuple[dict, str]:
+        """Create a session with all its deals in one transaction; return (session, token)."""
+        with self._write():
+            now = _now()
+            session_id, token = self._insert_session(game, rules, players, target, now)
+            # Encoded one by one inside the transaction: a bad deal anywhere rolls back
+            # the session and every deal before it.
+            for seq, deal in enumerate(deals, start=1):
+                self._insert_deal(
+                    session_id,
+                    seq,
+                    deal["record"],
+                    deal.get("override", False),
+                    deal.get("note"),
+                    now,
+                )
+            self._log(session_id, "import", {"deals": len(deals)}, at=now)
+        return self.get_session(session_id), token
+
+    def all_sessions_with_deals(self) -> Iterator[tuple[dict, list[dict]]]:
+        """Yield (session, live deals) for every session, oldest first."""
+        # Read everything in one transaction for a consistent snapshot, then yield, so
+        # no transaction stays open while the caller works.
+        with self.db.atomic():
+            sessions = [
+                self._session(row)
+                for row in self.db["sessions"].rows_where(
+                    order_by="created_at, rowid"
+                )
+            ]
+            deal_rows = list(
+                self.db["deals"].rows_where(
+                    "deleted_at IS NULL", order_by="session_id, seq"
+                )
+            )
+        by_session: dict[str, list[dict]] = {}
+        for row in deal_rows:
+            live = by_session.setdefault(row["session_id"], [])
+            live.append(self._deal(row, len(live) + 1))
+        for session in sessions:
+            yield session, by_session.get(session["id"], [])

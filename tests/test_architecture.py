@@ -1,0 +1,49 @@
+"""The rules core is pure: standard library only, no web, storage or I/O imports."""
+
+import ast
+import pathlib
+import sys
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
+CORE = ["__init__", "cards", "rules", "melds", "deal", "messages", "session"]
+FORBIDDEN = {"flask", "wtforms", "flask_wtf", "flask_babel", "sqlite_utils", "sqlite3", "qrcode",
+             "werkzeug", "jinja2", "waitress", "socket", "http", "urllib", "os", "io", "subprocess"}
+NOT_CORE = {"web", "store", "api", "views", "forms", "app", "serve", "qr", "i18n", "charts", "exports"}
+
+
+def imports_of(path: pathlib.Path) -> set[str]:
+    """Top-level module names and package-relative modules imported by ``path``."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                names.add("." + (node.module or "").split(".")[0])
+            else:
+                names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_imports_only_the_standard_library_and_core(module):
+    found = imports_of(PACKAGE / f"{module}.py")
+    assert not found & FORBIDDEN, f"{module}.py imports {found & FORBIDDEN}"
+    relative = {n[1:] for n in found if n.startswith(".")}
+    assert not relative & NOT_CORE, f"{module}.py imports {relative & NOT_CORE}"
+    absolute = {n for n in found if not n.startswith(".")}
+    assert absolute <= set(sys.stdlib_module_names) | {"__future__"}, absolute - set(sys.stdlib_module_names)
+
+
+def test_every_core_module_is_checked():
+    """A new module in the package must be named core or not-core here."""
+    present = {p.stem for p in PACKAGE.glob("*.py")}
+    assert present <= set(CORE) | NOT_CORE, present - set(CORE) - NOT_CORE
+
+
+def test_the_checker_catches_a_forbidden_import(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sqlite3\nfrom flask import Flask\nfrom .store import Store\n")
+    assert {"sqlite3", "flask", ".store"} <= imports_of(bad)

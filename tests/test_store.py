@@ -1,0 +1,617 @@
+"""Store tests: each test gets a fresh database file of its own."""
+
+import ast
+import hashlib
+import inspect
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlite_utils import Database
+
+from kunken_scorer import store as store_module
+from kunken_scorer.store import (
+    Conflict,
+    NotFound,
+    SessionEnded,
+    Store,
+    StoreError,
+    migrations,
+)
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+RULES = {"joker_penalty": 25, "express_doubles": True}
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "kunken.db")
+
+
+@pytest.fixture
+def store(db_path):
+    opened = Store.open(db_path)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def session(store):
+    created, _token = store.create_session("kunken", RULES, PLAYERS, {"points": 500})
+    return created
+
+
+def deal_record(n):
+    """A deal as the web layer might record it; the store treats it as opaque JSON."""
+    return {
+        "players": [{"name": "Anna", "melds": [f"{n}♥ {n}♠ {n}♦"], "hand": ""}],
+        "went_out": "Anna",
+        "express": False,
+    }
+
+
+def count(store, table, where="1", params=()):
+    return store.db.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone()[0]
+
+
+# -- opening, migrations, connection settings -----------------------------------------
+
+
+def test_open_applies_migrations_once(db_path):
+    first = Store.open(db_path)
+    assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables"]
+    assert {"sessions", "deals", "history", "idempotency"} <= set(first.db.table_names())
+    created, _ = first.create_session("kunken", RULES, PLAYERS, None)
+    first.close()
+
+    second = Store.open(db_path)
+    try:
+        assert migrations.pending(second.db) == []
+        assert count(second, "_sqlite_migrations") == 1
+        # The tables were not recreated: the session written before re-opening is there.
+        assert second.get_session(created["id"]) == created
+    finally:
+        second.close()
+
+
+def test_connection_uses_wal_foreign_keys_and_busy_timeout(store, db_path):
+    assert store.db.journal_mode == "wal"
+    assert store.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert store.db.execute("PRAGMA busy_timeout").fetchone()[0] == 5000
+    # A Store wrapping a connection opened elsewhere gets foreign keys too.
+    other = Store(Database(db_path))
+    try:
+        assert other.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        assert other.db.journal_mode == "wal"  # persistent in the file
+        with pytest.raises(sqlite3.IntegrityError):
+            other.db.execute(
+                "INSERT INTO deals (session_id, seq, record, override, revision,"
+                " created_at, updated_at) VALUES ('nope', 1, '{}', 0, 1, 'x', 'x')"
+            )
+    finally:
+        other.close()
+
+
+def test_memory_database_works_without_wal():
+    mem = Store.open(":memory:")
+    try:
+        assert mem.db.journal_mode == "memory"
+        created, _ = mem.create_session("kunken", {}, PLAYERS, None)
+        assert mem.get_session(created["id"])["players"] == PLAYERS
+    finally:
+        mem.close()
+
+
+# -- sessions and tokens --------------------------------------------------------------
+
+
+def test_create_session_returns_decoded_fields(store):
+    created, token = store.create_session("ordered-rummy", RULES, PLAYERS, {"points": 50})
+    assert created == store.get_session(created["id"])
+    assert created["game"] == "ordered-rummy"
+    assert created["rules"] == RULES
+    assert created["players"] == PLAYERS
+    assert created["target"] == {"points": 50}
+    assert created["ended_at"] is None
+    assert created["version"] == 1
+    assert created["created_at"].endswith("+00:00")
+    # token_urlsafe(n) gives ceil(n * 4 / 3) characters of 6 bits each: >= 128 bits.
+    assert len(created["id"]) * 6 >= 128 and len(token) * 6 >= 128
+    assert created["id"] != token
+
+
+def test_token_is_stored_only_as_its_hash(store):
+    created, token = store.create_session("kunken", RULES, PLAYERS, None)
+    rows = store.db.execute("SELECT * FROM sessions").fetchall()
+    assert all(token not in str(value) for row in rows for value in row)
+    stored = store.db.execute(
+        "SELECT token_hash FROM sessions WHERE id = ?", [created["id"]]
+    ).fetchone()[0]
+    assert stored == hashlib.sha256(token.encode()).hexdigest()
+    assert "token_hash" not in created
+
+
+def test_check_token(store):
+    created, token = store.create_session("kunken", RULES, PLAYERS, None)
+    other, other_token = store.create_session("kunken", RULES, PLAYERS, None)
+    assert store.check_token(created["id"], token) is True
+    assert store.check_token(created["id"], other_token) is False
+    assert store.check_token(created["id"], token[:-1]) is False
+    assert store.check_token(created["id"], None) is False
+    assert store.check_token(created["id"], "") is False
+    assert store.check_token("no-such-session", token) is False
+    assert store.check_token(other["id"], other_token) is True
+
+
+def test_unknown_session_raises_not_found(store):
+    with pytest.raises(NotFound):
+        store.get_session("missing")
+    with pytest.raises(NotFound):
+        store.version("missing")
+    with pytest.raises(NotFound):
+        store.add_deal("missing", deal_record(1))
+    with pytest.raises(NotFound):
+        store.list_deals("missing")
+    assert issubclass(NotFound, StoreError)
+
+
+def test_recent_sessions_newest_first(store):
+    ids = [store.create_session("kunken", {}, PLAYERS, None)[0]["id"] for _ in range(4)]
+    assert [s["id"] for s in store.recent_sessions()] == ids[::-1]
+    assert [s["id"] for s in store.recent_sessions(limit=2)] == ids[:1:-1]
+
+
+def test_version_bumps_on_every_change(store, session):
+    sid = session["id"]
+    assert store.version(sid) == 1
+    deal, _ = store.add_deal(sid, deal_record(1))
+    assert store.version(sid) == 2
+    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
+                      expected_revision=1)
+    assert store.version(sid) == 3
+    store.delete_deal(sid, deal["id"])
+    assert store.version(sid) == 4
+    store.end_session(sid)
+    assert store.version(sid) == 5
+    assert store.get_session(sid)["version"] == 5
+
+
+# -- adding deals, idempotency, versions ----------------------------------------------
+
+
+def test_add_deal_returns_numbered_deal_and_history(store, session):
+    sid = session["id"]
+    first, created = store.add_deal(sid, deal_record(1))
+    second, _ = store.add_deal(sid, deal_record(2), override=True, note="the table agreed")
+    assert created is True
+    assert (first["number"], second["number"]) == (1, 2)
+    assert second["override"] is True and second["note"] == "the table agreed"
+    assert second["revision"] == 1
+    assert store.list_deals(sid) == [first, second]
+    assert store.get_deal(sid, second["id"]) == second
+    [latest, earliest] = store.history(sid)
+    assert latest["action"] == "record" and latest["deal_id"] == second["id"]
+    assert latest["detail"]["after"]["record"] == deal_record(2)
+    assert earliest["deal_id"] == first["id"]
+
+
+def test_add_deal_rejects_non_object_record(store, session):
+    with pytest.raises(TypeError):
+        store.add_deal(session["id"], ["not", "an", "object"])
+    assert count(store, "deals") == 0
+
+
+def test_idempotent_add_deal_stores_one_deal(store, session):
+    sid = session["id"]
+    first, created_first = store.add_deal(sid, deal_record(1), idempotency_key="tap-1")
+    again, created_again = store.add_deal(sid, deal_record(1), idempotency_key="tap-1")
+    assert created_first is True and created_again is False
+    assert again == first
+    assert count(store, "deals") == 1
+    assert count(store, "history", "action = 'record'") == 1
+    assert store.version(sid) == 2
+
+
+def test_idempotent_retry_replays_despite_changed_version(store, session):
+    sid = session["id"]
+    seen = store.version(sid)
+    first, _ = store.add_deal(sid, deal_record(1), idempotency_key="k", expected_version=seen)
+    # The retry carries the version the phone saw before its first attempt succeeded.
+    again, created = store.add_deal(sid, deal_record(1), idempotency_key="k",
+                                    expected_version=seen)
+    assert created is False and again["id"] == first["id"]
+    assert count(store, "deals") == 1
+
+
+def test_idempotent_retry_returns_deleted_deal(store, session):
+    sid = session["id"]
+    first, _ = store.add_deal(sid, deal_record(1), idempotency_key="k")
+    store.delete_deal(sid, first["id"])
+    again, created = store.add_deal(sid, deal_record(1), idempotency_key="k")
+    assert created is False and again["id"] == first["id"]
+    assert again["number"] is None  # no longer among the live deals
+    assert count(store, "deals") == 1
+    assert store.list_deals(sid) == []
+
+
+def test_idempotency_keys_are_per_session(store, session):
+    other, _ = store.create_session("kunken", {}, PLAYERS, None)
+    a, created_a = store.add_deal(session["id"], deal_record(1), idempotency_key="same")
+    b, created_b = store.add_deal(other["id"], deal_record(2), idempotency_key="same")
+    assert created_a and created_b and a["id"] != b["id"]
+
+
+def test_saved_response_replays(store, session):
+    sid = session["id"]
+    assert store.stored_response(sid, "k") is None
+    deal, _ = store.add_deal(sid, deal_record(1), idempotency_key="k")
+    assert store.stored_response(sid, "k") is None  # stored, response not saved yet
+    body = {"number": 1, "totals": {"Anna": 35, "Борис": -5}, "version": 2}
+    store.save_response(sid, "k", 201, body)
+    assert store.stored_response(sid, "k") == (201, body)
+    assert store.stored_response(sid, "other") is None
+    other, _ = store.create_session("kunken", {}, PLAYERS, None)
+    assert store.stored_response(other["id"], "k") is None
+
+
+def test_saved_response_without_deal_then_claimed(store, session):
+    sid = session["id"]
+    store.save_response(sid, "k", 422, {"error": "bad deal", "problems": []})
+    assert store.stored_response(sid, "k") == (422, {"error": "bad deal", "problems": []})
+    deal, created = store.add_deal(sid, deal_record(1), idempotency_key="k")
+    assert created is True
+    assert store.stored_response(sid, "k") is None  # the rejected answer no longer applies
+    assert store.add_deal(sid, deal_record(1), idempotency_key="k") == (deal, False)
+
+
+def test_expected_version_conflict_leaves_data_unchanged(store, session):
+    sid = session["id"]
+    store.add_deal(sid, deal_record(1))
+    before = (store.list_deals(sid), store.history(sid), store.version(sid))
+    with pytest.raises(Conflict, match="another device"):
+        store.add_deal(sid, deal_record(2), expected_version=1, idempotency_key="k")
+    assert (store.list_deals(sid), store.history(sid), store.version(sid)) == before
+    assert count(store, "idempotency") == 0
+    deal, created = store.add_deal(sid, deal_record(2), expected_version=before[2])
+    assert created and deal["number"] == 2
+
+
+# -- editing, deleting, undoing -------------------------------------------------------
+
+
+def test_update_deal_bumps_revision_and_logs_before_after(store, session):
+    sid = session["id"]
+    deal, _ = store.add_deal(sid, deal_record(1))
+    updated = store.update_deal(sid, deal["id"], deal_record(9), override=True,
+                                note="recount", expected_revision=1)
+    assert updated["revision"] == 2
+    assert updated["record"] == deal_record(9)
+    assert (updated["override"], updated["note"]) == (True, "recount")
+    assert store.get_deal(sid, deal["id"]) == updated
+    edit = store.history(sid)[0]
+    assert edit["action"] == "edit"
+    assert edit["detail"]["before"]["record"] == deal_record(1)
+    assert edit["detail"]["after"]["record"] == deal_record(9)
+
+
+def test_update_with_stale_revision_conflicts(store, session):
+    sid = session["id"]
+    deal, _ = store.add_deal(sid, deal_record(1))
+    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
+                      expected_revision=1)
+    version = store.version(sid)
+    with pytest.raises(Conflict) as raised:
+        store.update_deal(sid, deal["id"], deal_record(3), override=True, note="mine",
+                          expected_revision=1)
+    assert "revision 2, you edited revision 1" in str(raised.value)
+    current = store.get_deal(sid, deal["id"])
+    assert current["record"] == deal_record(2)
+    assert (current["revision"], current["override"], current["note"]) == (2, False, None)
+    assert store.version(sid) == version
+
+
+def test_update_of_deleted_deal_conflicts(store, session):
+    sid = session["id"]
+    deal, _ = store.add_deal(sid, deal_record(1))
+    store.delete_deal(sid, deal["id"])
+    with pytest.raises(Conflict, match="deleted"):
+        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
+                          expected_revision=1)
+
+
+def test_deal_of_another_session_is_not_found(store, session):
+    other, _ = store.create_session("kunken", {}, PLAYERS, None)
+    deal, _ = store.add_deal(other["id"], deal_record(1))
+    with pytest.raises(NotFound):
+        store.get_deal(session["id"], deal["id"])
+    with pytest.raises(NotFound):
+        store.update_deal(session["id"], deal["id"], deal_record(2), override=False,
+                          note=None, expected_revision=1)
+    with pytest.raises(NotFound):
+        store.delete_deal(session["id"], deal["id"])
+    assert store.get_deal(other["id"], deal["id"])["record"] == deal_record(1)
+
+
+def test_delete_and_undo_renumber_live_deals(store, session):
+    sid = session["id"]
+    deals = [store.add_deal(sid, deal_record(n))[0] for n in range(1, 5)]
+    store.delete_deal(sid, deals[1]["id"], expected_revision=1)
+    live = store.list_deals(sid)
+    assert [d["id"] for d in live] == [deals[0]["id"], deals[2]["id"], deals[3]["id"]]
+    assert [d["number"] for d in live] == [1, 2, 3]
+    assert [d["seq"] for d in live] == [1, 3, 4]
+    assert store.get_deal(sid, deals[3]["id"])["number"] == 3
+    with pytest.raises(NotFound):
+        store.get_deal(sid, deals[1]["id"])
+
+    undone = store.undo_last(sid)
+    assert undone["id"] == deals[3]["id"] and undone["number"] == 3
+    assert [d["number"] for d in store.list_deals(sid)] == [1, 2]
+
+    added, _ = store.add_deal(sid, deal_record(5))
+    assert (added["number"], added["seq"]) == (3, 5)
+
+    # Soft deletes: the rows remain, and the history tells what happened.
+    assert count(store, "deals", "deleted_at IS NOT NULL") == 2
+    actions = [h["action"] for h in store.history(sid)]
+    assert actions == ["record", "undo", "delete"] + ["record"] * 4
+    undo_entry = store.history(sid)[1]
+    assert undo_entry["deal_id"] == deals[3]["id"]
+    assert undo_entry["detail"]["before"]["record"] == deal_record(4)
+
+
+def test_repeated_delete_does_nothing(store, session):
+    sid = session["id"]
+    deal, _ = store.add_deal(sid, deal_record(1))
+    store.delete_deal(sid, deal["id"])
+    version = store.version(sid)
+    store.delete_deal(sid, deal["id"], expected_revision=1)
+    assert store.version(sid) == version
+    assert [h["action"] for h in store.history(sid)] == ["delete", "record"]
+
+
+def test_delete_with_stale_revision_conflicts(store, session):
+    sid = session["id"]
+    deal, _ = store.add_deal(sid, deal_record(1))
+    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
+                      expected_revision=1)
+    with pytest.raises(Conflict):
+        store.delete_deal(sid, deal["id"], expected_revision=1)
+    assert [d["id"] for d in store.list_deals(sid)] == [deal["id"]]
+
+
+def test_undo_with_nothing_to_undo_and_stale_version(store, session):
+    sid = session["id"]
+    assert store.undo_last(sid) is None
+    assert store.version(sid) == 1 and store.history(sid) == []
+    store.add_deal(sid, deal_record(1))
+    store.add_deal(sid, deal_record(2))
+    seen = store.version(sid)
+    store.undo_last(sid, expected_version=seen)
+    # A double tap of "undo" carries the same version and must not remove a second deal.
+    with pytest.raises(Conflict):
+        store.undo_last(sid, expected_version=seen)
+    assert len(store.list_deals(sid)) == 1
+
+
+# -- ending ---------------------------------------------------------------------------
+
+
+def test_ended_session_rejects_writes_but_reads_work(store, session):
+    sid = session["id"]
+    deal, _ = store.add_deal(sid, deal_record(1), idempotency_key="k")
+    ended = store.end_session(sid)
+    assert ended["ended_at"] is not None
+    with pytest.raises(SessionEnded):
+        store.add_deal(sid, deal_record(2))
+    with pytest.raises(SessionEnded):
+        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
+                          expected_revision=1)
+    with pytest.raises(SessionEnded):
+        store.delete_deal(sid, deal["id"])
+    with pytest.raises(SessionEnded):
+        store.undo_last(sid)
+    assert store.get_session(sid)["ended_at"] == ended["ended_at"]
+    assert [d["record"] for d in store.list_deals(sid)] == [deal_record(1)]
+    assert store.get_deal(sid, deal["id"])["revision"] == 1
+    # A retry of a request that succeeded before the end still gets its answer.
+    assert store.add_deal(sid, deal_record(1), idempotency_key="k") == (deal, False)
+
+    version = store.version(sid)
+    store.end_session(sid)  # ending twice is harmless
+    assert store.version(sid) == version
+    assert store.get_session(sid)["ended_at"] == ended["ended_at"]
+    assert [h["action"] for h in store.history(sid)] == ["end", "record"]
+
+
+# -- import and statistics ------------------------------------------------------------
+
+
+def test_import_session_stores_everything(store):
+    deals = [
+        {"record": deal_record(1), "override": False, "note": None},
+        {"record": deal_record(2), "override": True, "note": "house rule"},
+        {"record": {"redeal": True}, "override": False, "note": None},
+    ]
+    created, token = store.import_session("kunken", RULES, PLAYERS, None, deals)
+    assert store.check_token(created["id"], token)
+    assert created["version"] == 1 and created["players"] == PLAYERS
+    listed = store.list_deals(created["id"])
+    assert [(d["record"], d["override"], d["note"]) for d in listed] == [
+        (d["record"], d["override"], d["note"]) for d in deals
+    ]
+    assert [d["number"] for d in listed] == [1, 2, 3]
+    [entry] = store.history(created["id"])
+    assert entry["action"] == "import" and entry["detail"] == {"deals": 3}
+
+
+def test_import_is_atomic(store):
+    deals = [
+        {"record": deal_record(1), "override": False, "note": None},
+        {"record": deal_record(2), "override": False, "note": None},
+        {"record": {"cards": object()}, "override": False, "note": None},  # not JSON
+    ]
+    with pytest.raises(TypeError):
+        store.import_session("kunken", RULES, PLAYERS, None, deals)
+    assert count(store, "sessions") == 0
+    assert count(store, "deals") == 0
+    assert count(store, "history") == 0
+    assert not store.db.conn.in_transaction
+    # The store is still usable afterwards.
+    created, _ = store.import_session("kunken", RULES, PLAYERS, None, deals[:2])
+    assert len(store.list_deals(created["id"])) == 2
+
+
+def test_all_sessions_with_deals_lists_live_deals(store):
+    first, _ = store.create_session("kunken", {}, PLAYERS, None)
+    empty, _ = store.create_session("kunken", {}, ["Ola", "Per"], None)
+    a, _ = store.add_deal(first["id"], deal_record(1))
+    b, _ = store.add_deal(first["id"], deal_record(2))
+    c, _ = store.add_deal(first["id"], deal_record(3))
+    store.delete_deal(first["id"], b["id"])
+    result = list(store.all_sessions_with_deals())
+    assert [(s["id"], [d["id"] for d in ds]) for s, ds in result] == [
+        (first["id"], [a["id"], c["id"]]),
+        (empty["id"], []),
+    ]
+    assert result[0][1] == store.list_deals(first["id"])
+
+
+# -- concurrency ----------------------------------------------------------------------
+
+
+def run_in_threads(db_path, work, threads=2):
+    """Run work(store, index) in parallel threads, each with its own Store on db_path."""
+    barrier = threading.Barrier(threads, timeout=20)
+    results, errors = [None] * threads, []
+
+    def target(index):
+        own = Store.open(db_path)  # sqlite3 connections belong to their thread
+        try:
+            results[index] = work(own, index, barrier)
+        except BaseException as error:  # reported to the main thread below
+            errors.append(error)
+            barrier.abort()  # release the other thread instead of leaving it waiting
+        finally:
+            own.close()
+
+    workers = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert not any(worker.is_alive() for worker in workers)
+    assert not errors, errors
+    return results
+
+
+def test_concurrent_retries_with_same_key_store_one_deal(store, session, db_path):
+    sid = session["id"]
+    rounds = 25
+
+    def work(own, index, barrier):
+        outcomes = []
+        for n in range(rounds):
+            barrier.wait()  # both phones send the same request at the same moment
+            outcomes.append(own.add_deal(sid, deal_record(n), idempotency_key=f"tap-{n}"))
+        return outcomes
+
+    first, second = run_in_threads(db_path, work)
+    for (deal_a, created_a), (deal_b, created_b) in zip(first, second):
+        assert deal_a["id"] == deal_b["id"]
+        assert sorted([created_a, created_b]) == [False, True]
+    assert count(store, "deals") == rounds
+    assert count(store, "idempotency") == rounds
+    assert store.version(sid) == 1 + rounds
+
+
+def test_concurrent_writes_with_same_version_one_wins(store, session, db_path):
+    sid = session["id"]
+    rounds = 10
+
+    def work(own, index, barrier):
+        outcomes = []
+        for n in range(rounds):
+            barrier.wait()
+            seen = own.version(sid)
+            barrier.wait()  # both have read the same version before either writes
+            try:
+                own.add_deal(sid, deal_record(index), expected_version=seen)
+                outcomes.append("stored")
+            except Conflict:
+                outcomes.append("conflict")
+        return outcomes
+
+    first, second = run_in_threads(db_path, work)
+    assert all(sorted(pair) == ["conflict", "stored"] for pair in zip(first, second))
+    assert count(store, "deals") == rounds
+
+
+# -- round trip -----------------------------------------------------------------------
+
+unicode_text = st.text(st.characters(codec="utf-8"), max_size=20)
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | unicode_text,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(unicode_text, inner, max_size=4),
+    max_leaves=15,
+)
+records = st.dictionaries(unicode_text, json_values, max_size=6)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(record=records, note=st.none() | unicode_text, override=st.booleans())
+def test_records_round_trip(store, record, note, override):
+    created, _ = store.create_session("kunken", {"name": "Kunken ♠"}, PLAYERS, None)
+    stored, _ = store.add_deal(created["id"], record, override=override, note=note)
+    [listed] = store.list_deals(created["id"])
+    assert listed["record"] == record
+    assert repr(listed["record"]) == repr(record)  # same key order, same int/float types
+    assert (listed["note"], listed["override"]) == (note, override)
+    assert listed == stored
+
+
+def test_lone_surrogate_from_json_input_round_trips(store, session):
+    # json.loads('"\\ud800"') yields a lone surrogate, which UTF-8 cannot store as is.
+    record = {"name": "\ud800", "hand": "K♣ JK"}
+    store.add_deal(session["id"], record)
+    assert store.list_deals(session["id"])[0]["record"] == record
+
+
+def test_nan_is_not_stored(store, session):
+    with pytest.raises(ValueError):
+        store.add_deal(session["id"], {"score": float("nan")})
+    assert count(store, "deals") == 0
+
+
+# -- house style ----------------------------------------------------------------------
+
+
+def test_store_imports_no_web_or_core_modules():
+    tree = ast.parse(Path(store_module.__file__).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            imported.add("." * node.level + (node.module or ""))
+    assert not {name for name in imported if name.split(".")[0] in {"flask", "wtforms"}}
+    assert not {name for name in imported if name.startswith((".", "kunken_scorer"))}
+
+
+def test_every_public_method_has_a_docstring():
+    for name, member in inspect.getmembers(Store):
+        if not name.startswith("_") and callable(member):
+            assert member.__doc__, name
+    for cls in (StoreError, NotFound, Conflict, SessionEnded, Store):
+        assert cls.__doc__, cls
