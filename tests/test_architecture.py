@@ -10,7 +10,8 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
 CORE = ["__init__", "cards", "rules", "melds", "deal", "messages", "session"]
 FORBIDDEN = {"flask", "wtforms", "flask_wtf", "flask_babel", "sqlite_utils", "sqlite3", "qrcode",
              "werkzeug", "jinja2", "waitress", "socket", "http", "urllib", "os", "io", "subprocess"}
-NOT_CORE = {"web", "store", "api", "views", "forms", "app", "serve", "qr", "i18n", "charts", "exports"}
+NOT_CORE = {"web", "store", "service", "api", "views", "forms", "desk", "summary", "app", "serve", "qr",
+            "i18n", "charts", "exports"}
 
 
 def imports_of(path: pathlib.Path) -> set[str]:

@@ -1,0 +1,5 @@
+"""Blueprint placeholder: filled in by the module's owner."""
+
+from flask import Blueprint
+
+bp = Blueprint("api", __name__)

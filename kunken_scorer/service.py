@@ -1,0 +1,134 @@
+"""Between the store and the web layer: load a session's stored deals and score them with the core.
+
+Scores are always derived from the stored deal records under the session's stored rule set;
+a deal's report is memoised by (rules, record), which are immutable values, so a page that
+shows a hundred deals does not re-score them on every poll.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Optional
+
+from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
+from .deal import clean_name
+from .messages import MESSAGES, N_
+from .session import SessionStatus
+from .store import Store
+
+MESSAGES.update({
+    "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
+    "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
+    "session_players": ("players", N_("Name {min} to {max} different players.")),
+})
+
+
+@lru_cache(maxsize=8192)
+def _evaluate(rules_json: str, record_json: str) -> DealReport:
+    rules = RuleSet.from_dict(json.loads(rules_json))
+    return evaluate_deal(Deal.from_dict(json.loads(record_json)), rules)
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def evaluate_record(rules: RuleSet, record: dict) -> DealReport:
+    """Score a deal record (the API's JSON shape) under ``rules``; bad input raises ``KunkenError``."""
+    return _evaluate(_key(rules.to_dict()), _key(record))
+
+
+@dataclass(frozen=True)
+class ScoredDeal:
+    """A stored deal with its report."""
+
+    row: dict
+    deal: Optional[Deal]
+    report: Optional[DealReport]
+    error: Optional[Reason] = None
+
+    @property
+    def number(self) -> int:
+        """The deal's place in the session (1-based)."""
+        return self.row["number"]
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Deal score by player (zeros for an unreadable record)."""
+        return self.report.scores if self.report else {}
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Everything a page or the API shows about a session, derived from the store."""
+
+    session: dict
+    rules: RuleSet
+    target: Optional[Target]
+    deals: tuple[ScoredDeal, ...]
+    status: SessionStatus
+    running: tuple[dict, ...] = field(default=())
+
+    @property
+    def players(self) -> list[str]:
+        """The players in seat order."""
+        return self.session["players"]
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Running totals by player name, in seat order."""
+        by_name = {s.name: s.total for s in self.status.standings}
+        return {name: by_name[name] for name in self.players}
+
+    @property
+    def version(self) -> int:
+        """The session's version (changes with every write)."""
+        return self.session["version"]
+
+    @property
+    def ended(self) -> bool:
+        """True once the table ended the session."""
+        return bool(self.session.get("ended_at"))
+
+
+def scoreboard(store: Store, session_id: str) -> Scoreboard:
+    """Load a session and score every live deal (raises the store's ``NotFound``)."""
+    session = store.get_session(session_id)
+    rules = RuleSet.from_dict(session["rules"])
+    target = Target.from_dict(session.get("target"))
+    scored = []
+    for row in store.list_deals(session_id):
+        try:
+            deal = Deal.from_dict(row["record"])
+            scored.append(ScoredDeal(row, deal, evaluate_record(rules, row["record"])))
+        except KunkenError as err:
+            scored.append(ScoredDeal(row, None, None, Reason("stored_deal_unreadable", {"why": err.reason})))
+    scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
+    redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
+    status = session_status(session["players"], scores, target, redeals)
+    return Scoreboard(session, rules, target, tuple(scored), status,
+                      tuple(running_totals(session["players"], scores)))
+
+
+def session_players(rules: RuleSet, names: Any) -> list[str]:
+    """Check a new session's player list: the game's range of distinct, well-formed names."""
+    if not isinstance(names, list):
+        raise KunkenError(Reason("bad_field", {"field": "players", "expected": "a list of names"}))
+    cleaned = [clean_name(n, f"players[{i}]") for i, n in enumerate(names)]
+    if not rules.min_players <= len(cleaned) <= rules.max_players or \
+            len({n.casefold() for n in cleaned}) != len(cleaned):
+        raise KunkenError(Reason("session_players", {"min": rules.min_players, "max": rules.max_players}))
+    return cleaned
+
+
+def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
+    """Read a deal for ``session``: its canonical record and report. Bad input raises ``KunkenError``."""
+    rules = RuleSet.from_dict(session["rules"])
+    deal = Deal.from_dict(body)
+    if sorted(deal.names) != sorted(session["players"]):
+        raise KunkenError(Reason("deal_players", {"players": ", ".join(session["players"]),
+                                                  "got": ", ".join(deal.names) or "nobody"}))
+    record = deal.to_dict()
+    return record, evaluate_record(rules, record)

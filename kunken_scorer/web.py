@@ -1,0 +1,192 @@
+"""The Flask app factory: configuration, the store per request, languages, CSRF and error pages.
+
+Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` ->
+``test_config``. Without any, the SQLite file and a generated secret key live in
+``instance/`` (the key is created on first run and kept there, never a constant in code).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Optional
+
+from flask import Flask, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import Babel, gettext
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from sqlite_utils import Database
+from werkzeug.exceptions import HTTPException
+
+from .messages import Reason, render
+from .store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("ru", "en")
+csrf = CSRFProtect()
+babel = Babel()
+
+
+def _secret_key(instance: Path) -> str:
+    """Read the instance's secret key, creating it (owner-only) on first run."""
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(test_config: Optional[dict] = None) -> Flask:
+    """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+                instance_path=str(ROOT / "instance"), instance_relative_config=True)
+    app.config.from_mapping(
+        DATABASE=str(Path(app.instance_path) / "kunken.db"),
+        PUBLIC_URL=None,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        WTF_CSRF_TIME_LIMIT=None,  # a scorer's page stays open all evening
+        BABEL_DEFAULT_LOCALE="ru",
+        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        SESSION_COOKIE_SAMESITE="Lax",
+        JSON_AS_ASCII=False,
+    )
+    app.config.from_prefixed_env("KUNKEN")
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+
+    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
+    Store.open(app.config["DATABASE"]).close()  # WAL and migrations once, at start-up
+
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+    app.teardown_appcontext(_close_store)
+    app.jinja_env.globals.update(reason_text=reason_text, LANGUAGES=LANGUAGES, current_language=current_language)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+    from . import api, desk, summary, views
+    app.register_blueprint(views.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(desk.bp)
+    app.register_blueprint(summary.bp)
+    csrf.exempt(api.bp)
+
+    app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(CSRFError, _csrf_error)
+    return app
+
+
+def get_store() -> Store:
+    """The request's store (one SQLite connection per request)."""
+    if "store" not in g:
+        from flask import current_app
+        g.store = Store(Database(current_app.config["DATABASE"]))
+    return g.store
+
+
+def _close_store(_exc: Any = None) -> None:
+    store = g.pop("store", None)
+    if store is not None:
+        store.close()
+
+
+# -- who may edit --------------------------------------------------------------------------
+
+def scorer_cookie(session_id: str) -> str:
+    """The cookie that keeps a scorer's edit token on their device."""
+    return f"kunken_edit_{session_id}"
+
+
+def edit_token(session_id: str) -> Optional[str]:
+    """The edit token this request carries: a Bearer header or the scorer cookie."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[len("Bearer "):].strip() or None
+    return request.cookies.get(scorer_cookie(session_id))
+
+
+def can_edit(session_id: str) -> bool:
+    """True when this request carries the session's edit token."""
+    return get_store().check_token(session_id, edit_token(session_id))
+
+
+def public_base_url() -> str:
+    """The base URL other phones can reach: ``KUNKEN_PUBLIC_URL``, else the LAN address."""
+    from flask import current_app
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/")
+    host = request.host
+    hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host
+    if hostname in ("localhost", "127.0.0.1", "[::1]", "::1"):
+        from .qr import lan_address
+        port = host.rsplit(":", 1)[1] if ":" in host and not host.startswith("[") else ""
+        host = lan_address() + (f":{port}" if port else "")
+    return f"{request.scheme}://{host}"
+
+
+# -- languages -----------------------------------------------------------------------------
+
+def select_locale() -> str:
+    """The language remembered on this device, else the browser's preference, else Russian."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "ru"
+
+
+def current_language() -> str:
+    """The language of the current page."""
+    from flask_babel import get_locale
+    locale = get_locale()
+    return locale.language if locale else "ru"
+
+
+def reason_text(reason: Reason) -> str:
+    """A reason or problem as a sentence in the page's language."""
+    return render(reason, gettext)
+
+
+def set_language(code: str):
+    """Remember the chosen language on this device and go back."""
+    target = request.args.get("next") or request.form.get("next") or "/"
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = redirect(target)
+    if code in LANGUAGES:
+        response.set_cookie("lang", code, max_age=3 * 365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+# -- errors --------------------------------------------------------------------------------
+
+def wants_json() -> bool:
+    """True for API requests: errors are answered as JSON there."""
+    return request.path.startswith("/api/")
+
+
+def _http_error(error: HTTPException):
+    messages = {
+        400: gettext("The request could not be read."),
+        404: gettext("There is no such page or session."),
+        405: gettext("That action is not allowed here."),
+        413: gettext("The request is too large."),
+    }
+    message = messages.get(error.code, error.description or error.name)
+    if wants_json():
+        return jsonify(error=message), error.code
+    return render_template("error.html", code=error.code, message=message), error.code
+
+
+def _csrf_error(error: CSRFError):
+    message = gettext("The form expired or was sent from another page. Reload the page and try again.")
+    if wants_json():
+        return jsonify(error=message), 400
+    return render_template("error.html", code=400, message=message), 400
