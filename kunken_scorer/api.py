@@ -1,5 +1,475 @@
-"""Blueprint placeholder: filled in by the module's owner."""
+"""The JSON API (v1) of API.md: rule checks, deal scoring, sessions, export and import.
 
-from flask import Blueprint
+A view here only translates: it reads the JSON body, checks the types of its fields, calls
+the rules core (``kunken_scorer``), the service or the store, and writes the answer as JSON.
+Every failure is ``{"error": "<message a person can act on>"}`` with a 4xx status; the
+message names the field and, for a card, the token. Messages are English unless the
+client asks for another language (the ``lang`` cookie or ``Accept-Language``).
 
-bp = Blueprint("api", __name__)
+Changing a session needs ``Authorization: Bearer <edit_token>`` (a header only: the API never
+accepts the scorer cookie, so a cross-site form cannot write through it).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Optional
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+from flask_babel import force_locale, gettext
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import BuildError
+
+from . import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld,
+               check_opening, check_swap, parse_cards)
+from .exports import MAX_NOTE, DocumentError, export_document, import_document
+from .service import ScoredDeal, evaluate_record, prepare_deal, scoreboard, session_players
+from .store import Conflict, NotFound, SessionEnded, Store
+from .web import LANGUAGES, get_store, public_base_url, reason_text
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+#: The most melds a list of melds (a table, an opening) may hold: two decks have 108 cards.
+MAX_MELDS = 108
+#: The longest Idempotency-Key accepted.
+MAX_IDEMPOTENCY_KEY = 200
+
+_HEALTH = b'{"ok":true}\n'
+_CARDS_EXPECTED = 'cards as text, like "K♠ 10♥ JK"'
+
+
+class ApiError(Exception):
+    """A request the API refuses: an HTTP status, a message, and optional extra fields."""
+
+    def __init__(self, status: int, message: str, **extra: Any):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+# -- plumbing ------------------------------------------------------------------------------
+
+def _language() -> str:
+    """The language of messages: the ``lang`` cookie, else ``Accept-Language``, else English."""
+    chosen = request.cookies.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    if request.headers.get("Accept-Language"):
+        return request.accept_languages.best_match(LANGUAGES) or "en"
+    return "en"
+
+
+def _error(status: int, message: str, headers: Optional[dict] = None, **extra: Any):
+    response = jsonify({"error": message, **extra})
+    response.status_code = status
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+def _endpoint(view):
+    """Run an API view in the client's language and turn every refusal into a JSON 4xx."""
+
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        with force_locale(_language()):
+            try:
+                return view(*args, **kwargs)
+            except ApiError as err:
+                headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
+                return _error(err.status, err.message, headers, **err.extra)
+            except KunkenError as err:
+                return _error(400, reason_text(err.reason))
+            except NotFound:
+                return _error(404, gettext("There is no score sheet with this id."))
+            except SessionEnded:
+                return _error(409, gettext("This score sheet has ended; it can no longer be changed."))
+            except Conflict:
+                return _error(409, gettext("The score sheet was changed on another device. "
+                                           "Reload it and try again."))
+            except RequestEntityTooLarge:
+                return _error(413, gettext("The request is too large: at most %(limit)s bytes.",
+                                           limit=current_app.config.get("MAX_CONTENT_LENGTH")))
+    return wrapper
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _body() -> dict:
+    """The request body as a JSON object (any content type is read as JSON)."""
+    raw = request.get_data(cache=True)  # RequestEntityTooLarge past MAX_CONTENT_LENGTH
+    if not raw.strip():
+        raise ApiError(400, gettext("Send a JSON object in the request body."))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ApiError(400, gettext("The request body is not UTF-8 text.")) from None
+    try:
+        body = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ApiError(400, gettext("The request body is nested too deeply.")) from None
+    except ValueError as err:
+        why = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
+        position = f" (line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
+        raise ApiError(400, gettext("The request body is not valid JSON: %(why)s%(where)s.",
+                                    why=why, where=position)) from None
+    if not isinstance(body, dict):
+        raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.",
+                                    kind=_json_kind(body)))
+    try:
+        # Lone surrogates (from "\ud800" escapes) could not be written back as UTF-8.
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, gettext("The request body holds text that is not valid Unicode.")) from None
+    except (RecursionError, ValueError):
+        raise ApiError(400, gettext("The request body is nested too deeply.")) from None
+    return body
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, list):
+        return gettext("a list")
+    if isinstance(value, str):
+        return gettext("a string")
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return gettext("true or false")
+    return gettext("a number")
+
+
+def _bad(field: str, expected: str) -> KunkenError:
+    return KunkenError(Reason("bad_field", {"field": field, "expected": expected}))
+
+
+def _missing(field: str) -> KunkenError:
+    return KunkenError(Reason("missing_field", {"field": field}))
+
+
+def _rules(body: dict) -> RuleSet:
+    """The rule set of the request: the ``game`` preset with the ``rules`` switches applied."""
+    game = body.get("game")
+    if game is not None and not isinstance(game, str):
+        raise _bad("game", '"kunken" or "ordered-rummy"')
+    return RuleSet.for_game(game or "kunken", body.get("rules"))
+
+
+def _cards(value: Any, field: str, required: bool = True) -> tuple[Card, ...]:
+    """Cards of one field (text, or a list of card tokens); empty is refused when required."""
+    if value is None or value == "" or value == []:
+        if required:
+            raise _missing(field)
+        return ()
+    if not isinstance(value, (str, list)) or (isinstance(value, list) and
+                                              not all(isinstance(t, str) for t in value)):
+        raise _bad(field, _CARDS_EXPECTED)
+    try:
+        cards = parse_cards(value)
+    except CardError as err:
+        raise KunkenError(Reason("field_error", {"field": field, "why": err.reason})) from None
+    if required and not cards:
+        raise _missing(field)
+    return cards
+
+
+def _meld_list(body: dict, field: str, required: bool) -> list[tuple[Card, ...]]:
+    """A list of melds (each as text or a list of tokens); every meld must hold cards."""
+    value = body.get(field)
+    if value is None or value == []:
+        if required:
+            raise _missing(field)
+        return []
+    if not isinstance(value, list):
+        raise _bad(field, 'a list of melds, like ["6♥ 7♥ 8♥"]')
+    if len(value) > MAX_MELDS:
+        raise KunkenError(Reason("too_many_items", {"field": field, "limit": MAX_MELDS}))
+    return [_cards(meld, f"{field}[{i}]") for i, meld in enumerate(value)]
+
+
+def _flag(body: dict, field: str, where: Optional[str] = None) -> bool:
+    value = body.get(field, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _bad(where or field, "true or false")
+    return value
+
+
+def _reasons(reasons) -> list[str]:
+    return [reason_text(r) for r in reasons]
+
+
+def _problems(reasons) -> list[dict]:
+    return [{"code": r.code, "message": reason_text(r)} for r in reasons]
+
+
+def _absolute(endpoint: str, fallback: str, **values: Any) -> str:
+    """The address other phones can reach for a page (the agreed path if the page is not built yet)."""
+    try:
+        path = url_for(endpoint, **values)
+    except BuildError:
+        path = fallback
+    return public_base_url() + path
+
+
+def _links(session_id: str, token: str) -> dict:
+    return {"id": session_id, "edit_token": token,
+            "view_url": _absolute("views.session", f"/s/{session_id}", sid=session_id),
+            "edit_url": _absolute("views.scorer", f"/s/{session_id}/scorer/{token}",
+                                  sid=session_id, token=token)}
+
+
+def _created(body: dict, session_id: str):
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.get_session", session_id=session_id)
+    return response
+
+
+def _require_editor(store: Store, session_id: str) -> None:
+    """401 without a Bearer token, 403 with one that is not this session's."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, gettext("Changing a score sheet needs its edit token: "
+                                    "send the header “Authorization: Bearer <edit_token>”."))
+    if not store.check_token(session_id, token):
+        raise ApiError(403, gettext("This edit token does not belong to this score sheet."))
+
+
+def _idempotency_key() -> Optional[str]:
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > MAX_IDEMPOTENCY_KEY:
+        raise ApiError(400, gettext("Idempotency-Key: at most %(limit)s characters.", limit=MAX_IDEMPOTENCY_KEY))
+    return key or None
+
+
+def _expected_version(body: dict) -> Optional[int]:
+    """The session version the client saw: header ``If-Match`` or body field ``version``."""
+    header = request.headers.get("If-Match")
+    if header is not None and header.strip() not in ("", "*"):
+        text = header.strip()
+        text = text[2:] if text.startswith("W/") else text
+        text = text.strip('"')
+        if not text.isascii() or not text.isdigit() or len(text) > 12:
+            raise ApiError(400, gettext("If-Match: expected the score sheet's version, a whole number."))
+        return int(text)
+    version = body.get("version")
+    if version is None:
+        return None
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 10 ** 12:
+        raise _bad("version", "the score sheet's version, a whole number")
+    return version
+
+
+def _note(value: Any, field: str = "note") -> Optional[str]:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_NOTE:
+        raise _bad(field, f"a text of at most {MAX_NOTE} characters")
+    return value.strip() or None
+
+
+def _same_rules(body: dict, rules: RuleSet) -> None:
+    """A deal for a session is scored under the session's rules; refuse a body that asks for others."""
+    game = body.get("game")
+    if game is not None and game != rules.game:
+        if not isinstance(game, str):
+            raise _bad("game", '"kunken" or "ordered-rummy"')
+        raise ApiError(400, gettext("This score sheet plays %(game)s, not %(other)s; leave out game.",
+                                    game=rules.game, other=game))
+    switches = body.get("rules")
+    if switches in (None, {}):
+        return
+    asked = RuleSet.for_game(rules.game, switches)  # refuses unknown switches and values
+    differ = [name for name in switches if name != "game" and getattr(asked, name) != getattr(rules, name)]
+    if differ:
+        raise ApiError(400, gettext("This score sheet keeps the rules it was created with; these differ: "
+                                    "%(switches)s. Leave out rules.", switches=", ".join(differ)))
+
+
+# -- rule checks ---------------------------------------------------------------------------
+
+@bp.get("/health")
+def health():
+    """Liveness probe: does no work at all."""
+    return current_app.response_class(_HEALTH, mimetype="application/json")
+
+
+@bp.post("/melds/check")
+@_endpoint
+def check_meld_view():
+    """Is this meld legal, what kind is it, and what does it score?"""
+    body = _body()
+    rules = _rules(body)
+    cards = _cards(body.get("cards"), "cards")
+    result = check_meld(cards, rules, _meld_list(body, "table", required=False))
+    return {"legal": result.legal, "kind": result.kind, "points": result.points,
+            "cards": [str(c) for c in result.cards], "reasons": _reasons(result.reasons)}
+
+
+@bp.post("/swaps/check")
+@_endpoint
+def check_swap_view():
+    """May this natural card replace a joker in this meld?"""
+    body = _body()
+    rules = _rules(body)
+    meld = _cards(body.get("meld"), "meld")
+    card = _cards(body.get("card"), "card")
+    result = check_swap(meld, card, rules, _meld_list(body, "table", required=False))
+    return {"legal": result.legal, "reasons": _reasons(result.reasons)}
+
+
+@bp.post("/openings/check")
+@_endpoint
+def check_opening_view():
+    """May a player take the bank with this card and these melds?"""
+    body = _body()
+    rules = _rules(body)
+    melds = _meld_list(body, "melds", required=True)
+    bank_card = _cards(body.get("bank_card"), "bank_card")
+    result = check_opening(melds, bank_card, rules, has_layout=_flag(body, "has_layout"),
+                           table=_meld_list(body, "table", required=False))
+    return {"legal": result.legal, "points": result.points, "reasons": _reasons(result.reasons)}
+
+
+@bp.post("/discards/check")
+@_endpoint
+def check_discard_view():
+    """The "Rummy!" check: does this discard fit a meld on the table?"""
+    body = _body()
+    rules = _rules(body)
+    card = _cards(body.get("card"), "card")
+    if len(card) != 1:
+        raise _bad("card", "exactly one card")
+    result = check_discard(card, _meld_list(body, "melds", required=True), rules)
+    return {"fits": result.fits, "meld": result.meld, "reasons": _reasons(result.reasons)}
+
+
+@bp.post("/deals/score")
+@_endpoint
+def score_deal():
+    """Validate and score one deal; stores nothing."""
+    body = _body()
+    rules = _rules(body)
+    report = evaluate_record(rules, Deal.from_dict(body).to_dict())
+    return {"valid": report.valid, "problems": _problems(report.problems),
+            "players": [p.to_dict() for p in report.players]}
+
+
+# -- sessions ------------------------------------------------------------------------------
+
+def _deal_entry(scored: ScoredDeal) -> dict:
+    """A stored deal as the API shows it: as recorded, with its scores and problems."""
+    row = scored.row
+    entry = {"number": row["number"], "record": row["record"], "override": row["override"],
+             "note": row["note"]}
+    if scored.report is not None:
+        entry["players"] = [p.to_dict() for p in scored.report.players]
+        entry["problems"] = _problems(scored.report.problems)
+    else:
+        entry["players"] = []
+        entry["problems"] = _problems([scored.error] if scored.error else [])
+    return entry
+
+
+@bp.post("/sessions")
+@_endpoint
+def create_session():
+    """Start a score sheet; answers its id, edit token and the addresses to share."""
+    body = _body()
+    rules = _rules(body)
+    players = session_players(rules, body.get("players"))
+    target = Target.from_dict(body.get("target"))
+    session, token = get_store().create_session(rules.game, rules.to_dict(), players,
+                                                target.to_dict() if target else None)
+    return _created(_links(session["id"], token), session["id"])
+
+
+@bp.get("/sessions/<session_id>")
+@_endpoint
+def get_session(session_id: str):
+    """A score sheet: rules, players, every deal with its scores, totals and version."""
+    board = scoreboard(get_store(), session_id)
+    session = board.session
+    return {"id": session["id"], "game": session["game"], "rules": session["rules"],
+            "players": board.players, "deals": [_deal_entry(d) for d in board.deals],
+            "totals": board.totals, "version": board.version, "target": session["target"],
+            "created_at": session["created_at"], "ended_at": session["ended_at"]}
+
+
+@bp.post("/sessions/<session_id>/deals")
+@_endpoint
+def record_deal(session_id: str):
+    """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
+    store = get_store()
+    session = store.get_session(session_id)
+    _require_editor(store, session_id)
+    key = _idempotency_key()
+    if key is not None:
+        replay = store.stored_response(session_id, key)
+        if replay is not None:
+            status, saved = replay
+            response = jsonify(saved)
+            response.status_code = status
+            return response
+    if session["ended_at"]:
+        raise SessionEnded()
+    body = _body()
+    expected = _expected_version(body)
+    rules = RuleSet.from_dict(session["rules"])
+    _same_rules(body, rules)
+    override = _flag(body, "override")
+    note = _note(body.get("note"))
+    record, report = prepare_deal(session, body)
+    if report.problems and not override:
+        raise ApiError(422, gettext('The deal has problems; correct it, or send "override": true '
+                                    'with a note to record it anyway.'),
+                       problems=_problems(report.problems))
+    deal, created = store.add_deal(session_id, record, override=override, note=note,
+                                   idempotency_key=key, expected_version=expected)
+    if not created:  # the same key stored a deal in a request running alongside this one
+        replay = store.stored_response(session_id, key)
+        if replay is not None:
+            response = jsonify(replay[1])
+            response.status_code = replay[0]
+            return response
+        report = evaluate_record(rules, deal["record"])
+    board = scoreboard(store, session_id)
+    answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
+              "totals": board.totals, "version": board.version}
+    if key is not None:
+        store.save_response(session_id, key, 201, answer)
+    response = jsonify(answer)
+    response.status_code = 201
+    return response
+
+
+# -- export and import (the document format lives in ``exports``, shared with the pages) ----------
+
+@bp.get("/sessions/<session_id>/export")
+@_endpoint
+def export_session(session_id: str):
+    """The whole session as JSON: rules, players, every deal as recorded, overrides and notes."""
+    return export_document(get_store(), session_id)
+
+
+@bp.post("/sessions/import")
+@_endpoint
+def import_session():
+    """Store an exported document as a new session (new id and token, the same scores)."""
+    store = get_store()
+    try:
+        session, token = import_document(store, _body())
+    except DocumentError as err:
+        if err.code != "import_deal_problems":
+            raise
+        # A deal with problems that the table did not record anyway: 422, as when recording it.
+        raise ApiError(422, reason_text(err.reason), problems=_problems(err.reason.params["why"])) from None
+    answer = _links(session["id"], token)
+    answer["totals"] = scoreboard(store, session["id"]).totals
+    return _created(answer, session["id"])

@@ -282,7 +282,7 @@ class Store:
         )
 
     def _insert_session(self, game: str, rules: dict, players: list[str],
-                        target: dict | None, now: str) -> tuple[str, str]:
+                        target: dict | None, now: str, ended_at: str | None = None) -> tuple[str, str]:
         """Insert a sessions row; return (id, edit token)."""
         session_id = secrets.token_urlsafe(18)  # 144 random bits
         token = secrets.token_urlsafe(24)  # 192 random bits
@@ -295,7 +295,7 @@ class Store:
                 "target": None if target is None else _dumps(target),
                 "token_hash": _hash_token(token),
                 "created_at": now,
-                "ended_at": None,
+                "ended_at": ended_at,
                 "version": 1,
             }
         )
@@ -622,11 +622,17 @@ class Store:
     # -- whole sessions ---------------------------------------------------------------
 
     def import_session(self, game: str, rules: dict, players: list[str],
-                       target: dict | None, deals: list[dict]) -> tuple[dict, str]:
-        """Create a session with all its deals in one transaction; return (session, token)."""
+                       target: dict | None, deals: list[dict], *, created_at: str | None = None,
+                       ended_at: str | None = None) -> tuple[dict, str]:
+        """Create a session with all its deals in one transaction; return (session, token).
+
+        ``created_at``/``ended_at`` keep an exported session's dates (ISO text); by default it
+        is dated now and open.
+        """
         with self._write():
             now = _now()
-            session_id, token = self._insert_session(game, rules, players, target, now)
+            session_id, token = self._insert_session(game, rules, players, target, created_at or now,
+                                                     ended_at)
             # Encoded one by one inside the transaction: a bad deal anywhere rolls back
             # the session and every deal before it.
             for seq, deal in enumerate(deals, start=1):

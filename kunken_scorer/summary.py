@@ -1,5 +1,394 @@
-"""Blueprint placeholder: filled in by the module's owner."""
+"""Sharing the evening: the printable summary, the chart, CSV and JSON exports, import, player history.
 
-from flask import Blueprint
+Everything here reads: anyone with a session's id may see its summary and exports. Scores are
+always computed by ``service``/the core from the stored deal records; this module formats them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Optional
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from markupsafe import Markup
+from wtforms import SubmitField, TextAreaField
+
+from . import Deal, KunkenError, RuleSet, session_status
+from .charts import bar_chart, scoreboard_chart
+from .exports import csv_text, export_document, import_document
+from .rules import GAMES
+from .service import Scoreboard, evaluate_record, scoreboard
+from .store import NotFound, Store
+from .web import current_language, get_store, reason_text, scorer_cookie
 
 bp = Blueprint("summary", __name__)
+
+#: A scorer cookie set on import lasts as long as one set by the scorer link.
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
+
+#: Every switch in words, for the rules in force.
+SWITCH_LABELS = {
+    "min_players": lazy_gettext("Fewest players"),
+    "max_players": lazy_gettext("Most players"),
+    "hand_size": lazy_gettext("Cards dealt to each player"),
+    "decks": lazy_gettext("Decks"),
+    "jokers": lazy_gettext("Printed jokers"),
+    "wild_card": lazy_gettext("Wild card instead of printed jokers"),
+    "ace_low": lazy_gettext("Ace may be low (A 2 3)"),
+    "wrap": lazy_gettext("Runs may wrap around (K A 2)"),
+    "joker_limit": lazy_gettext("Jokers in a meld"),
+    "no_adjacent_jokers": lazy_gettext("No two jokers side by side in a run"),
+    "number_points": lazy_gettext("Points of a card 2 to 10"),
+    "court_points": lazy_gettext("Points of J, Q, K"),
+    "ace_points": lazy_gettext("Points of an ace"),
+    "short_ace": lazy_gettext("Ace in a short run scores less"),
+    "short_ace_points": lazy_gettext("Points of an ace in a short run"),
+    "opening_points": lazy_gettext("Points needed to take the bank"),
+    "first_meld_run": lazy_gettext("A player's first meld must be a run"),
+    "joker_in_hand": lazy_gettext("A joker left in hand"),
+    "express": lazy_gettext("Express"),
+    "express_multiplier": lazy_gettext("Express multiplies by"),
+    "rummy_call": lazy_gettext("\u201cRummy!\u201d call"),
+}
+
+#: The preset values worth printing even when the table kept them.
+KEY_SWITCHES = ("hand_size", "decks", "jokers", "wild_card", "joker_limit", "number_points", "court_points",
+                "ace_points", "short_ace", "opening_points", "first_meld_run", "joker_in_hand", "express",
+                "express_multiplier", "rummy_call")
+
+_CHOICES = {
+    ("joker_limit", "half"): lazy_gettext("at most half of the meld"),
+    ("joker_limit", "two"): lazy_gettext("at most two, one in a 3-card meld"),
+    ("joker_limit", "one"): lazy_gettext("at most one"),
+    ("joker_limit", "minority"): lazy_gettext("fewer jokers than natural cards"),
+    ("short_ace", "run_of_three"): lazy_gettext("in a run of at most three cards"),
+    ("short_ace", "low"): lazy_gettext("when played low (A 2 3)"),
+    ("short_ace", "off"): lazy_gettext("no"),
+    ("joker_in_hand", "double"): lazy_gettext("doubles the minus"),
+}
+
+
+def switch_value(name: str, value: Any) -> str:
+    """A switch's value in words, in the page's language."""
+    if (name, value) in _CHOICES:
+        return str(_CHOICES[name, value])
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if value is None:
+        if name == "number_points":
+            return gettext("face value")
+        return gettext("none")
+    if name == "joker_in_hand":
+        return gettext("%(points)s points", points=value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One line of the rules in force: a switch, its value, and the preset's value."""
+
+    name: str
+    label: str
+    value: str
+    preset: str
+
+
+def rules_in_force(rules: RuleSet) -> dict:
+    """The game, every switch that differs from the preset, and the preset's key values."""
+    preset = RuleSet.preset(rules.game).to_dict()
+    differences = rules.differences()
+    changed = [RuleLine(name, str(SWITCH_LABELS.get(name, name)), switch_value(name, value),
+                        switch_value(name, preset.get(name)))
+               for name, value in differences.items()]
+    kept = [RuleLine(name, str(SWITCH_LABELS[name]), switch_value(name, getattr(rules, name)),
+                     switch_value(name, preset[name]))
+            for name in KEY_SWITCHES if name not in differences]
+    return {"game": game_name(rules.game), "changed": changed, "kept": kept}
+
+
+def game_name(game: str) -> str:
+    """The game's name in the page's language."""
+    return str(GAME_NAMES.get(game, game))
+
+
+def _when(stamp: Optional[str]) -> Optional[datetime]:
+    if not stamp:
+        return None
+    try:
+        return datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+
+
+def _board(sid: str) -> Scoreboard:
+    try:
+        return scoreboard(get_store(), sid)
+    except NotFound:
+        abort(404)
+
+
+def _filename(session: dict, extension: str) -> str:
+    """A download name made only of safe characters: game, date and the start of the id."""
+    when = _when(session.get("created_at"))
+    day = when.strftime("%Y-%m-%d") if when else "session"
+    stem = re.sub(r"[^A-Za-z0-9_-]", "", f"{session['game']}-{day}-{session['id'][:8]}")
+    return f"{stem or 'session'}.{extension}"
+
+
+def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers.set("Content-Disposition", "attachment", filename=filename)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@bp.app_template_global("running_chart_svg")
+def running_chart_svg(board: Scoreboard) -> Markup:
+    """The running-totals chart of ``board`` as inline SVG (a template global, used by ``_chart.html``)."""
+    return Markup(scoreboard_chart(board))
+
+
+# -- the summary page -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the per-deal table."""
+
+    number: int
+    results: tuple  # (plus, minus, score) per player in seat order, or None
+    went_out: Optional[str]
+    express: bool
+    redeal: bool
+    override: bool
+    note: Optional[str]
+    problems: tuple[str, ...]
+    error: Optional[str]
+
+
+def deal_rows(board: Scoreboard) -> list[DealRow]:
+    """The per-deal table of a scoreboard: each player's plus, minus and score, and the deal's flags."""
+    rows = []
+    for scored in board.deals:
+        by_name = {p.name: p for p in scored.report.players} if scored.report else {}
+        results = tuple((p.plus, p.minus, p.score) if (p := by_name.get(name)) else None
+                        for name in board.players)
+        rows.append(DealRow(
+            number=scored.number,
+            results=results,
+            went_out=scored.deal.went_out if scored.deal else None,
+            express=bool(scored.deal and scored.deal.express),
+            redeal=bool(scored.deal and scored.deal.redeal),
+            override=bool(scored.row["override"]),
+            note=scored.row["note"],
+            problems=tuple(reason_text(r) for r in scored.report.problems) if scored.report else (),
+            error=reason_text(scored.error) if scored.error else None,
+        ))
+    return rows
+
+
+@bp.get("/s/<sid>/summary")
+def summary(sid: str):
+    """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
+    board = _board(sid)
+    rows = deal_rows(board)
+    created, ended = _when(board.session["created_at"]), _when(board.session["ended_at"])
+    return render_template(
+        "summary.html",
+        sid=sid,
+        board=board,
+        rows=rows,
+        overrides=[row for row in rows if row.override or row.note],
+        rules=rules_in_force(board.rules),
+        date=format_date(created, "long") if created else "",
+        ended=format_datetime(ended, "short") if ended else None,
+        redeals=sum(1 for row in rows if row.redeal),
+    )
+
+
+@bp.get("/s/<sid>/chart.svg")
+def chart(sid: str):
+    """The running-totals chart as an SVG image."""
+    board = _board(sid)
+    response = Response(scoreboard_chart(board), mimetype="image/svg+xml")
+    response.set_etag(f"{sid}-{board.version}-{current_language()}")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = "Cookie, Accept-Language"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response.make_conditional(request)
+
+
+@bp.get("/s/<sid>/export.csv", endpoint="csv")
+def csv_export(sid: str):
+    """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
+    board = _board(sid)
+    return _download(csv_text(board).encode("utf-8"), "text/csv", _filename(board.session, "csv"))
+
+
+@bp.get("/s/<sid>/export.json")
+def export_json(sid: str):
+    """The session as the API's JSON export document, as a download."""
+    try:
+        doc = export_document(get_store(), sid)
+    except NotFound:
+        abort(404)
+    body = json.dumps(doc, ensure_ascii=False, indent=2)
+    return _download(body.encode("utf-8"), "application/json", _filename(doc, "json"))
+
+
+# -- import ---------------------------------------------------------------------------------
+
+class ImportForm(FlaskForm):
+    """Upload or paste a session exported as JSON."""
+
+    file = FileField(lazy_gettext("Exported file (.json)"))
+    text = TextAreaField(lazy_gettext("Or paste the exported JSON"))
+    submit = SubmitField(lazy_gettext("Import"))
+
+    def validate(self, extra_validators=None) -> bool:
+        """Check that exactly one source was given and that it is JSON; keep it as ``document``."""
+        self.document = None
+        if not super().validate(extra_validators):
+            return False
+        upload = self.file.data
+        has_file = upload is not None and getattr(upload, "filename", None)
+        text = (self.text.data or "").strip()
+        if has_file and text:
+            self.form_errors.append(gettext("Choose a file or paste the text, not both."))
+            return False
+        if not has_file and not text:
+            self.form_errors.append(gettext("Choose an exported file or paste its text."))
+            return False
+        field = self.file if has_file else self.text
+        if has_file:
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                field.errors.append(gettext("The file is not UTF-8 text; choose the .json file the export gave you."))
+                return False
+        try:
+            self.document = json.loads(text.lstrip("\ufeff"), parse_constant=_no_constant)
+        except RecursionError:
+            field.errors.append(gettext("The JSON is nested too deeply to be an export."))
+            return False
+        except ValueError as err:
+            where = getattr(err, "lineno", None)
+            if where is not None:
+                field.errors.append(gettext("This is not valid JSON (line %(line)s, column %(column)s).",
+                                            line=err.lineno, column=err.colno))
+            else:
+                field.errors.append(gettext("This is not valid JSON."))
+            return False
+        return True
+
+
+def _no_constant(name: str):
+    raise ValueError(name)
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page():
+    """Import an exported session; the importer becomes its scorer on this device."""
+    form = ImportForm()
+    if form.validate_on_submit():
+        try:
+            session, token = import_document(get_store(), form.document)
+        except KunkenError as err:
+            form.form_errors.append(gettext("Nothing was imported: %(why)s", why=reason_text(err.reason)))
+        else:
+            flash(gettext("The score sheet was imported with %(count)s deal(s). You keep score for it on this device.",
+                          count=len(form.document.get("deals") or [])), "success")
+            response = redirect(url_for("views.session", sid=session["id"]))
+            response.set_cookie(scorer_cookie(session["id"]), token, max_age=COOKIE_MAX_AGE, httponly=True,
+                                samesite="Lax", secure=request.is_secure)
+            return response
+    status = 400 if request.method == "POST" else 200
+    return render_template("import.html", form=form), status
+
+
+# -- player history -------------------------------------------------------------------------
+
+@dataclass
+class PlayerHistory:
+    """One player's record across every session on this install (names compared casefolded)."""
+
+    name: str
+    sessions: int = 0
+    won: int = 0
+    deals: int = 0
+    points: int = 0
+    expresses: int = 0
+    last_played: Optional[str] = None
+
+    @property
+    def average(self) -> float:
+        """Average deal score (0 before the first deal)."""
+        return self.points / self.deals if self.deals else 0.0
+
+
+def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:
+    """Every player's sessions played and won, deals, points and expresses, best first.
+
+    A session counts once it has at least one scored deal (redeals do not count). Its winner
+    is whoever leads after its last deal, ended or not; players tied for the lead each win.
+    """
+    players: dict[str, PlayerHistory] = {}
+    for session, deals in store.all_sessions_with_deals():
+        if game and session["game"] != game:
+            continue
+        try:
+            rules = RuleSet.from_dict(session["rules"])
+        except KunkenError:
+            continue
+        names = session["players"]
+        scores, expresses = [], {}
+        for row in deals:
+            try:
+                deal = Deal.from_dict(row["record"])
+                report = evaluate_record(rules, row["record"])
+            except KunkenError:
+                continue
+            if deal.redeal:
+                continue
+            scores.append(report.scores)
+            if deal.express and rules.express and deal.went_out in names:
+                expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
+        if not scores:
+            continue
+        status = session_status(names, scores, None)
+        winners = {s.name for s in status.standings if s.place == 1}
+        for name in names:
+            entry = players.setdefault(name.casefold(), PlayerHistory(name))
+            entry.name = name  # the latest spelling
+            entry.sessions += 1
+            entry.won += name in winners
+            entry.deals += len(scores)
+            entry.points += sum(s.get(name, 0) for s in scores)
+            entry.expresses += expresses.get(name, 0)
+            entry.last_played = session["created_at"]
+    return sorted(players.values(), key=lambda p: (-p.won, -p.average, p.name.casefold()))
+
+
+def _average(value: float) -> str:
+    return format_decimal(value, format="#,##0.0")
+
+
+@bp.get("/players")
+def players():
+    """Player history across every session on this install, with a chart of average deal scores."""
+    game = request.args.get("game") or None
+    if game not in GAMES:
+        game = None
+    history = player_history(get_store(), game)
+    chart_svg = Markup(bar_chart([(p.name, round(p.average, 1)) for p in history],
+                                 title=gettext("Average deal score"), format_value=_average)) if history else None
+    last = {p.name: format_date(_when(p.last_played), "medium") if _when(p.last_played) else "" for p in history}
+    return render_template("players.html", history=history, chart_svg=chart_svg, game=game,
+                           games=[(g, game_name(g)) for g in GAMES], average=_average, last=last)

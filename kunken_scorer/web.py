@@ -7,6 +7,7 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 
 from __future__ import annotations
 
+import mimetypes
 import os
 import secrets
 from pathlib import Path
@@ -21,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from .messages import Reason, render
 from .store import Store
 
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("ru", "en")
 csrf = CSRFProtect()
@@ -63,6 +65,7 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     Store.open(app.config["DATABASE"]).close()  # WAL and migrations once, at start-up
 
+    compile_catalogs(Path(app.config["BABEL_TRANSLATION_DIRECTORIES"]))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.teardown_appcontext(_close_store)
@@ -81,6 +84,22 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
     return app
+
+
+def compile_catalogs(directory: Path) -> None:
+    """Compile each ``messages.po`` to the ``.mo`` Flask-Babel reads, when missing or older."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    for po in directory.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        partial = mo.with_suffix(f".{os.getpid()}.tmp")
+        with partial.open("wb") as f:
+            write_mo(f, catalog)
+        os.replace(partial, mo)  # atomic: two processes starting at once both end with a whole file
 
 
 def get_store() -> Store:
@@ -139,7 +158,8 @@ def select_locale() -> str:
     chosen = request.cookies.get("lang")
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "ru"
+    default = "en" if wants_json() else "ru"  # scripts get English unless they ask otherwise
+    return request.accept_languages.best_match(LANGUAGES) or default
 
 
 def current_language() -> str:

@@ -1,0 +1,302 @@
+"""Server-side SVG charts: running totals of an evening and a bar chart for player history.
+
+The charts are plain SVG strings built from presentation attributes (``stroke``,
+``stroke-dasharray``, ``fill``), never ``style`` attributes, so they work inline in a page,
+as a standalone ``image/svg+xml`` file, and on paper. Each player gets a distinct dash
+pattern *and* marker shape as well as a colour, so a black-and-white print stays readable;
+every line is labelled at its end with the name and the final total.
+
+>>> svg = running_chart(["Anna", "Boris"], [{"Anna": 35, "Boris": -5}, {"Anna": 25, "Boris": 35}])
+>>> svg.startswith("<svg") and svg.count("<polyline") == 2
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from flask_babel import gettext
+
+__all__ = ["DASHES", "MARKERS", "bar_chart", "running_chart", "scoreboard_chart"]
+
+#: Colours picked to stay apart for colour-blind readers (they are not what tells lines apart in print).
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#000000", "#a36b00",
+           "#56b4e9", "#882255", "#117733", "#332288", "#aa4499", "#777722")
+#: One dash pattern per player (``""`` is a solid line); at least as many as any game has seats.
+DASHES = ("", "9 4", "2 3", "12 3 2 3", "5 5", "16 4", "12 3 2 3 2 3", "1 4",
+          "18 3 5 3", "7 2", "3 7", "14 2 2 2 2 2")
+#: One marker per player: (shape, filled).
+MARKERS = (("circle", True), ("square", True), ("triangle", True), ("diamond", True), ("cross", False),
+           ("circle", False), ("square", False), ("triangle", False), ("diamond", False), ("plus", False),
+           ("down", True), ("down", False))
+
+_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_INK = "#000000"
+_GRID = "#d0d0d0"
+
+
+def _esc(text: Any) -> str:
+    """Text escaped for an XML attribute or element, without characters XML cannot hold."""
+    return html.escape(_NOT_XML.sub("", str(text)), quote=True)
+
+
+def _num(value: float) -> str:
+    """A coordinate with at most one decimal."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _short(name: str, limit: int = 16) -> str:
+    """A name cut to ``limit`` characters for a label (the full name stays in the tooltip)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _nice_step(span: float, count: int = 6) -> int:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about ``count`` ticks.
+
+    >>> _nice_step(130), _nice_step(7), _nice_step(0)
+    (50, 2, 1)
+    """
+    if span <= 0:
+        return 1
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * power >= raw:
+            return max(1, int(m * power))
+    return max(1, int(10 * power))  # pragma: no cover - the loop always returns
+
+
+def _marker_path(shape: str, x: float, y: float, r: float = 4.0) -> str:
+    """Path data of one marker centred on (x, y)."""
+    if shape == "circle":
+        return f"M{_num(x - r)} {_num(y)}a{_num(r)} {_num(r)} 0 1 0 {_num(2 * r)} 0a{_num(r)} {_num(r)} 0 1 0 {_num(-2 * r)} 0Z"
+    if shape == "square":
+        s = r * 0.9
+        return f"M{_num(x - s)} {_num(y - s)}h{_num(2 * s)}v{_num(2 * s)}h{_num(-2 * s)}Z"
+    if shape == "triangle":
+        return (f"M{_num(x)} {_num(y - r * 1.2)}L{_num(x + r * 1.15)} {_num(y + r * 0.85)}"
+                f"L{_num(x - r * 1.15)} {_num(y + r * 0.85)}Z")
+    if shape == "down":
+        return (f"M{_num(x)} {_num(y + r * 1.2)}L{_num(x + r * 1.15)} {_num(y - r * 0.85)}"
+                f"L{_num(x - r * 1.15)} {_num(y - r * 0.85)}Z")
+    if shape == "diamond":
+        d = r * 1.3
+        return f"M{_num(x)} {_num(y - d)}L{_num(x + d)} {_num(y)}L{_num(x)} {_num(y + d)}L{_num(x - d)} {_num(y)}Z"
+    if shape == "cross":
+        return (f"M{_num(x - r)} {_num(y - r)}L{_num(x + r)} {_num(y + r)}"
+                f"M{_num(x + r)} {_num(y - r)}L{_num(x - r)} {_num(y + r)}")
+    # plus
+    d = r * 1.2
+    return f"M{_num(x - d)} {_num(y)}H{_num(x + d)}M{_num(x)} {_num(y - d)}V{_num(y + d)}"
+
+
+def _marker_attrs(index: int) -> str:
+    """Fill and stroke attributes of player ``index``'s markers."""
+    shape, filled = MARKERS[index % len(MARKERS)]
+    colour = COLOURS[index % len(COLOURS)]
+    if shape in ("cross", "plus"):
+        return f'fill="none" stroke="{colour}" stroke-width="2"'
+    fill = colour if filled else "#ffffff"
+    return f'fill="{fill}" stroke="{colour}" stroke-width="1.5"'
+
+
+def _spread(positions: list[float], gap: float, low: float, high: float) -> list[float]:
+    """Move label positions (sorted ascending) apart by at least ``gap`` within [low, high].
+
+    >>> _spread([10, 11, 12], 10, 0, 100)
+    [10, 20, 30]
+    >>> _spread([95, 96], 10, 0, 100)
+    [90, 100]
+    """
+    if not positions:
+        return []
+    gap = min(gap, (high - low) / max(1, len(positions) - 1))
+    out = list(positions)
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + gap)
+    out[-1] = min(out[-1], high)
+    for i in range(len(out) - 2, -1, -1):
+        out[i] = min(out[i], out[i + 1] - gap)
+    out[0] = max(out[0], low)
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + gap)
+    return out
+
+
+def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], *,
+                  deal_numbers: Optional[Sequence[int]] = None, title: Optional[str] = None) -> str:
+    """An SVG line chart of each player's running total after each deal (``Scoreboard.running``).
+
+    ``deal_numbers`` labels the x axis (the number of the deal each entry of ``running``
+    follows, when redeals are left out); by default 1, 2, 3, ... Every line starts at 0.
+
+    >>> svg = running_chart(['<b>&"'], [{'<b>&"': 5}])
+    >>> "&lt;b&gt;&amp;&quot;" in svg and '<b>' not in svg
+    True
+    """
+    players = list(players)
+    n = len(running)
+    numbers = list(deal_numbers) if deal_numbers is not None else list(range(1, n + 1))
+    if len(numbers) != n:
+        raise ValueError("deal_numbers must have one number per entry of running")
+    title = title if title is not None else gettext("Running totals")
+
+    values = [0] + [int(totals.get(name, 0)) for totals in running for name in players]
+    lo, hi = min(values), max(values)
+    if lo == hi:
+        lo, hi = lo - 10, hi + 10
+    step = _nice_step(hi - lo)
+    lo = math.floor(lo / step) * step
+    hi = math.ceil(hi / step) * step
+
+    label_chars = max([len(_short(p)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
+    left, top, bottom_pad = 52.0, 26.0, 42.0
+    plot_w, plot_h = 420.0, 240.0
+    right = 30.0 + label_chars * 7.2
+    width = left + plot_w + right
+    height = top + plot_h + bottom_pad
+    bottom = top + plot_h
+
+    def x_at(i: int) -> float:
+        return left + plot_w * i / max(n, 1)
+
+    def y_at(v: float) -> float:
+        return top + (hi - v) / (hi - lo) * plot_h
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart running-chart" role="img" '
+           f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
+           f'font-family="{_esc(_FONT)}" font-size="12">',
+           f"<title>{_esc(title)}</title>",
+           f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>']
+
+    # y grid and tick labels; the zero line is drawn darker on top of the grid.
+    out.append('<g class="y-axis" text-anchor="end">')
+    v = lo
+    while v <= hi:
+        y = y_at(v)
+        if v != 0:
+            out.append(f'<line x1="{_num(left)}" y1="{_num(y)}" x2="{_num(left + plot_w)}" y2="{_num(y)}" '
+                       f'stroke="{_GRID}" stroke-width="1"/>')
+        out.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}" fill="{_INK}">{v}</text>')
+        v += step
+    out.append("</g>")
+    out.append(f'<text x="{_num(left - 6)}" y="{_num(top - 10)}" text-anchor="end" fill="{_INK}" '
+               f'font-weight="bold">{_esc(gettext("Total"))}</text>')
+
+    # x ticks: deal numbers, thinned to about 20 labels.
+    every = 1 if n <= 20 else _nice_step(n, 20)
+    out.append('<g class="x-axis" text-anchor="middle">')
+    out.append(f'<line x1="{_num(left)}" y1="{_num(bottom)}" x2="{_num(left + plot_w)}" y2="{_num(bottom)}" '
+               f'stroke="{_INK}" stroke-width="1"/>')
+    out.append(f'<line x1="{_num(left)}" y1="{_num(top)}" x2="{_num(left)}" y2="{_num(bottom)}" '
+               f'stroke="{_INK}" stroke-width="1"/>')
+    for i in range(0, n + 1):
+        if i % every and i != n:
+            continue
+        x = x_at(i)
+        out.append(f'<line x1="{_num(x)}" y1="{_num(bottom)}" x2="{_num(x)}" y2="{_num(bottom + 4)}" '
+                   f'stroke="{_INK}" stroke-width="1"/>')
+        label = numbers[i - 1] if i else 0
+        out.append(f'<text x="{_num(x)}" y="{_num(bottom + 17)}" fill="{_INK}">{_esc(label)}</text>')
+    out.append("</g>")
+    out.append(f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
+               f'fill="{_INK}" font-weight="bold">{_esc(gettext("Deal"))}</text>')
+    out.append(f'<line class="zero" x1="{_num(left)}" y1="{_num(y_at(0))}" x2="{_num(left + plot_w)}" '
+               f'y2="{_num(y_at(0))}" stroke="{_INK}" stroke-width="1.5"/>')
+
+    # One line per player, then its markers; markers are thinned on long evenings.
+    mark_every = 1 if n <= 40 else math.ceil(n / 40)
+    ends = []
+    for index, name in enumerate(players):
+        colour = COLOURS[index % len(COLOURS)]
+        dash = DASHES[index % len(DASHES)]
+        shape = MARKERS[index % len(MARKERS)][0]
+        points = [(x_at(0), y_at(0))] + [(x_at(i + 1), y_at(int(t.get(name, 0)))) for i, t in enumerate(running)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append('<g class="series">')
+        out.append(f'<polyline points="{" ".join(f"{_num(x)},{_num(y)}" for x, y in points)}" fill="none" '
+                   f'stroke="{colour}" stroke-width="2.2" stroke-linejoin="round"{dash_attr}>'
+                   f"<title>{_esc(name)}</title></polyline>")
+        marks = "".join(_marker_path(shape, x, y) for i, (x, y) in enumerate(points)
+                        if i and (i % mark_every == 0 or i == n))
+        if marks:
+            out.append(f'<path d="{marks}" {_marker_attrs(index)}/>')
+        out.append("</g>")
+        total = int(running[-1].get(name, 0)) if n else 0
+        ends.append((points[-1][1], index, name, total))
+
+    # End labels: marker, name and total, pushed apart so they never overlap.
+    ends.sort()
+    label_ys = _spread([y for y, *_ in ends], 15.0, top, bottom)
+    x_end = x_at(n)
+    out.append('<g class="labels">')
+    for (y_end, index, name, total), y in zip(ends, label_ys):
+        colour = COLOURS[index % len(COLOURS)]
+        shape = MARKERS[index % len(MARKERS)][0]
+        out.append(f'<g class="label"><title>{_esc(name)}</title>')
+        out.append(f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
+                   f'stroke="{colour}" stroke-width="1"/>')
+        out.append(f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>')
+        out.append(f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}" fill="{_INK}">{_esc(_short(name))} '
+                   f'<tspan font-weight="bold">{total}</tspan></text></g>')
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def scoreboard_chart(board: Any, *, title: Optional[str] = None) -> str:
+    """The running-totals chart of a ``service.Scoreboard`` (x axis: deal numbers, redeals left out)."""
+    numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
+    return running_chart(board.players, board.running, deal_numbers=numbers, title=title)
+
+
+def bar_chart(items: Sequence[tuple[str, float]], *, title: str,
+              format_value: Callable[[float], str] = lambda v: f"{v:g}") -> str:
+    """An SVG chart of horizontal bars, one per (label, value), drawn from a zero line.
+
+    Positive bars are solid, negative bars hollow, so the sign reads in black and white.
+
+    >>> svg = bar_chart([("Anna", 12.5), ("Boris", -3)], title="Average")
+    >>> svg.count("<rect") - 1
+    2
+    """
+    items = list(items)
+    values = [float(v) for _, v in items] + [0.0]
+    lo, hi = min(values), max(values)
+    if lo == hi:
+        hi = lo + 1
+    name_w = 14.0 + max([len(_short(label, 20)) for label, _ in items] or [4]) * 7.2
+    value_w = 8.0 + max([len(format_value(v)) for _, v in items] or [1]) * 7.2
+    row, top = 24.0, 12.0
+    plot_w = 240.0
+    width = name_w + plot_w + 2 * value_w
+    height = top * 2 + row * max(len(items), 1)
+    scale = plot_w / (hi - lo)
+    zero_x = name_w + value_w + (0 - lo) * scale
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart bar-chart" role="img" '
+           f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
+           f'font-family="{_esc(_FONT)}" font-size="12">',
+           f"<title>{_esc(title)}</title>",
+           f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>']
+    for i, (label, value) in enumerate(items):
+        y = top + i * row
+        x0, x1 = sorted((zero_x, zero_x + float(value) * scale))
+        filled = value >= 0
+        out.append(f'<g class="bar"><title>{_esc(label)}: {_esc(format_value(value))}</title>')
+        out.append(f'<text x="{_num(name_w - 8)}" y="{_num(y + row / 2 + 4)}" text-anchor="end" '
+                   f'fill="{_INK}">{_esc(_short(label, 20))}</text>')
+        out.append(f'<rect x="{_num(x0)}" y="{_num(y + 4)}" width="{_num(max(x1 - x0, 1))}" height="{_num(row - 8)}" '
+                   f'fill="{"#4d4d4d" if filled else "#ffffff"}" stroke="{_INK}" stroke-width="1"/>')
+        anchor, tx = ("start", x1 + 5) if filled else ("end", x0 - 5)
+        out.append(f'<text x="{_num(tx)}" y="{_num(y + row / 2 + 4)}" text-anchor="{anchor}" '
+                   f'fill="{_INK}">{_esc(format_value(value))}</text></g>')
+    out.append(f'<line class="zero" x1="{_num(zero_x)}" y1="{_num(top - 4)}" x2="{_num(zero_x)}" '
+               f'y2="{_num(height - top + 4)}" stroke="{_INK}" stroke-width="1.5"/>')
+    out.append("</svg>")
+    return "\n".join(out)

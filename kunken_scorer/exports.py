@@ -1,0 +1,203 @@
+"""A session as a portable document: the JSON export and import, and the CSV score sheet.
+
+The JSON document (format ``kunken-scorer/v1``) is what ``GET /api/v1/sessions/<id>/export``
+returns and what both ``POST /api/v1/sessions/import`` and the import page accept::
+
+    {"format": "kunken-scorer/v1", "id", "game", "rules", "players", "target",
+     "created_at", "ended_at", "deals": [{"number", "record", "override", "note"}]}
+
+Import reads and scores every deal before anything is stored, then stores the session and
+all its deals in one transaction: a bad document stores nothing. Like recording a deal, a
+deal with problems is accepted only when it is marked ``override`` (the table's "record
+anyway").
+
+No Flask here: the web layer and the API both call these functions.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+from typing import Any, Mapping, Optional
+
+from .messages import MESSAGES, KunkenError, N_, Reason
+from .rules import RuleSet
+from .service import Scoreboard, prepare_deal, scoreboard, session_players
+from .session import Target
+from .store import Store
+
+__all__ = ["CSV_COLUMNS", "FORMAT", "DocumentError", "csv_rows", "csv_text", "export_document",
+           "import_document", "read_document", "session_csv"]
+
+FORMAT = "kunken-scorer/v1"
+MAX_DEALS = 2000
+MAX_NOTE = 1000
+CSV_COLUMNS = ("deal", "player", "plus", "minus", "score", "total", "went_out", "express", "redeal",
+               "override", "note")
+
+MESSAGES.update({
+    "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
+    "import_format": ("deal-record", N_('This is not a score sheet export this version can read: format must be "{format}".')),
+    "import_field": ("deal-record", N_("The export's field {field} is wrong: expected {expected}.")),
+    "import_deal": ("deal-record", N_("Deal {number} cannot be read: {why}")),
+    "import_deal_problems": ("deal-record", N_("Deal {number} has problems and was not recorded anyway (override): {why}")),
+})
+
+
+class DocumentError(KunkenError):
+    """An import document that cannot be read or holds a deal that cannot be stored."""
+
+
+def export_document(store: Store, session_id: str) -> dict:
+    """The whole session as the ``kunken-scorer/v1`` JSON document (raises the store's ``NotFound``)."""
+    session = store.get_session(session_id)
+    deals = store.list_deals(session_id)
+    return {
+        "format": FORMAT,
+        "id": session["id"],
+        "game": session["game"],
+        "rules": session["rules"],
+        "players": session["players"],
+        "target": session["target"],
+        "created_at": session["created_at"],
+        "ended_at": session["ended_at"],
+        "deals": [{"number": d["number"], "record": d["record"], "override": d["override"],
+                   "note": d["note"]} for d in deals],
+    }
+
+
+def _field(name: str, expected: str) -> DocumentError:
+    return DocumentError(Reason("import_field", {"field": name, "expected": expected}))
+
+
+def read_document(doc: Any) -> tuple[RuleSet, list[str], Optional[Target], list[dict]]:
+    """Check an import document; return (rules, players, target, deals ready for the store).
+
+    Raises ``DocumentError`` (or another ``KunkenError`` naming the bad value) and reads every
+    deal with ``service.prepare_deal``, so nothing reaches the store unless all of it is good.
+    """
+    if not isinstance(doc, Mapping):
+        raise DocumentError(Reason("import_not_document", {}))
+    if doc.get("format") != FORMAT:
+        raise DocumentError(Reason("import_format", {"format": FORMAT}))
+    switches = doc.get("rules") or {}
+    if not isinstance(switches, Mapping):
+        raise _field("rules", "an object of house-rule switches")
+    game = doc.get("game") or switches.get("game") or "kunken"
+    if not isinstance(game, str):
+        raise _field("game", "a game name")
+    rules = RuleSet.for_game(game, switches)
+    players = session_players(rules, doc.get("players"))
+    target = Target.from_dict(doc.get("target"))
+    raw_deals = doc.get("deals", [])
+    if not isinstance(raw_deals, list):
+        raise _field("deals", "a list of deals")
+    if len(raw_deals) > MAX_DEALS:
+        raise _field("deals", f"at most {MAX_DEALS} deals")
+    session = {"rules": rules.to_dict(), "players": players}
+    deals = []
+    for i, raw in enumerate(raw_deals, start=1):
+        if not isinstance(raw, Mapping):
+            raise _field(f"deals[{i - 1}]", "an object with record, override and note")
+        override = raw.get("override", False)
+        if override is None:
+            override = False
+        if not isinstance(override, bool):
+            raise _field(f"deals[{i - 1}].override", "true or false")
+        note = raw.get("note")
+        if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
+            raise _field(f"deals[{i - 1}].note", f"text of at most {MAX_NOTE} characters, or null")
+        try:
+            record, report = prepare_deal(session, raw.get("record"))
+        except KunkenError as err:
+            raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
+        if report.problems and not override:
+            raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
+        deals.append({"record": record, "override": override, "note": note or None})
+    return rules, players, target, deals
+
+
+def import_document(store: Store, doc: Any) -> tuple[dict, str]:
+    """Store an exported session as a new session; return (session, edit token).
+
+    Every deal is checked before anything is written, and the store writes the session with
+    all its deals atomically, so a refused document leaves the database as it was.
+    """
+    rules, players, target, deals = read_document(doc)
+    return store.import_session(rules.game, rules.to_dict(), players,
+                                target.to_dict() if target else None, deals,
+                                created_at=_timestamp(doc.get("created_at")),
+                                ended_at=_timestamp(doc.get("ended_at")))
+
+
+def _timestamp(value: Any) -> Optional[str]:
+    """An exported ISO timestamp, normalised; anything else is dropped (the import is dated now)."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        return datetime.fromisoformat(value).isoformat()
+    except ValueError:
+        return None
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text_cell(value: Optional[str]) -> str:
+    """A text cell a spreadsheet will not run as a formula (a leading quote defuses it).
+
+    >>> _text_cell("=HYPERLINK(1)"), _text_cell("-Anna"), _text_cell("Anna"), _text_cell(None)
+    ("'=HYPERLINK(1)", "'-Anna", 'Anna', '')
+    """
+    if not value:
+        return ""
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def csv_rows(board: Scoreboard) -> list[dict]:
+    """One row per player per deal: the deal's scores, the running total and the deal's flags.
+
+    Numbers stay numbers; names and notes are defused against spreadsheet formulas.
+    """
+    rows = []
+    running = {name: 0 for name in board.players}
+    for scored in board.deals:
+        deal, report = scored.deal, scored.report
+        by_name = {p.name: p for p in report.players} if report else {}
+        redeal = bool(deal and deal.redeal)
+        for name in board.players:
+            result = by_name.get(name)
+            if result is not None and not redeal:
+                running[name] += result.score
+            rows.append({
+                "deal": scored.number,
+                "player": _text_cell(name),
+                "plus": result.plus if result else "",
+                "minus": result.minus if result else "",
+                "score": result.score if result else "",
+                "total": running[name],
+                "went_out": _text_cell(deal.went_out if deal else None),
+                "express": int(bool(deal and deal.express)),
+                "redeal": int(redeal),
+                "override": int(bool(scored.row["override"])),
+                "note": _text_cell(scored.row["note"]),
+            })
+    return rows
+
+
+def csv_text(board: Scoreboard) -> str:
+    """The CSV score sheet as text with a byte-order mark, so spreadsheet apps read it as UTF-8."""
+    buffer = io.StringIO()
+    buffer.write("\ufeff")
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(csv_rows(board))
+    return buffer.getvalue()
+
+
+def session_csv(store: Store, session_id: str) -> str:
+    """The CSV score sheet of a stored session (raises the store's ``NotFound``)."""
+    return csv_text(scoreboard(store, session_id))

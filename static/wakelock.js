@@ -1,0 +1,25 @@
+// Keep the screen awake while a page marked data-wake-lock is open (Screen Wake Lock API, where the browser has it).
+(function () {
+  "use strict";
+  if (!document.body || !document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) {
+    return;
+  }
+  var lock = null;
+  function acquire() {
+    if (document.visibilityState !== "visible" || lock) {
+      return;
+    }
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      document.body.setAttribute("data-wake-lock", "on");
+      sentinel.addEventListener("release", function () {
+        lock = null;
+        document.body.setAttribute("data-wake-lock", "off");
+      });
+    }).catch(function () {
+      document.body.setAttribute("data-wake-lock", "unavailable");
+    });
+  }
+  document.addEventListener("visibilitychange", acquire);
+  acquire();
+}());

@@ -1,0 +1,546 @@
+"""The JSON API of API.md through the test client: examples, auth, idempotency, export/import, hostile input."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import json
+
+import pytest
+
+API = "/api/v1"
+
+DEAL = {
+    "game": "kunken",
+    "players": [
+        {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♥"}], "hand": ""},
+        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣ JK"},
+    ],
+    "went_out": "Anna",
+    "express": False,
+}
+DEAL_SCORES = [{"name": "Anna", "plus": 35, "minus": 0, "score": 35},
+               {"name": "Boris", "plus": 15, "minus": 20, "score": -5}]
+# Boris's second meld "K♦ K♦ K♥" holds K♦ twice: a problem the table may override.
+BAD_DEAL = {**DEAL, "players": [DEAL["players"][0], {**DEAL["players"][1], "melds": ["2♥ 3♥ 4♥", "K♦ K♦ K♥"]}]}
+
+
+def new_session(client, players=("Anna", "Boris"), **extra):
+    response = client.post(f"{API}/sessions", json={"players": list(players), **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def auth(session, **headers):
+    return {"Authorization": f"Bearer {session['edit_token']}", **headers}
+
+
+def post_deal(client, session, body=DEAL, key=None, if_match=None):
+    """Record a deal with the session's token, optionally an Idempotency-Key and If-Match."""
+    headers = auth(session)
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    return client.post(f"{API}/sessions/{session['id']}/deals", json=body, headers=headers)
+
+
+def assert_error(response, status):
+    assert response.status_code == status, (response.status_code, response.get_data(as_text=True))
+    body = response.get_json()
+    assert isinstance(body, dict) and isinstance(body["error"], str) and body["error"].strip(), body
+    return body["error"]
+
+
+# -- rule checks: the examples of API.md ---------------------------------------------------
+
+def test_health_answers_ok(client):
+    response = client.get(f"{API}/health")
+    assert response.status_code == 200
+    assert response.get_json() == {"ok": True}
+    assert response.mimetype == "application/json"
+
+
+def test_meld_check_example(client):
+    response = client.post(f"{API}/melds/check", json={"game": "kunken", "cards": "5♥ JK 7♥", "rules": {}})
+    assert response.status_code == 200
+    assert response.get_json() == {"legal": True, "kind": "run", "points": 15,
+                                   "cards": ["5♥", "JK=6♥", "7♥"], "reasons": []}
+
+
+def test_meld_check_defaults_to_kunken_and_reads_russian_notation(client):
+    response = client.post(f"{API}/melds/check", json={"cards": "Тп Тч Тб"})
+    assert response.get_json() == {"legal": True, "kind": "set", "points": 30,
+                                   "cards": ["A♠", "A♥", "A♦"], "reasons": []}
+
+
+def test_illegal_meld_names_the_rule(client):
+    body = client.post(f"{API}/melds/check", json={"cards": "K♦ K♦ K♥"}).get_json()
+    assert body["legal"] is False
+    assert body["reasons"] and "K♦ appears twice" in body["reasons"][0]
+
+
+def test_meld_check_counts_the_table(client):
+    body = client.post(f"{API}/melds/check",
+                       json={"cards": "6♥ JK 8♥", "table": ["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]}).get_json()
+    assert body["legal"] is False
+    assert "both natural copies are already on the table" in body["reasons"][0]
+    alone = client.post(f"{API}/melds/check", json={"cards": "6♥ JK 8♥"}).get_json()
+    assert alone["legal"] is True
+
+
+@pytest.mark.parametrize("cards", [None, "", "   ", []])
+def test_empty_or_missing_cards_is_a_400(client, cards):
+    body = {} if cards is None else {"cards": cards}
+    assert "cards" in assert_error(client.post(f"{API}/melds/check", json=body), 400)
+
+
+def test_unknown_card_names_the_token(client):
+    message = assert_error(client.post(f"{API}/melds/check", json={"cards": "5♥ 11♥ 7♥"}), 400)
+    assert '"11♥": no such rank' in message
+
+
+def test_house_rules_change_the_verdict(client):
+    body = {"cards": "A♠ A♥ A♦", "rules": {"ace_points": 5}}
+    assert client.post(f"{API}/melds/check", json=body).get_json()["points"] == 15
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({"cards": "A♠ A♥ A♦", "game": "poker"}, '"poker": no such game'),
+    ({"cards": "A♠ A♥ A♦", "game": 7}, "game"),
+    ({"cards": "A♠ A♥ A♦", "rules": {"jokers_fly": True}}, '"jokers_fly": no such house rule'),
+    ({"cards": "A♠ A♥ A♦", "rules": {"joker_limit": "many"}}, "joker_limit"),
+    ({"cards": "A♠ A♥ A♦", "rules": ["ace_low"]}, "rules"),
+])
+def test_unknown_game_or_switch_is_a_400_with_the_cores_message(client, body, expected):
+    assert expected in assert_error(client.post(f"{API}/melds/check", json=body), 400)
+
+
+def test_swap_example(client):
+    response = client.post(f"{API}/swaps/check", json={"game": "kunken", "meld": "JK K♠ K♣", "card": "K♦"})
+    assert response.status_code == 200
+    assert response.get_json() == {"legal": True, "reasons": []}
+    taken = client.post(f"{API}/swaps/check", json={"meld": "JK K♠ K♣", "card": "K♠"}).get_json()
+    assert taken["legal"] is False and "K♠" in taken["reasons"][0]
+
+
+def test_swap_needs_a_card(client):
+    assert "card" in assert_error(client.post(f"{API}/swaps/check", json={"meld": "JK K♠ K♣"}), 400)
+
+
+def test_opening_example(client):
+    body = {"game": "kunken", "melds": ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "bank_card": "7♥"}
+    response = client.post(f"{API}/openings/check", json=body)
+    assert response.status_code == 200
+    assert response.get_json() == {"legal": True, "points": 50, "reasons": []}
+    stricter = client.post(f"{API}/openings/check", json={**body, "rules": {"opening_points": 60}}).get_json()
+    assert stricter["legal"] is False and stricter["points"] == 50 and "60" in stricter["reasons"][0]
+
+
+def test_opening_bank_card_must_be_one_card(client):
+    body = {"melds": ["A♠ A♥ A♦"], "bank_card": "A♠ A♥"}
+    assert "bank_card" in assert_error(client.post(f"{API}/openings/check", json=body), 400)
+
+
+def test_discard_example(client):
+    body = {"game": "ordered-rummy", "card": "Q♦", "melds": ["9♦ 10♦ J♦"]}
+    response = client.post(f"{API}/discards/check", json=body)
+    assert response.status_code == 200
+    assert response.get_json() == {"fits": True, "meld": 0, "reasons": []}
+    miss = client.post(f"{API}/discards/check", json={**body, "card": "2♣"}).get_json()
+    assert miss["fits"] is False and miss["meld"] is None and "2♣" in miss["reasons"][0]
+
+
+def test_deal_score_example(client):
+    response = client.post(f"{API}/deals/score", json=DEAL)
+    assert response.status_code == 200
+    assert response.get_json() == {"valid": True, "problems": [], "players": DEAL_SCORES}
+
+
+def test_deal_score_lists_problems_and_still_scores(client):
+    body = client.post(f"{API}/deals/score", json=BAD_DEAL).get_json()
+    assert body["valid"] is False
+    assert [p["code"] for p in body["problems"]] == ["illegal_meld"]
+    assert "Boris" in body["problems"][0]["message"]
+    assert [p["name"] for p in body["players"]] == ["Anna", "Boris"]
+
+
+def test_deal_score_redeal_scores_zero(client):
+    body = client.post(f"{API}/deals/score", json={"players": ["Anna", "Boris"], "redeal": True}).get_json()
+    assert body["valid"] is True and [p["score"] for p in body["players"]] == [0, 0]
+
+
+def test_deal_score_bad_card_names_the_field_and_token(client):
+    body = copy.deepcopy(DEAL)
+    body["players"][1]["hand"] = "K♣ 1♠"
+    message = assert_error(client.post(f"{API}/deals/score", json=body), 400)
+    assert "players[1].hand" in message and '"1♠": no such rank' in message
+
+
+# -- sessions -------------------------------------------------------------------------------
+
+def _bits(token: str) -> int:
+    return len(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))) * 8
+
+
+def test_create_session_answers_unguessable_id_token_and_links(client):
+    sessions = [new_session(client) for _ in range(3)]
+    for s in sessions:
+        assert set(s) == {"id", "edit_token", "view_url", "edit_url"}
+        assert _bits(s["id"]) >= 128 and _bits(s["edit_token"]) >= 128
+        assert s["id"] != s["edit_token"]
+        assert s["view_url"].startswith("http") and s["view_url"].endswith(f"/s/{s['id']}")
+        assert s["edit_url"].endswith(f"/s/{s['id']}/scorer/{s['edit_token']}")
+        assert "localhost" not in s["view_url"]  # other phones cannot reach localhost
+    assert len({s["id"] for s in sessions}) == 3
+    assert len({s["edit_token"] for s in sessions}) == 3
+
+
+def test_create_session_stores_the_exact_rule_set(client, store):
+    s = new_session(client, players=["Anna", "Boris", "Vera"], rules={"ace_points": 5},
+                    target={"kind": "score", "value": 500})
+    session = store.get_session(s["id"])
+    assert session["rules"]["ace_points"] == 5 and session["rules"]["game"] == "kunken"
+    assert session["rules"]["opening_points"] == 50  # the whole rule set, not only the changes
+    body = client.get(f"{API}/sessions/{s['id']}").get_json()
+    assert body["rules"] == session["rules"]
+    assert body["players"] == ["Anna", "Boris", "Vera"]
+    assert body["deals"] == [] and body["totals"] == {"Anna": 0, "Boris": 0, "Vera": 0}
+    assert body["target"] == {"kind": "score", "value": 500}
+    assert isinstance(body["version"], int)
+
+
+@pytest.mark.parametrize("body, expected", [
+    ({"players": ["Anna"]}, "2 to 5"),
+    ({"players": ["Anna", "anna"]}, "different players"),
+    ({"players": "Anna, Boris"}, "players"),
+    ({}, "players"),
+    ({"players": ["Anna", ""]}, "players[1]"),
+    ({"players": ["Anna", "Boris"], "target": {"kind": "forever", "value": 3}}, "Target"),
+    ({"players": ["Anna", "Boris"], "game": "chess"}, '"chess": no such game'),
+    ({"players": ["Anna", "Boris"], "rules": {"nope": 1}}, '"nope": no such house rule'),
+])
+def test_create_session_refuses_bad_input(client, store, body, expected):
+    assert expected in assert_error(client.post(f"{API}/sessions", json=body), 400)
+    assert store.recent_sessions() == []
+
+
+def test_unknown_session_is_a_404(client):
+    assert_error(client.get(f"{API}/sessions/nope"), 404)
+    assert_error(client.get(f"{API}/sessions/nope/export"), 404)
+    assert_error(client.post(f"{API}/sessions/nope/deals", json=DEAL, headers={"Authorization": "Bearer x"}), 404)
+
+
+def test_recording_a_deal_needs_the_edit_token(client, store):
+    s = new_session(client)
+    url = f"{API}/sessions/{s['id']}/deals"
+    response = client.post(url, json=DEAL)
+    assert "Authorization: Bearer" in assert_error(response, 401)
+    assert response.headers["WWW-Authenticate"] == "Bearer"
+    assert_error(client.post(url, json=DEAL, headers={"Authorization": "Basic abc"}), 401)
+    assert_error(client.post(url, json=DEAL, headers={"Authorization": "Bearer wrong"}), 403)
+    other = new_session(client)
+    assert_error(client.post(url, json=DEAL, headers=auth(other)), 403)
+    assert store.list_deals(s["id"]) == []
+
+
+def test_recording_a_deal_answers_scores_totals_and_version(client, store):
+    s = new_session(client)
+    version = client.get(f"{API}/sessions/{s['id']}").get_json()["version"]
+    response = post_deal(client, s, key="k1")
+    assert response.status_code == 201
+    assert response.get_json() == {"number": 1, "players": DEAL_SCORES,
+                                   "totals": {"Anna": 35, "Boris": -5}, "version": version + 1}
+    second = post_deal(client, s, key="k2").get_json()
+    assert second["number"] == 2 and second["totals"] == {"Anna": 70, "Boris": -10}
+    board = client.get(f"{API}/sessions/{s['id']}").get_json()
+    assert board["totals"] == {"Anna": 70, "Boris": -10} and board["version"] == version + 2
+    assert [d["number"] for d in board["deals"]] == [1, 2]
+    first = board["deals"][0]
+    assert first["players"] == DEAL_SCORES and first["override"] is False and first["note"] is None
+    assert first["record"]["players"][1]["hand"] == "K♣ JK"
+    assert len(store.list_deals(s["id"])) == 2
+
+
+def test_same_idempotency_key_replays_the_answer_and_stores_once(client, store):
+    s = new_session(client)
+    first = post_deal(client, s, key="tap-1")
+    again = post_deal(client, s, key="tap-1")
+    assert (again.status_code, again.get_json()) == (first.status_code, first.get_json()) == (201, again.get_json())
+    assert len(store.list_deals(s["id"])) == 1
+    # After another deal, a late retry of the first still replays the first answer.
+    post_deal(client, s, key="tap-2")
+    late = post_deal(client, s, key="tap-1")
+    assert late.get_json() == first.get_json()
+    assert len(store.list_deals(s["id"])) == 2
+
+
+def test_without_an_idempotency_key_each_post_stores_a_deal(client, store):
+    s = new_session(client)
+    post_deal(client, s)
+    post_deal(client, s)
+    assert len(store.list_deals(s["id"])) == 2
+
+
+def test_deal_with_problems_is_a_422_and_stores_nothing(client, store):
+    s = new_session(client)
+    version = store.version(s["id"])
+    response = post_deal(client, s, BAD_DEAL, key="bad")
+    assert "override" in assert_error(response, 422)
+    assert [p["code"] for p in response.get_json()["problems"]] == ["illegal_meld"]
+    assert store.list_deals(s["id"]) == [] and store.version(s["id"]) == version
+
+
+def test_override_with_a_note_is_stored(client, store):
+    s = new_session(client)
+    response = post_deal(client, s, {**BAD_DEAL, "override": True, "note": "Boris swears one was K♠"})
+    assert response.status_code == 201
+    [deal] = client.get(f"{API}/sessions/{s['id']}").get_json()["deals"]
+    assert deal["override"] is True and deal["note"] == "Boris swears one was K♠"
+    assert [p["code"] for p in deal["problems"]] == ["illegal_meld"]
+    [stored] = store.list_deals(s["id"])
+    assert stored["override"] is True and stored["note"] == "Boris swears one was K♠"
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({"players": [DEAL["players"][0]]}, "Anna, Boris"),
+    ({"game": "ordered-rummy"}, "kunken"),
+    ({"rules": {"ace_points": 5}}, "ace_points"),
+    ({"note": 5}, "note"),
+    ({"override": "yes"}, "override"),
+    ({"version": "three"}, "version"),
+])
+def test_recording_refuses_bad_deals(client, store, change, expected):
+    s = new_session(client)
+    assert expected in assert_error(post_deal(client, s, {**DEAL, **change}), 400)
+    assert store.list_deals(s["id"]) == []
+
+
+def test_deal_body_may_repeat_the_sessions_own_rules(client):
+    s = new_session(client, rules={"ace_points": 5})
+    response = post_deal(client, s, {**DEAL, "rules": {"ace_points": 5}})
+    assert response.status_code == 201
+    assert response.get_json()["players"][0] == {"name": "Anna", "plus": 20, "minus": 0, "score": 20}
+
+
+def test_russian_card_notation_is_stored_canonically(client, store):
+    s = new_session(client, players=["Анна", "Борис"])
+    body = {"players": [
+        {"name": "Анна", "melds": ["Тп Тч Тб"], "vists": [{"to": "Борис", "cards": "5ч"}], "hand": ""},
+        {"name": "Борис", "melds": ["2ч 3ч 4ч"], "hand": "Кт дж"}], "went_out": "Анна"}
+    response = post_deal(client, s, body)
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["totals"] == {"Анна": 35, "Борис": -5}
+    [stored] = store.list_deals(s["id"])
+    assert stored["record"]["players"][0]["melds"] == ["A♠ A♥ A♦"]
+    assert stored["record"]["players"][1]["hand"] == "K♣ JK"
+
+
+def test_stale_version_is_a_conflict(client, store):
+    s = new_session(client)
+    seen = store.version(s["id"])
+    assert post_deal(client, s, if_match=str(seen)).status_code == 201
+    assert "another device" in assert_error(post_deal(client, s, if_match=str(seen)), 409)
+    assert_error(post_deal(client, s, {**DEAL, "version": seen}), 409)
+    assert len(store.list_deals(s["id"])) == 1
+    assert post_deal(client, s, if_match=f'"{seen + 1}"').status_code == 201
+    assert_error(post_deal(client, s, if_match="yesterday"), 400)
+
+
+def test_ended_session_refuses_deals(client, store):
+    s = new_session(client)
+    post_deal(client, s, key="before-end")
+    store.end_session(s["id"])
+    assert "ended" in assert_error(post_deal(client, s, key="after-end"), 409)
+    assert len(store.list_deals(s["id"])) == 1
+    # A retry of a request that succeeded before the end still gets its answer.
+    assert post_deal(client, s, key="before-end").status_code == 201
+
+
+# -- export and import ----------------------------------------------------------------------
+
+def _played_session(client):
+    s = new_session(client, players=["Anna", "Boris"], rules={"ace_points": 5, "joker_in_hand": 25},
+                    target={"kind": "deals", "value": 10})
+    assert post_deal(client, s).status_code == 201
+    assert post_deal(client, s, {**BAD_DEAL, "override": True, "note": "table agreed"}).status_code == 201
+    assert post_deal(client, s, {"players": ["Anna", "Boris"], "redeal": True}).status_code == 201
+    return s
+
+
+def test_export_holds_the_whole_session(client):
+    s = _played_session(client)
+    doc = client.get(f"{API}/sessions/{s['id']}/export").get_json()
+    assert doc["format"] == "kunken-scorer/v1"
+    assert doc["game"] == "kunken" and doc["rules"]["ace_points"] == 5 and doc["rules"]["joker_in_hand"] == 25
+    assert doc["players"] == ["Anna", "Boris"] and doc["target"] == {"kind": "deals", "value": 10}
+    assert doc["created_at"] and doc["ended_at"] is None
+    assert [(d["override"], d["note"]) for d in doc["deals"]] == [(False, None), (True, "table agreed"),
+                                                                  (False, None)]
+    assert doc["deals"][2]["record"]["redeal"] is True
+    # The session as GET shows it says the same about every deal, and adds its scores.
+    board = client.get(f"{API}/sessions/{s['id']}").get_json()
+    assert [{k: d[k] for k in ("number", "record", "override", "note")} for d in board["deals"]] == doc["deals"]
+    assert {k: board[k] for k in ("id", "game", "rules", "players", "target")} == \
+        {k: doc[k] for k in ("id", "game", "rules", "players", "target")}
+
+
+def test_import_makes_a_new_session_with_identical_scores(client, store):
+    s = _played_session(client)
+    doc = client.get(f"{API}/sessions/{s['id']}/export").get_json()
+    response = client.post(f"{API}/sessions/import", json=doc)
+    assert response.status_code == 201, response.get_json()
+    copy_ = response.get_json()
+    assert copy_["id"] != s["id"] and copy_["edit_token"] != s["edit_token"]
+    assert _bits(copy_["id"]) >= 128 and _bits(copy_["edit_token"]) >= 128
+    old = client.get(f"{API}/sessions/{s['id']}").get_json()
+    new = client.get(f"{API}/sessions/{copy_['id']}").get_json()
+    assert new["totals"] == old["totals"] == copy_["totals"]
+    assert new["rules"] == old["rules"] and new["players"] == old["players"] and new["target"] == old["target"]
+    assert new["deals"] == old["deals"]
+    # The copy has its own token.
+    assert post_deal(client, {"id": copy_["id"], "edit_token": s["edit_token"]}).status_code == 403
+    assert post_deal(client, copy_).status_code == 201
+
+
+def _count_sessions(store):
+    return len(store.recent_sessions(limit=1000))
+
+
+@pytest.mark.parametrize("damage, status, expected", [
+    (lambda d: d["deals"][1].update(override=False), 422, "Deal 2 has problems"),
+    (lambda d: d["deals"][2]["record"]["players"].append("Vera"), 400, "Deal 3"),
+    (lambda d: d["deals"][0]["record"]["players"][0].update(hand="Z♠"), 400, '"Z♠": no such rank'),
+    (lambda d: d["deals"][0].pop("record"), 400, "Deal 1"),
+    (lambda d: d.update(format="other/v9"), 400, "format"),
+    (lambda d: d.update(players=["Anna"]), 400, "players"),
+    (lambda d: d["rules"].update(ace_points="many"), 400, "ace_points"),
+    (lambda d: d.update(deals={"1": {}}), 400, "deals"),
+])
+def test_import_checks_everything_before_storing(client, store, damage, status, expected):
+    s = _played_session(client)
+    doc = client.get(f"{API}/sessions/{s['id']}/export").get_json()
+    damage(doc)
+    before = _count_sessions(store)
+    response = client.post(f"{API}/sessions/import", json=doc)
+    assert expected in assert_error(response, status)
+    if status == 422:
+        assert [p["code"] for p in response.get_json()["problems"]] == ["illegal_meld"]
+    assert _count_sessions(store) == before
+
+
+# -- malformed and hostile input ------------------------------------------------------------
+
+@pytest.mark.parametrize("data, expected", [
+    (b"", "JSON object"),
+    (b"{", "not valid JSON"),
+    (b"[1, 2]", "not a list"),
+    (b'"cards"', "JSON object"),
+    (b"\xff\xfe{}", "UTF-8"),
+    (b'{"cards": NaN}', "not valid JSON"),
+    (b'{"cards": "\\ud800"}', "Unicode"),
+    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+])
+def test_malformed_bodies_are_400s(client, data, expected):
+    response = client.post(f"{API}/melds/check", data=data, content_type="application/json")
+    assert expected in assert_error(response, 400)
+
+
+def test_too_large_body_is_a_413(client, app):
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    body = json.dumps({"cards": "A♠ " * (limit // 3)})
+    assert_error(client.post(f"{API}/melds/check", data=body, content_type="application/json"), 413)
+
+
+def test_wrong_method_and_unknown_path_answer_json(client):
+    assert_error(client.get(f"{API}/melds/check"), 405)
+    assert_error(client.get(f"{API}/no/such/thing"), 404)
+
+
+HOSTILE_VALUES = [
+    None, 0, -1, 1.5, 10 ** 30, True, "", " ", "x" * 5000, "\x00", "5♥\x00JK", "\u202e☃😀\u0301",
+    "JK " * 500, [], [None], [[[]]], [{"a": 1}], ["JK"] * 300, {}, {"a": None}, {"players": [1]},
+    json.loads("[" * 30 + '"deep"' + "]" * 30), {"kind": "deals", "value": 10 ** 30},
+]
+HOSTILE_RAW = [
+    b"", b"null", b"[]", b"[{}]", b"0", b"true", b'"\\u0000"', b"{}", b'{"a":',
+    b"{" + b'"a":{' * 5000 + b"}" * 5001, b"[" * 50000 + b"]" * 50000, b"\xc3\x28", b"\x00" * 100,
+    b'{"cards": 1e400, "players": -Infinity}', b'{"cards": "' + b"9" * 200000 + b'"}',
+    b'{"players": ' + b"1" * 5000 + b"}", b'{"note": "\\udfff", "cards": "\\ud83d"}',
+]
+
+
+def _endpoints(client):
+    s = new_session(client)
+    doc = client.get(f"{API}/sessions/{s['id']}/export").get_json()
+    return s, [
+        (f"{API}/melds/check", {"game": "kunken", "cards": "5♥ JK 7♥", "table": ["6♥ 7♥ 8♥"], "rules": {}}, {}),
+        (f"{API}/swaps/check", {"meld": "JK K♠ K♣", "card": "K♦", "table": []}, {}),
+        (f"{API}/openings/check", {"melds": ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "bank_card": "7♥",
+                                   "has_layout": False}, {}),
+        (f"{API}/discards/check", {"game": "ordered-rummy", "card": "Q♦", "melds": ["9♦ 10♦ J♦"]}, {}),
+        (f"{API}/deals/score", copy.deepcopy(DEAL), {}),
+        (f"{API}/sessions", {"players": ["Anna", "Boris"], "rules": {}, "target": None}, {}),
+        (f"{API}/sessions/{s['id']}/deals", {**copy.deepcopy(DEAL), "override": False, "note": None},
+         auth(s)),
+        (f"{API}/sessions/import", doc, {}),
+    ]
+
+
+def _mutations(body):
+    """The body with each field (and each field of the first player and vist) replaced by hostile values."""
+    fields = set(body) | {"game", "rules", "version", "override", "note", "format", "deals", "target"}
+    for field in sorted(fields):
+        for value in HOSTILE_VALUES:
+            yield {**body, field: value}
+    if isinstance(body.get("players"), list) and body["players"] and isinstance(body["players"][0], dict):
+        for field in ("name", "melds", "vists", "hand"):
+            for value in HOSTILE_VALUES:
+                changed = copy.deepcopy(body)
+                changed["players"][0][field] = value
+                yield changed
+        for field in ("to", "meld", "cards"):
+            for value in HOSTILE_VALUES:
+                changed = copy.deepcopy(body)
+                changed["players"][0]["vists"][0][field] = value
+                yield changed
+
+
+def _assert_handled(response, what):
+    assert response.status_code < 500, (what, response.status_code, response.get_data(as_text=True)[:300])
+    body = response.get_json(silent=True)
+    assert isinstance(body, dict), (what, response.get_data()[:300])
+    if response.status_code >= 400:
+        assert isinstance(body.get("error"), str) and body["error"], (what, body)
+
+
+def test_hostile_bodies_never_cause_a_500(client):
+    s, endpoints = _endpoints(client)
+    sent = 0
+    for url, body, headers in endpoints:
+        for raw in HOSTILE_RAW:
+            _assert_handled(client.post(url, data=raw, content_type="application/json", headers=headers), (url, raw[:40]))
+            sent += 1
+        for value in HOSTILE_VALUES:
+            _assert_handled(client.post(url, json=value, headers=headers), (url, value))
+            sent += 1
+        for changed in _mutations(body):
+            _assert_handled(client.post(url, json=changed, headers=headers), (url, changed))
+            sent += 1
+    assert sent > 1000
+
+
+def test_hostile_headers_and_paths_never_cause_a_500(client):
+    s = new_session(client)
+    url = f"{API}/sessions/{s['id']}/deals"
+    for headers in [{"Authorization": "Bearer"}, {"Authorization": "Bearer " + "x" * 10000},
+                    {"Authorization": "bearer \x7f\x01"}, {"Authorization": "Bearer é"},
+                    auth(s, **{"Idempotency-Key": "k" * 1000}), auth(s, **{"If-Match": "W/\"1\""}),
+                    auth(s, **{"If-Match": "1" * 100}), auth(s, **{"If-Match": "٣"}),
+                    auth(s, **{"Accept-Language": "ru;q=abc, *"}), {"Cookie": "lang=xx"}]:
+        _assert_handled(client.post(url, json=DEAL, headers=headers), headers)
+    for sid in ["%00", "x" * 3000, "%F0%9F%98%80", "..", "%2e%2e%2fetc", "' OR 1=1 --"]:
+        for path in (f"{API}/sessions/{sid}", f"{API}/sessions/{sid}/export"):
+            _assert_handled(client.get(path), path)
+        _assert_handled(client.post(f"{API}/sessions/{sid}/deals", json=DEAL, headers=auth(s)), sid)
+    assert_error(client.post(url, json=DEAL, headers=auth(s, **{"Idempotency-Key": "k" * 1000})), 400)

@@ -1,0 +1,43 @@
+"""`python app.py` (what `make run` starts) serves on the given address and prints the join URL and QR code."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_app_py_starts_waitress_prints_the_join_address_and_serves(tmp_path):
+    port = _free_port()
+    env = {**os.environ, "KUNKEN_DATABASE": str(tmp_path / "run.db"), "KUNKEN_SECRET_KEY": "x" * 40,
+           "KUNKEN_PUBLIC_URL": "http://192.0.2.7:8123", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        body = None
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as resp:
+                    body = resp.read()
+                    server = resp.headers.get("Server", "")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert body == b'{"ok":true}\n' or body.strip() == b'{"ok": true}' or b'"ok":true' in body.replace(b" ", b"")
+        assert "waitress" in server.lower() or server == "kunken-scorer"
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert "http://192.0.2.7:8123/" in out
+    assert "█" in out  # the QR code drawn in the terminal
+    assert (tmp_path / "run.db").exists()

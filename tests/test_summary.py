@@ -1,0 +1,423 @@
+"""Sharing the evening: the chart, CSV and JSON exports, import, the summary page and player history."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from kunken_scorer import KunkenError, RuleSet
+from kunken_scorer.charts import bar_chart, running_chart, scoreboard_chart
+from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
+from kunken_scorer.service import prepare_deal, scoreboard
+from kunken_scorer.summary import player_history
+
+SVG = "{http://www.w3.org/2000/svg}"
+EN = {"Accept-Language": "en"}
+
+
+@pytest.fixture(autouse=True)
+def views_endpoints(app):
+    """Pages link to views.home and views.session; stand in for them where views.py has none yet."""
+    for endpoint, rule in (("views.home", "/"), ("views.session", "/s/<sid>")):
+        if endpoint not in app.view_functions:
+            app.add_url_rule(rule, endpoint, lambda **_: "stand-in")
+
+
+# -- building sessions through the store and the service -----------------------------------
+
+def player(name, melds=(), hand="", vists=()):
+    return {"name": name, "melds": list(melds), "vists": list(vists), "hand": hand}
+
+
+def record(store, session, body, **kwargs):
+    """Read a deal with the service (as the views do) and store it."""
+    canonical, report = prepare_deal(session, body)
+    store.add_deal(session["id"], canonical, **kwargs)
+    return report
+
+
+def new_session(store, players=("Anna", "Boris", "Vera"), game="kunken", switches=None, target=None):
+    rules = RuleSet.for_game(game, switches or {})
+    session, token = store.create_session(rules.game, rules.to_dict(), list(players), target)
+    return session, token
+
+
+def evening(store, names=("Anna", "Boris", "Vera"), switches=None):
+    """A session with a plain deal, an express, a redeal and a deal recorded anyway with a note."""
+    a, b, v = names
+    session, token = new_session(store, names, switches=switches)
+    record(store, session, {"players": [player(a, ["A♠ A♥ A♦"], vists=[{"to": b, "meld": 0, "cards": "5♥"}]),
+                                        player(b, ["2♥ 3♥ 4♥"], "K♣ JK"), player(v, [], "5♠ 6♣")],
+                            "went_out": a})
+    record(store, session, {"players": [player(a, [], "7♣"), player(b, ["K♠ K♥ K♦"]), player(v, [], "Q♣")],
+                            "went_out": b, "express": True})
+    record(store, session, {"players": [a, b, v], "redeal": True})
+    report = record(store, session, {"players": [player(a, ["9♣ 10♣ J♣"]), player(b, [], "3♠"),
+                                                 player(v, ["2♣ 3♦ 4♠"], "8♦")], "went_out": a},
+                    override=True, note="=SUM(A1) <we agreed>")
+    assert not report.valid
+    return session, token
+
+
+def csrf_token(client, path):
+    page = client.get(path, headers=EN)
+    match = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.get_data(as_text=True))
+    assert match, "the form has a CSRF token"
+    return match.group(1)
+
+
+# -- the chart ------------------------------------------------------------------------------
+
+def test_chart_is_wellformed_svg_with_one_line_per_player_and_escaped_names():
+    names = ["Anna", '<b>&"', "Вера"]
+    running = [{"Anna": 35, '<b>&"': -5, "Вера": -10}, {"Anna": 25, '<b>&"': 55, "Вера": -30}]
+    svg = running_chart(names, running)
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    lines = root.findall(f".//{SVG}polyline")
+    assert len(lines) == len(names)
+    assert [line.find(f"{SVG}title").text for line in lines] == names
+    assert "<b>" not in svg and "&lt;b&gt;&amp;&quot;" in svg
+    # Black-and-white: every line has its own dash pattern and marker path; no style attributes.
+    dashes = [line.get("stroke-dasharray", "") for line in lines]
+    assert len(set(dashes)) == len(names)
+    assert "style=" not in svg
+    # A labelled end for every player, axis labels for every deal and a zero line.
+    texts = ["".join(t.itertext()) for t in root.iter(f"{SVG}text")]
+    assert any(t.startswith("Anna") and t.rstrip().endswith("25") for t in texts)
+    assert {"1", "2"} <= set(texts)
+    assert root.find(f".//{SVG}line[@class='zero']") is not None
+
+
+def test_chart_of_twelve_players_and_no_deals_stays_distinct_and_wellformed():
+    names = [f"P{i}" for i in range(12)]
+    root = ET.fromstring(running_chart(names, []))
+    lines = root.findall(f".//{SVG}polyline")
+    assert len(lines) == 12
+    assert len({line.get("stroke-dasharray", "") for line in lines}) == 12
+    markers = [g.find(f"{SVG}path") for g in root.iter(f"{SVG}g") if g.get("class") == "series"]
+    assert len(markers) == 12  # every line's start point carries its marker
+
+
+def test_scoreboard_chart_numbers_the_axis_by_deal_skipping_redeals(store):
+    session, _ = evening(store)
+    board = scoreboard(store, session["id"])
+    root = ET.fromstring(scoreboard_chart(board))
+    ticks = ["".join(t.itertext()) for g in root.iter(f"{SVG}g") if g.get("class") == "x-axis"
+             for t in g.iter(f"{SVG}text")]
+    assert ticks == ["0", "1", "2", "4"]
+
+
+def test_bar_chart_is_wellformed_and_escapes():
+    svg = bar_chart([('<b>&"', 12.5), ("Boris", -3.0)], title="Average <deal>")
+    root = ET.fromstring(svg)
+    assert root.find(f"{SVG}title").text == "Average <deal>"
+    assert "<b>" not in svg
+
+
+def test_chart_endpoint_serves_svg_with_etag(client, store):
+    session, _ = evening(store)
+    response = client.get(f"/s/{session['id']}/chart.svg", headers=EN)
+    assert response.status_code == 200
+    assert response.mimetype == "image/svg+xml"
+    ET.fromstring(response.get_data(as_text=True))
+    again = client.get(f"/s/{session['id']}/chart.svg", headers={**EN, "If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+    assert client.get("/s/nope/chart.svg").status_code == 404
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+def read_csv(response):
+    raw = response.get_data()
+    assert raw.startswith("\ufeff".encode("utf-8"))
+    text = raw.decode("utf-8-sig")
+    return text, list(csv.DictReader(io.StringIO(text)))
+
+
+def test_csv_has_a_row_per_player_per_deal_with_running_totals(client, store):
+    session, _ = evening(store)
+    board = scoreboard(store, session["id"])
+    response = client.get(f"/s/{session['id']}/export.csv")
+    assert response.status_code == 200
+    assert response.content_type == "text/csv; charset=utf-8"
+    disposition = response.headers["Content-Disposition"]
+    assert disposition.startswith("attachment;") and re.search(r'filename=[\w.-]+\.csv$', disposition)
+    text, rows = read_csv(response)
+    assert tuple(rows[0].keys()) == CSV_COLUMNS
+    assert len(rows) == len(board.players) * len(board.deals) == 12
+    # The running total after each deal equals the scoreboard's (a redeal leaves it as it was).
+    scored = [d.number for d in board.deals if not d.deal.redeal]
+    for number, totals in zip(scored, board.running):
+        for name in board.players:
+            row = next(r for r in rows if r["deal"] == str(number) and r["player"] == name)
+            assert int(row["total"]) == totals[name]
+    last = {r["player"]: int(r["total"]) for r in rows if r["deal"] == "4"}
+    assert last == board.totals
+    first = {r["player"]: (r["plus"], r["minus"], r["score"], r["went_out"]) for r in rows if r["deal"] == "1"}
+    assert first == {"Anna": ("35", "0", "35", "Anna"), "Boris": ("15", "20", "-5", "Anna"),
+                     "Vera": ("0", "10", "-10", "Anna")}
+    assert {r["express"] for r in rows if r["deal"] == "2"} == {"1"}
+    assert {r["redeal"] for r in rows if r["deal"] == "3"} == {"1"}
+    assert {r["override"] for r in rows if r["deal"] == "4"} == {"1"}
+    # Negative numbers stay numbers; the note that looks like a formula is defused.
+    assert ",-5," in text
+    assert {r["note"] for r in rows if r["deal"] == "4"} == {"'=SUM(A1) <we agreed>"}
+
+
+def test_csv_defuses_formulas_in_names_but_keeps_numbers(store):
+    session, _ = evening(store, names=("=cmd|' /C calc'!A0", "+Boris", "@Vera"))
+    rows = csv_rows(scoreboard(store, session["id"]))
+    names = {r["player"] for r in rows}
+    assert names == {"'=cmd|' /C calc'!A0", "'+Boris", "'@Vera"}
+    assert {r["went_out"] for r in rows if r["deal"] == 1} == {"'=cmd|' /C calc'!A0"}
+    assert all(isinstance(r["score"], int) for r in rows if r["deal"] != 3)
+    assert any(r["score"] < 0 for r in rows if r["deal"] != 3)
+
+
+def test_csv_of_an_unknown_session_is_404(client):
+    assert client.get("/s/nope/export.csv").status_code == 404
+
+
+# -- JSON export and import -----------------------------------------------------------------
+
+def test_export_document_shape(client, store):
+    session, _ = evening(store, switches={"opening_points": 40})
+    doc = export_document(store, session["id"])
+    assert list(doc) == ["format", "id", "game", "rules", "players", "target", "created_at", "ended_at", "deals"]
+    assert doc["format"] == FORMAT and doc["id"] == session["id"] and doc["rules"]["opening_points"] == 40
+    assert [d["number"] for d in doc["deals"]] == [1, 2, 3, 4]
+    assert doc["deals"][3]["override"] is True and doc["deals"][3]["note"] == "=SUM(A1) <we agreed>"
+    response = client.get(f"/s/{session['id']}/export.json")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert "attachment" in response.headers["Content-Disposition"]
+    assert json.loads(response.get_data(as_text=True)) == doc
+
+
+def test_export_then_import_gives_a_new_session_with_identical_scores(store):
+    session, _ = evening(store, switches={"joker_limit": "two", "ace_points": 5})
+    store.end_session(session["id"])
+    doc = json.loads(json.dumps(export_document(store, session["id"])))  # through JSON text, as a file
+    imported, token = import_document(store, doc)
+    assert imported["id"] != session["id"]
+    assert store.check_token(imported["id"], token)
+    before, after = scoreboard(store, session["id"]), scoreboard(store, imported["id"])
+    assert after.totals == before.totals
+    assert after.running == before.running
+    assert after.rules == before.rules and after.players == before.players
+    assert [d.scores for d in after.deals] == [d.scores for d in before.deals]
+    assert [(d.row["override"], d.row["note"]) for d in after.deals] == \
+        [(d.row["override"], d.row["note"]) for d in before.deals]
+    # The CSV of the copy is the CSV of the original, row for row.
+    assert csv_rows(after) == csv_rows(before)
+
+
+def broken_documents():
+    base = {"format": FORMAT, "id": "x", "game": "kunken", "rules": {}, "players": ["Anna", "Boris"],
+            "target": None, "created_at": "2024-01-01T00:00:00+00:00", "ended_at": None,
+            "deals": [{"number": 1, "record": {"players": [player("Anna", ["A♠ A♥ A♦"]), player("Boris", [], "K♣")],
+                                               "went_out": "Anna"}, "override": False, "note": None}]}
+    yield "a list", [base]
+    yield "no format", {k: v for k, v in base.items() if k != "format"}
+    yield "another format", {**base, "format": "kunken-scorer/v9"}
+    yield "unknown game", {**base, "game": "poker"}
+    yield "unknown switch", {**base, "rules": {"jokers_fly": True}}
+    yield "one player", {**base, "players": ["Anna"]}
+    yield "same name twice", {**base, "players": ["Anna", "anna"]}
+    yield "bad target", {**base, "target": {"kind": "forever", "value": 1}}
+    yield "deals not a list", {**base, "deals": {"1": {}}}
+    for label, change in [
+        ("bad card", lambda d: d["record"]["players"][1].update(hand="11♥")),
+        ("stranger in a deal", lambda d: d["record"]["players"][1].update(name="Mallory")),
+        ("record missing", lambda d: d.pop("record")),
+        ("override not a flag", lambda d: d.update(override="yes")),
+        ("note not text", lambda d: d.update(note=["x"])),
+        ("problems without override", lambda d: d["record"]["players"][0].update(melds=["A♠ 2♥ 9♦"])),
+    ]:
+        doc = copy.deepcopy(base)
+        doc["deals"].append(copy.deepcopy(doc["deals"][0]))
+        change(doc["deals"][1])
+        yield label, doc
+
+
+@pytest.mark.parametrize("label, doc", list(broken_documents()), ids=[label for label, _ in broken_documents()])
+def test_a_broken_document_is_refused_and_nothing_is_stored(store, label, doc):
+    with pytest.raises(KunkenError) as caught:
+        import_document(store, doc)
+    assert caught.value.reason.message  # a sentence a person can act on
+    assert store.recent_sessions() == []
+    assert list(store.all_sessions_with_deals()) == []
+
+
+def test_import_page_upload_makes_the_importer_the_scorer(client, store):
+    session, _ = evening(store)
+    exported = client.get(f"/s/{session['id']}/export.json").get_data()
+    token = csrf_token(client, "/import")
+    response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(exported), "evening.json")},
+                           content_type="multipart/form-data", headers=EN)
+    assert response.status_code == 302
+    new_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    assert new_id != session["id"]
+    cookie = client.get_cookie(f"kunken_edit_{new_id}")
+    assert cookie is not None and cookie.http_only
+    assert store.check_token(new_id, cookie.value)
+    assert scoreboard(store, new_id).totals == scoreboard(store, session["id"]).totals
+
+
+def test_import_page_accepts_pasted_text_with_a_bom(client, store):
+    session, _ = evening(store)
+    text = "\ufeff" + json.dumps(export_document(store, session["id"]), ensure_ascii=False)
+    response = client.post("/import", data={"csrf_token": csrf_token(client, "/import"), "text": text}, headers=EN)
+    assert response.status_code == 302
+    assert len(store.recent_sessions()) == 2
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"file": (io.BytesIO(b"not json at all"), "x.json")}, "not valid JSON"),
+    ({"file": (io.BytesIO(b"\xff\xfe\x00garbage"), "x.json")}, "not UTF-8"),
+    ({"text": "[" * 100000}, "nested too deeply"),
+    ({"text": '{"format": "kunken-scorer/v1", "players": NaN}'}, "not valid JSON"),
+    ({"text": "[1, 2]"}, "Nothing was imported"),
+    ({"text": '{"format": "kunken-scorer/v1", "game": "kunken", "players": ["A", "B"], '
+              '"deals": [{"record": {"players": [{"name": "A", "hand": "11♥"}, {"name": "B"}]}}]}'},
+     "Deal 1 cannot be read"),
+    ({}, "Choose an exported file"),
+])
+def test_import_page_refuses_a_bad_file_with_a_form_error(client, store, data, message):
+    response = client.post("/import", data={"csrf_token": csrf_token(client, "/import"), **data},
+                           content_type="multipart/form-data", headers=EN)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert message in page
+    assert 'class="errors"' in page
+    assert store.recent_sessions() == []
+
+
+def test_import_page_needs_the_csrf_token(client, store):
+    response = client.post("/import", data={"text": "{}"}, headers=EN)
+    assert response.status_code == 400
+    assert store.recent_sessions() == []
+
+
+# -- the summary page -----------------------------------------------------------------------
+
+def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
+    session, _ = evening(store, switches={"opening_points": 40, "joker_limit": "two"})
+    board = scoreboard(store, session["id"])
+    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    # Standings in order with totals.
+    standings = page[page.index('class="standings"'):page.index("</table>", page.index('class="standings"'))]
+    found = re.findall(r'<th scope="row">(\w+)</th><td class="num"><strong>(-?\d+)</strong>', standings)
+    assert found == [(s.name, str(s.total)) for s in board.status.standings]
+    # Every deal has its row; scores, the express, the redeal and who went out are shown.
+    for number in (1, 2, 3, 4):
+        assert re.search(rf'<th scope="row" class="num">{number}</th>', page)
+    assert '<td class="num sub">15</td><td class="num sub">20</td><td class="num score">-5</td>' in page
+    assert "Redeal: no scores" in page and ">express<" in page
+    # Rules in force: each change with the preset's value, and the preset's key values.
+    assert "Points needed to take the bank: 40" in page and "preset: 50" in page
+    assert "Jokers in a meld: at most two, one in a 3-card meld" in page and "preset: at most half of the meld" in page
+    assert "Cards dealt to each player" in page
+    # The deal recorded anyway, with its note (escaped) and the problem the rules found.
+    assert "recorded anyway" in page
+    assert "=SUM(A1) &lt;we agreed&gt;" in page and "<we agreed>" not in page
+    assert "2♣ 3♦ 4♠" in page
+    # The chart is inline, print CSS is linked and the page has no inline styles or scripts.
+    assert page.count("<polyline") == 3
+    assert 'href="/static/print.css" media="print"' in page
+    assert "style=" not in page and not re.search(r"<script(?![^>]*\bsrc=)", page)
+    assert not re.search(r"\son\w+=", page)
+
+
+def test_summary_of_the_preset_says_nothing_changed(client, store):
+    session, _ = new_session(store, ("Anna", "Boris"), game="ordered-rummy")
+    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    assert "no house rules changed" in page
+    assert "Ordered rummy" in page and "No deals were recorded." in page
+    assert "appears after the first scored deal" in page
+
+
+def test_summary_survives_an_unreadable_stored_deal(client, store):
+    session, _ = new_session(store, ("Anna", "Boris"))
+    store.add_deal(session["id"], {"players": "scribbles"})
+    response = client.get(f"/s/{session['id']}/summary", headers=EN)
+    assert response.status_code == 200
+    assert "could not be read" in response.get_data(as_text=True)
+    assert client.get(f"/s/{session['id']}/export.csv").status_code == 200
+    assert client.get(f"/s/{session['id']}/chart.svg").status_code == 200
+
+
+def test_summary_of_an_unknown_session_is_404(client):
+    assert client.get("/s/nope/summary").status_code == 404
+    assert client.get("/s/nope/export.json").status_code == 404
+
+
+# -- player history -------------------------------------------------------------------------
+
+def test_player_history_aggregates_across_sessions(client, store):
+    first, _ = evening(store)  # Anna 35-5+0+30=..., see the scoreboard
+    second, _ = new_session(store, ("anna", "Gleb"))
+    record(store, second, {"players": [player("anna", [], "K♠"), player("Gleb", ["Q♠ Q♥ Q♦"])],
+                           "went_out": "Gleb", "express": True})
+    new_session(store, ("Anna", "Nobody"))  # no deals: does not count
+    one = scoreboard(store, first["id"])
+    history = {p.name.casefold(): p for p in player_history(store)}
+    assert set(history) == {"anna", "boris", "vera", "gleb"}
+    anna = history["anna"]
+    assert anna.name == "anna"  # the latest spelling
+    assert anna.sessions == 2 and anna.deals == 3 + 1
+    assert anna.points == one.totals["Anna"] - 20
+    assert anna.won == (1 if one.status.leader == "Anna" else 0)
+    assert history["gleb"].won == 1 and history["gleb"].expresses == 1
+    assert history["boris"].expresses == 1 and history["vera"].expresses == 0
+    assert history["gleb"].average == 60.0
+
+    page = client.get("/players", headers=EN).get_data(as_text=True)
+    assert page.count('<tr>\n        <th scope="row">') == 4
+    assert "A session is won by whoever leads after its last deal" in page
+    assert page.count('class="bar"') == 4
+    only_rummy = client.get("/players?game=ordered-rummy", headers=EN).get_data(as_text=True)
+    assert "No deals have been scored" in only_rummy
+
+
+# -- printing (a browser prints the summary of a 20-deal evening to PDF) ---------------------
+
+def twenty_deals(store):
+    names = ("Anna", "Boris", "Vera", "Gleb")
+    session, _ = new_session(store, names, switches={"opening_points": 40})
+    hands = ["5♠ 6♣", "K♣", "7♦ 8♦ JK", ""]
+    for i in range(20):
+        out = names[i % 4]
+        body = {"players": [player(n, ["A♠ A♥ A♦"] if n == out else ["2♥ 3♥ 4♥"] if j % 2 else [],
+                                   "" if n == out else hands[j % 3]) for j, n in enumerate(names)],
+                "went_out": out, "express": i % 7 == 3}
+        record(store, session, body)
+    return session
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed")
+def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store, tmp_path):
+    session = twenty_deals(store)
+    board = scoreboard(store, session["id"])
+    page.set_extra_http_headers(EN)
+    page.goto(f"{live_server}/s/{session['id']}/summary")
+    pdf = tmp_path / "summary.pdf"
+    page.pdf(path=str(pdf), format="A4", print_background=True)
+    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
+                                                            text=True, check=True).stdout).group(1))
+    assert pages <= 2
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Final standings" in text or "Standings after 20 deal(s)" in text
+    for s in board.status.standings:
+        assert re.search(rf"{s.place}\s+{s.name}\s+{s.total}", text)
+    assert "Points needed to take the bank: 40" in text
+    deal_numbers = {int(m) for m in re.findall(r"^\s*(\d+)\s+-?\d+\s+-?\d+\s+-?\d+", text, re.M)}
+    assert set(range(1, 21)) <= deal_numbers
