@@ -1,5 +1,487 @@
-"""Blueprint placeholder: filled in by the module's owner."""
+"""The rules desk (settling a dispute at the table) and the rules reference pages.
 
-from flask import Blueprint
+The desk asks the core the five questions a table argues about and answers in words, each
+reason linking to the paragraph of the rules reference it comes from. Opened from a session
+(``?session=<sid>``) it uses that session's stored rule set and the melds recorded in its
+last deal; opened alone, the preset of the game chosen on the page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from jinja2 import TemplateNotFound
+from wtforms import BooleanField, StringField, SubmitField, TextAreaField
+from wtforms.validators import DataRequired, Length, ValidationError
+
+from . import service
+from .cards import Card, Suit, format_cards, parse_cards
+from .melds import MeldCheck, laid_counts, check_discard, check_meld, check_opening, check_swap, check_vist
+from .messages import KunkenError, Reason
+from .rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
+from .store import NotFound
+from .web import current_language, get_store, reason_text
 
 bp = Blueprint("desk", __name__)
+
+#: The most lines a "melds, one per line" field takes (a deal's table rarely holds 30).
+MAX_LINES = 60
+MAX_LINE_FIELD = 6000
+MAX_CARD_FIELD = 400
+
+GAME_NAMES = {"kunken": _l("Kunken"), "ordered-rummy": _l("Ordered rummy")}
+KIND_NAMES = {"set": _l("set (cards of one rank)"), "run": _l("run (cards of one suit in order)")}
+
+#: rules-reference anchor -> the paragraph's title (the link text next to every reason)
+RULE_TITLES = {
+    "games": _l("Games"),
+    "players": _l("Players"),
+    "cards": _l("Cards and notation"),
+    "melds": _l("Melds"),
+    "sets": _l("Sets"),
+    "runs": _l("Runs"),
+    "joker-limits": _l("How many jokers a meld may hold"),
+    "joker-copies": _l("Jokers and cards already on the table"),
+    "joker-position": _l("Which card a joker stands for"),
+    "points": _l("Card points"),
+    "opening": _l("Taking the bank"),
+    "vists": _l("Vists"),
+    "swap": _l("Swapping a joker"),
+    "end-of-deal": _l("End of a deal"),
+    "scoring": _l("Scoring a deal"),
+    "express": _l("Express"),
+    "redeal": _l("Redeal"),
+    "deal-record": _l("Recording a deal"),
+    "session-end": _l("End of a session"),
+    "ordered-rummy": _l("Ordered rummy: the first meld is a run"),
+    "rummy-call": _l("Rummy!"),
+    "wild-card": _l("Wild card"),
+    "house-rules": _l("House rules"),
+}
+
+#: switch -> its name in words (the switch's code is shown beside it)
+SWITCH_LABELS = {
+    "min_players": _l("Fewest players"),
+    "max_players": _l("Most players"),
+    "hand_size": _l("Cards dealt to each player"),
+    "decks": _l("Decks"),
+    "jokers": _l("Printed jokers in the deck"),
+    "wild_card": _l("Wild card instead of printed jokers"),
+    "ace_low": _l("Ace may be low (A 2 3)"),
+    "wrap": _l("Runs may wrap around (K A 2)"),
+    "joker_limit": _l("Joker limit per meld"),
+    "no_adjacent_jokers": _l("No two jokers side by side in a run"),
+    "number_points": _l("Points of a card 2 to 10"),
+    "court_points": _l("Points of J, Q, K"),
+    "ace_points": _l("Points of an ace"),
+    "short_ace": _l("Ace scores 1 in a short run"),
+    "short_ace_points": _l("Points of an ace in a short run"),
+    "opening_points": _l("Points needed to take the bank"),
+    "first_meld_run": _l("A player's first meld must be a run"),
+    "joker_in_hand": _l("A joker left in hand"),
+    "express": _l("Express is played"),
+    "express_multiplier": _l("Express multiplier"),
+    "rummy_call": _l("\"Rummy!\" penalty for a discard that fits"),
+}
+
+JOKER_LIMIT_TEXT = {
+    "half": _l("at most half of the meld's cards"),
+    "two": _l("at most two, and one in a 3-card meld"),
+    "one": _l("at most one"),
+    "minority": _l("fewer jokers than natural cards"),
+}
+SHORT_ACE_TEXT = {
+    "run_of_three": _l("in a run of at most three cards"),
+    "low": _l("when played low, below the 2"),
+    "off": _l("never"),
+}
+
+
+def switch_value_text(name: str, value: Any) -> str:
+    """A switch's value in words, in the page's language."""
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if name == "joker_limit":
+        return str(JOKER_LIMIT_TEXT.get(value, value))
+    if name == "short_ace":
+        return str(SHORT_ACE_TEXT.get(value, value))
+    if name == "joker_in_hand":
+        if value == "double":
+            return gettext("doubles the hand's minus points")
+        return gettext("minus points: %(points)s", points=value)
+    if name == "wild_card":
+        return gettext("none (printed jokers)") if value is None else str(value)
+    if name == "number_points" and value is None:
+        return gettext("face value")
+    return str(value)
+
+
+def rules_in_force(rules: RuleSet) -> list[dict]:
+    """One row per house rule (and per other setting that differs from the preset)."""
+    preset = RuleSet.preset(rules.game).to_dict()
+    current = rules.to_dict()
+    names = list(HOUSE_RULES) + [n for n in SWITCHES if n not in HOUSE_RULES and current[n] != preset[n]]
+    return [{"name": n, "label": SWITCH_LABELS.get(n, n), "value": switch_value_text(n, current[n]),
+             "preset": switch_value_text(n, preset[n]), "differs": current[n] != preset[n]} for n in names]
+
+
+# -- forms ---------------------------------------------------------------------------------
+
+CARD_INPUT = {"data-keypad": True, "autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"}
+
+
+def _card_error(err: KunkenError) -> ValidationError:
+    return ValidationError(reason_text(err.reason))
+
+
+class Cards:
+    """Validator: the field holds cards in English or Russian notation (``single``: exactly one)."""
+
+    def __init__(self, single: bool = False):
+        self.single = single
+
+    def __call__(self, form, field) -> None:
+        try:
+            cards = parse_cards(field.data or "")
+        except KunkenError as err:
+            raise _card_error(err) from None
+        if self.single and len(cards) != 1:
+            raise ValidationError(gettext("Enter exactly one card."))
+
+
+class MeldLines:
+    """Validator: one meld per line, every line's cards readable; errors name the line."""
+
+    def __call__(self, form, field) -> None:
+        lines = split_lines(field.data)
+        if len(lines) > MAX_LINES:
+            raise ValidationError(gettext("At most %(limit)s lines.", limit=MAX_LINES))
+        for number, line in lines:
+            try:
+                parse_cards(line)
+            except KunkenError as err:
+                raise ValidationError(gettext("Line %(n)s: %(why)s", n=number, why=reason_text(err.reason))) from None
+
+
+def split_lines(text: Optional[str]) -> list[tuple[int, str]]:
+    """The non-blank lines of a textarea, with their 1-based line numbers."""
+    return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+
+
+def meld_lines(text: Optional[str]) -> list[str]:
+    """The melds typed one per line."""
+    return [line for _, line in split_lines(text)]
+
+
+def _cards_field(label, single=False, required=True, example="5♥ JK 7♥"):
+    validators = [Length(max=MAX_CARD_FIELD), Cards(single=single)]
+    if required:
+        validators.insert(0, DataRequired(message=_l("Enter the cards.") if not single else _l("Enter a card.")))
+    return StringField(label, validators=validators, render_kw={**CARD_INPUT, "placeholder": example})
+
+
+def _lines_field(label, required=False):
+    validators = [Length(max=MAX_LINE_FIELD), MeldLines()]
+    if required:
+        validators.insert(0, DataRequired(message=_l("Enter at least one meld.")))
+    return TextAreaField(label, validators=validators, render_kw={**CARD_INPUT, "rows": 3})
+
+
+class MeldForm(FlaskForm):
+    """Is this meld legal, what does each joker stand for, what does it score?"""
+
+    cards = _cards_field(_l("Meld"))
+    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
+    submit = SubmitField(_l("Check the meld"))
+
+
+class SwapForm(FlaskForm):
+    """May this card replace that joker?"""
+
+    meld = _cards_field(_l("Meld with a joker"), example="JK K♠ K♣")
+    card = _cards_field(_l("Natural card offered for the joker"), single=True, example="K♦")
+    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
+    submit = SubmitField(_l("Check the swap"))
+
+
+class OpeningForm(FlaskForm):
+    """May I take the bank with this card and these melds?"""
+
+    melds = _lines_field(_l("Melds laid this turn, one per line"), required=True)
+    bank_card = _cards_field(_l("Bank card taken"), single=True, example="7♥")
+    has_layout = BooleanField(_l("I already have a layout on the table"))
+    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
+    submit = SubmitField(_l("Check taking the bank"))
+
+
+class DiscardForm(FlaskForm):
+    """Does this discard fit a meld on the table ("Rummy!")?"""
+
+    card = _cards_field(_l("Discarded card"), single=True, example="Q♦")
+    melds = _lines_field(_l("Melds on the table, one per line"), required=True)
+    submit = SubmitField(_l("Check the discard"))
+
+
+class VistForm(FlaskForm):
+    """Does this vist fit that meld?"""
+
+    meld = _cards_field(_l("Meld on the table"), example="2♥ 3♥ 4♥")
+    cards = _cards_field(_l("Cards added (the vist)"), example="5♥")
+    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
+    submit = SubmitField(_l("Check the vist"))
+
+
+QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discard": DiscardForm, "vist": VistForm}
+
+
+# -- answers -------------------------------------------------------------------------------
+
+def joker_cards(check: Optional[MeldCheck], rules: Optional[RuleSet] = None, table: Iterable[str] = ()) -> list[dict]:
+    """Each joker of a checked meld: its written position (1-based), the card it stands for and,
+    in a set whose joker may take more than one suit, every card it could be."""
+    if check is None:
+        return []
+    jokers = [{"position": i + 1, "card": str(card), "options": []} for i, card in check.jokers]
+    if check.kind != "set" or not check.legal or rules is None or not jokers:
+        return jokers
+    written = check.written
+    free = {i + 1 for i, c in enumerate(written) if rules.is_joker(c) and not (c.is_joker and c.pin)}
+    rank = next(c.natural_card.rank for c in check.assigned if not rules.is_joker(c) or (c.is_joker and c.pin))
+    taken = {c for c in written if not rules.is_joker(c)} | {c.pin for c in written if c.is_joker and c.pin}
+    laid = laid_counts([parse_cards(m) for m in table] + [written], rules)
+    options = [Card(rank, suit) for suit in Suit if Card(rank, suit) not in taken and laid[Card(rank, suit)] < 2]
+    if len(options) > len(free):
+        for joker in jokers:
+            if joker["position"] in free:
+                joker["options"] = [str(card) for card in options]
+    return jokers
+
+
+def meld_summary(check: MeldCheck, rules: Optional[RuleSet] = None, table: Iterable[str] = ()) -> dict:
+    """What the answer says about one meld."""
+    jokers = joker_cards(check, rules, table)
+    # a joker with a choice of suits is shown as written, not pinned to the first suit
+    shown = check.written if any(j["options"] for j in jokers) else (check.assigned or check.written)
+    return {"legal": check.legal, "kind": check.kind, "kind_text": KIND_NAMES.get(check.kind),
+            "points": check.points, "cards": format_cards(shown), "written": format_cards(check.written),
+            "jokers": jokers}
+
+
+def answer_meld(form: MeldForm, rules: RuleSet) -> dict:
+    """The answer to "is this meld legal?"."""
+    table = meld_lines(form.table.data)
+    check = check_meld(form.cards.data, rules, table)
+    return {"legal": check.legal, "meld": meld_summary(check, rules, table), "reasons": list(check.reasons)}
+
+
+def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
+    """The answer to "may this card replace that joker?"."""
+    table = meld_lines(form.table.data)
+    result = check_swap(form.meld.data, form.card.data, rules, table)
+    card = format_cards(parse_cards(form.card.data))
+    answer = {"legal": result.legal, "card": card, "reasons": list(result.reasons),
+              "meld": meld_summary(result.meld, rules, table) if result.meld is not None else None}
+    if result.legal and result.joker is not None:
+        answer["joker_position"] = result.joker + 1
+        pin = result.meld.assigned[result.joker].pin
+        # a set's joker has an open suit: it stands for whichever missing card replaces it
+        answer["stands_for"] = card if result.meld.kind == "set" or not pin else str(pin)
+    return answer
+
+
+def answer_opening(form: OpeningForm, rules: RuleSet) -> dict:
+    """The answer to "may I take the bank with this card and these melds?"."""
+    table = meld_lines(form.table.data)
+    result = check_opening(meld_lines(form.melds.data), form.bank_card.data, rules,
+                           has_layout=bool(form.has_layout.data), table=table)
+    return {"legal": result.legal, "points": result.points, "needed": rules.opening_points,
+            "has_layout": bool(form.has_layout.data), "reasons": list(result.reasons),
+            "melds": [meld_summary(m, rules, table) for m in result.melds]}
+
+
+def answer_discard(form: DiscardForm, rules: RuleSet) -> dict:
+    """The answer to "does this discard fit a meld on the table?"."""
+    melds = meld_lines(form.melds.data)
+    result = check_discard(form.card.data, melds, rules)
+    answer = {"legal": result.fits, "fits": result.fits, "card": format_cards(parse_cards(form.card.data)),
+              "reasons": list(result.reasons), "rummy_call": rules.rummy_call}
+    if result.fits and result.meld is not None:
+        answer["meld_number"] = result.meld + 1
+        answer["meld_cards"] = format_cards(parse_cards(melds[result.meld]))
+    return answer
+
+
+def answer_vist(form: VistForm, rules: RuleSet) -> dict:
+    """The answer to "does this vist fit that meld?"."""
+    added = parse_cards(form.cards.data)
+    table = meld_lines(form.table.data)
+    check = check_vist(form.meld.data, added, rules, table)
+    added_points = sum(check.card_points[len(check.card_points) - len(added):]) if check.legal else None
+    return {"legal": check.legal, "meld": meld_summary(check, rules, table), "reasons": list(check.reasons),
+            "added": format_cards(added), "added_points": added_points}
+
+
+ANSWERS = {"meld": answer_meld, "swap": answer_swap, "opening": answer_opening,
+           "discard": answer_discard, "vist": answer_vist}
+
+
+def nested_reasons(reason: Reason) -> Iterable[Reason]:
+    """The reasons quoted inside a reason (an opening's illegal meld says why)."""
+    for value in reason.params.values():
+        if isinstance(value, Reason):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (v for v in value if isinstance(v, Reason))
+
+
+def reason_links(reason: Reason) -> list[dict]:
+    """The rules paragraphs a reason points at: its own first, then those of the reasons it quotes."""
+    anchors = [reason.rule]
+    for inner in nested_reasons(reason):
+        if inner.rule not in anchors:
+            anchors.append(inner.rule)
+    return [{"anchor": a, "title": RULE_TITLES.get(a, a)} for a in anchors]
+
+
+# -- session context -----------------------------------------------------------------------
+
+def session_rules(session: dict) -> RuleSet:
+    """The rule set a session was played under (the session's game when the record omits it)."""
+    data = dict(session.get("rules") or {})
+    data.setdefault("game", session.get("game") or "kunken")
+    try:
+        return RuleSet.from_dict(data)
+    except KunkenError:
+        game = data["game"] if data["game"] in GAMES else "kunken"
+        return RuleSet.preset(game)
+
+
+def last_deal_melds(board: service.Scoreboard) -> tuple[Optional[int], list[str]]:
+    """The melds on the table at the end of the last recorded deal (vists added to their melds)."""
+    if not board.deals:
+        return None, []
+    scored = board.deals[-1]
+    if scored.deal is None or scored.report is None or scored.deal.redeal:
+        return scored.number, []
+    table: dict[str, list] = {d.name: [m.written for m in d.melds] for d in scored.report.details}
+    loose: list = []
+    for detail in scored.report.details:
+        for vist in detail.vists:
+            if vist.meld is not None and vist.check is not None and vist.vist.to in table:
+                table[vist.vist.to][vist.meld] = vist.check.extension_base()
+            else:
+                loose.append(vist.vist.cards)
+    lines = [format_cards(m) for name in board.players for m in table.get(name, [])]
+    lines += [format_cards(m) for m in loose]
+    return scored.number, [line for line in lines if line]
+
+
+def load_session(sid: str) -> dict:
+    """The session behind ``?session=<sid>``: its record, rule set and last deal's melds (404 if unknown)."""
+    store = get_store()
+    try:
+        session = store.get_session(sid)
+    except NotFound:
+        abort(404)
+    rules = session_rules(session)
+    deal_number, table = None, []
+    try:
+        deal_number, table = last_deal_melds(service.scoreboard(store, sid))
+    except (KunkenError, NotFound):
+        pass  # an unreadable record: the desk still answers, just without the table prefilled
+    return {"id": sid, "record": session, "rules": rules, "players": session.get("players", []),
+            "deal_number": deal_number, "table": table}
+
+
+def _template_exists(name: str) -> bool:
+    try:
+        current_app.jinja_env.get_template(name)
+    except TemplateNotFound:
+        return False
+    return True
+
+
+def _keypad_assets() -> dict:
+    static = Path(current_app.static_folder or "")
+    return {"has_keypad": _template_exists("_keypad.html"), "has_keypad_js": (static / "keypad.js").is_file()}
+
+
+# -- views ---------------------------------------------------------------------------------
+
+@bp.route("/rules/desk", methods=["GET", "POST"])
+def desk():
+    """One page, five questions; a POST answers the question whose form was sent."""
+    sid = request.args.get("session")
+    session = load_session(sid) if sid else None
+    if session:
+        rules = session["rules"]
+        game = rules.game
+    else:
+        game = request.args.get("game", "kunken")
+        if game not in GAMES:
+            abort(404)
+        rules = RuleSet.preset(game)
+
+    posted = None
+    if request.method == "POST":
+        posted = next((q for q in QUESTIONS if any(k.startswith(q + "-") for k in request.form)), None)
+        if posted is None:
+            abort(400)
+
+    prefill = "\n".join(session["table"]) if session else ""
+    forms = {}
+    for question, form_class in QUESTIONS.items():
+        if question == posted:
+            forms[question] = form_class(prefix=question)
+        else:
+            defaults = {"melds" if question == "discard" else "table": prefill}
+            forms[question] = form_class(formdata=None, prefix=question, data=defaults)
+
+    answers = {}
+    status = 200
+    if posted:
+        form = forms[posted]
+        if form.validate_on_submit():
+            try:
+                answers[posted] = ANSWERS[posted](form, rules)
+            except KunkenError as err:
+                form.form_errors.append(reason_text(err.reason))
+                status = 422
+        else:
+            status = 422
+
+    def rule_url(anchor: str) -> str:
+        return url_for("desk.reference", game=rules.game, session=sid) + "#" + anchor
+
+    action = url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game)
+    return render_template(
+        "desk.html", forms=forms, answers=answers, posted=posted, rules=rules, game=game, games=GAMES,
+        game_names=GAME_NAMES, session=session, action=action, prefill=prefill, rule_url=rule_url, reason_links=reason_links, rule_titles=RULE_TITLES,
+        differences=[row for row in rules_in_force(rules) if row["differs"]], **_keypad_assets()), status
+
+
+@bp.get("/rules/<game>")
+def reference(game: str):
+    """The rules of ``game`` in the page's language, with the rules in force (a session's, if given)."""
+    if game not in GAMES:
+        abort(404)
+    sid = request.args.get("session")
+    session = None
+    rules = RuleSet.preset(game)
+    if sid:
+        session = load_session(sid)
+        rules = session["rules"]
+        if rules.game != game:
+            return redirect(url_for("desk.reference", game=rules.game, session=sid))
+    language = current_language()
+    language = language if language in ("ru", "en") else "en"
+    return render_template(
+        "rules_reference.html", game=game, game_names=GAME_NAMES, games=GAMES, rules=rules, session=session,
+        rows=rules_in_force(rules), content=f"rules/{game}_{language}.html", language=language,
+        desk_url=url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game))
+

@@ -1,5 +1,553 @@
-"""Blueprint placeholder: filled in by the module's owner."""
+"""The table app's pages: start a session, watch it, record and edit deals, undo, end.
 
-from flask import Blueprint
+A view reads a form, calls the core (through ``service``), calls the store, then redirects
+or renders; it never computes a score. Every page works without JavaScript. Only the
+scorer's phone (the edit token in its cookie) may change a session; a viewer gets 403.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from datetime import datetime
+from functools import lru_cache
+from typing import Any, Optional
+
+from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
+                   url_for)
+from flask_babel import gettext
+from markupsafe import Markup, escape
+
+from . import service
+from .cards import Card, CardError, Suit, parse_cards
+from .deal import DealReport
+from .forms import (GAME_NAMES, SessionForm, deal_form, deal_form_data, raw_switch, switch_values)
+from .messages import KunkenError, Reason
+from .qr import qr_svg
+from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
+from .session import Target, TargetError
+from .store import Conflict, NotFound, SessionEnded
+from .web import can_edit, current_language, edit_token, get_store, public_base_url, reason_text, scorer_cookie
 
 bp = Blueprint("views", __name__)
+
+#: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
+SCORER_COOKIE_AGE = 365 * 24 * 3600
+#: Where a problem of a deal is shown: the field of the player it names, or a deal-wide field.
+PLAYER_FIELD = {"illegal_meld": "melds", "no_run": "melds", "illegal_vist": "vists", "vist_fits_nothing": "vists",
+                "vist_no_meld": "vists", "unknown_player": "vists", "went_out_with_cards": "hand"}
+DEAL_FIELD = {"unknown_went_out": "went_out", "express_without_going_out": "express",
+              "express_not_in_game": "express"}
+_API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)\b")
+
+
+# -- template helpers -------------------------------------------------------------------------
+
+@bp.app_template_global()
+def has_endpoint(name: str) -> bool:
+    """True when the app serves ``name`` (pages link to other blueprints only once they exist)."""
+    return name in current_app.view_functions
+
+
+@bp.app_template_global()
+def game_name(game: str) -> str:
+    """A game's name in the page's language."""
+    return str(GAME_NAMES.get(game, game))
+
+
+@bp.app_template_filter("cards")
+def cards_filter(cards: Any) -> Markup:
+    """Cards in the page's notation (Russian ranks on Russian pages), red suits marked."""
+    if isinstance(cards, Card):
+        cards = (cards,)
+    elif isinstance(cards, str):
+        try:
+            cards = parse_cards(cards)
+        except CardError:
+            return escape(cards)
+    russian = current_language() == "ru"
+    shown = []
+    for card in cards:
+        text = card.russian() if russian else str(card)
+        natural = card.natural_card
+        if natural is not None and natural.suit in (Suit.HEARTS, Suit.DIAMONDS):
+            shown.append(Markup('<span class="red">%s</span>') % text)
+        else:
+            shown.append(escape(text))
+    return Markup(" ").join(shown)
+
+
+@bp.app_template_filter("when")
+def when_filter(stamp: Optional[str]) -> str:
+    """A stored UTC time as the table's local date and time."""
+    if not stamp:
+        return ""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
+@lru_cache(maxsize=256)
+def _qr(url: str) -> str:
+    return qr_svg(url)
+
+
+# -- access ----------------------------------------------------------------------------------
+
+def _session(sid: str) -> dict:
+    """The session, or the 404 page."""
+    try:
+        return get_store().get_session(sid)
+    except NotFound:
+        abort(404)
+
+
+def _board(sid: str) -> service.Scoreboard:
+    """The session's scoreboard, or the 404 page."""
+    try:
+        return service.scoreboard(get_store(), sid)
+    except NotFound:
+        abort(404)
+
+
+def _require_scorer(sid: str) -> None:
+    """Answer 403 unless this phone holds the session's edit token."""
+    if not can_edit(sid):
+        abort(403, description=gettext(
+            "Only the scorer's phone can change this session. Ask the scorer for the scorer link."))
+
+
+def _scorer_session(sid: str) -> dict:
+    """The session, for a write: 404 when unknown, 403 without the edit token."""
+    session = _session(sid)
+    _require_scorer(sid)
+    return session
+
+
+def _refuse_ended(sid: str) -> Response:
+    """Turn a write on an ended session away, with a message on the session page."""
+    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+    return redirect(url_for("views.session", sid=sid), 303)
+
+
+def _to_session(sid: str) -> Response:
+    return redirect(url_for("views.session", sid=sid), 303)
+
+
+def _add_error(field: Any, message: str) -> None:
+    field.errors = [*field.errors, message]
+
+
+def _reason(reason: Reason) -> str:
+    return reason_text(reason)
+
+
+# -- home: start a session ---------------------------------------------------------------------
+
+def _start_data(game: Optional[str], form: Optional[SessionForm] = None) -> dict:
+    """The start form's data: ``game``'s default switches, and what ``form`` already holds."""
+    game = game if game in GAMES else "kunken"
+    data = {"game": game, "defaults_for": game, "rules": switch_values(game)}
+    if form is not None:
+        data.update(players=[e.data or "" for e in form.players.entries],
+                    target_kind=form.target_kind.data if form.target_kind.data in ("deals", "score", "penalty")
+                    else "", target_value=form.target_value.data)
+    return data
+
+
+def _render_home(form: SessionForm, status: int = 200):
+    recent = get_store().recent_sessions(12)
+    return render_template("home.html", form=form, recent=recent), status
+
+
+@bp.get("/")
+def home():
+    """Start a session; the sessions played recently."""
+    return _render_home(SessionForm(formdata=None, data=_start_data(request.args.get("game"))))
+
+
+@bp.post("/sessions")
+def create_session():
+    """Create a session from the start form, make this phone its scorer, open its page."""
+    form = SessionForm()
+    if form.show_defaults.data:
+        return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form)))
+    if not form.validate_on_submit():
+        return _render_home(form, 422)
+    rules = _chosen_rules(form)
+    names, seats = form.names()
+    players = target = None
+    if rules is not None:
+        try:
+            players = service.session_players(rules, names)
+        except KunkenError as err:
+            where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
+            if where and int(where[1]) < len(seats):
+                _add_error(form.players.entries[seats[int(where[1])]], _reason(err.reason))
+            else:
+                form.players_errors.append(_reason(err.reason))
+    try:
+        target = Target.from_dict(form.target())
+    except TargetError as err:
+        _add_error(form.target_value, _reason(err.reason))
+        target = False
+    if rules is None or players is None or target is False:
+        return _render_home(form, 422)
+    session, token = get_store().create_session(form.game.data, rules.to_dict(), players,
+                                                target.to_dict() if target else None)
+    flash(gettext("The session has started. Let the others scan the QR code to watch."), "ok")
+    response = _to_session(session["id"])
+    _set_scorer_cookie(response, session["id"], token)
+    return response
+
+
+def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
+    """The chosen game's preset plus the switches the table changed from the defaults shown.
+
+    The switches show the defaults of ``form.shown_game``; a switch left as shown takes the
+    chosen game's own default, so choosing another game without reloading the defaults works.
+    """
+    shown = form.shown_game
+    raw = {name: raw_switch(name, form.rules[name].data) for name in HOUSE_RULES}
+    try:
+        as_shown = RuleSet.for_game(shown, raw)
+    except RuleSetError as err:
+        switch = err.reason.params.get("switch")
+        if switch in HOUSE_RULES:
+            _add_error(form.rules.form[switch], _reason(err.reason))
+        else:
+            form.rules_errors.append(_reason(err.reason))
+        return None
+    preset = RuleSet.preset(shown)
+    changed = {name: getattr(as_shown, name) for name in HOUSE_RULES
+               if getattr(as_shown, name) != getattr(preset, name)}
+    try:
+        return RuleSet.for_game(form.game.data, changed)
+    except RuleSetError as err:
+        form.rules_errors.append(_reason(err.reason))
+        return None
+
+
+def _set_scorer_cookie(response: Response, sid: str, token: str) -> None:
+    response.set_cookie(scorer_cookie(sid), token, max_age=SCORER_COOKIE_AGE, httponly=True, samesite="Lax",
+                        secure=request.is_secure)
+
+
+# -- the session page and its live update --------------------------------------------------------
+
+def _deal_rows(board: service.Scoreboard) -> list[dict]:
+    """What the deals table shows of each deal: its players' results in seat order (looked up, not computed)."""
+    rows = []
+    for scored in board.deals:
+        record, row = scored.row["record"], scored.row
+        by_name = {p.name: p for p in scored.report.players} if scored.report else {}
+        rows.append({"id": row["id"], "number": scored.number, "cells": [by_name.get(n) for n in board.players],
+                     "redeal": bool(record.get("redeal")), "went_out": record.get("went_out"),
+                     "express": bool(record.get("express")), "override": row["override"], "note": row["note"],
+                     "error": scored.error})
+    return rows
+
+
+def _live_context(board: service.Scoreboard, editor: bool) -> dict:
+    sid = board.session["id"]
+    edit_base = url_for("views.edit_deal", sid=sid, deal_id=0)
+    return {"board": board, "sid": sid, "editor": editor, "rows": _deal_rows(board),
+            "edit_base": edit_base[:-len("0/edit")]}
+
+
+#: Rendered scoreboard and deals by (session, version, language, scorer?): a session's version
+#: changes with every write, so an entry never goes stale; phones polling or reloading reuse it.
+_LIVE_CACHE: "OrderedDict[tuple, tuple[int, bool, str]]" = OrderedDict()
+_LIVE_LOCK = threading.Lock()
+_LIVE_CACHE_SIZE = 64
+
+
+def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]:
+    """(version, ended, HTML of the scoreboard and the deals table) of the session, rendered once per version."""
+    language = current_language()
+    key = (sid, version, language, editor)
+    with _LIVE_LOCK:
+        hit = _LIVE_CACHE.get(key)
+        if hit is not None:
+            _LIVE_CACHE.move_to_end(key)
+            return hit
+    board = _board(sid)
+    context = _live_context(board, editor)
+    html = Markup(render_template("_scoreboard.html", **context) + render_template("_history_table.html", **context))
+    value = (board.version, board.ended, html)
+    with _LIVE_LOCK:
+        _LIVE_CACHE[(sid, board.version, language, editor)] = value
+        while len(_LIVE_CACHE) > _LIVE_CACHE_SIZE:
+            _LIVE_CACHE.popitem(last=False)
+    return value
+
+
+@bp.get("/s/<sid>")
+def session(sid: str):
+    """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
+    record = _session(sid)
+    editor = can_edit(sid)
+    version, ended, live_html = _live_html(sid, record["version"], editor)
+    view_url = public_base_url() + url_for("views.session", sid=sid)
+    scorer_url = None
+    if editor:
+        scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid))
+    rules = RuleSet.from_dict(record["rules"])
+    response = Response(render_template(
+        "session.html", sid=sid, session=record, rules=rules, target=Target.from_dict(record.get("target")),
+        version=version, ended=ended, editor=editor, live_html=live_html, view_url=view_url,
+        scorer_url=scorer_url, qr=Markup(_qr(view_url))))
+    response.headers["Referrer-Policy"] = "same-origin"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/s/<sid>/live")
+def live(sid: str):
+    """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
+    try:
+        version = get_store().version(sid)
+    except NotFound:
+        abort(404)
+    if request.if_none_match.contains_weak(str(version)):
+        response = Response(status=304)
+    else:
+        version, ended, html = _live_html(sid, version, can_edit(sid))
+        response = jsonify(version=version, ended=ended, html=str(html))
+    response.set_etag(str(version))
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+@bp.get("/s/<sid>/qr.svg")
+def qr(sid: str):
+    """The viewer link as an SVG QR code."""
+    _session(sid)
+    svg = _qr(public_base_url() + url_for("views.session", sid=sid))
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+
+
+@bp.get("/s/<sid>/scorer/<token>")
+def scorer(sid: str, token: str):
+    """Open the scorer link: this phone keeps the edit token and may record deals."""
+    _session(sid)
+    if not get_store().check_token(sid, token):
+        abort(403, description=gettext("This scorer link is not valid for this session."))
+    flash(gettext("This phone can now record deals."), "ok")
+    response = _to_session(sid)
+    _set_scorer_cookie(response, sid, token)
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+# -- recording and editing a deal ------------------------------------------------------------------
+
+def _place_problems(form: Any, report: DealReport) -> tuple[dict, list]:
+    """Each problem next to the field it is about: {field id: [Reason]}, and the deal-wide rest."""
+    placed: dict[str, list[Reason]] = {}
+    general: list[Reason] = []
+    for reason in report.problems:
+        field = None
+        player = reason.params.get("player")
+        if reason.code in PLAYER_FIELD and player in form.names:
+            field = form.players.entries[form.names.index(player)].form[PLAYER_FIELD[reason.code]]
+        elif reason.code in DEAL_FIELD:
+            field = form[DEAL_FIELD[reason.code]]
+        if field is None:
+            general.append(reason)
+        else:
+            placed.setdefault(field.id, []).append(reason)
+    return placed, general
+
+
+def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
+    """Put a core input error next to its field; return it as a form-wide error otherwise."""
+    where = _API_FIELD.match(str(err.reason.params.get("field", "")))
+    if where and int(where[1]) < len(form.players.entries):
+        _add_error(form.players.entries[int(where[1])].form[where[2]], _reason(err.reason))
+        return []
+    return [_reason(err.reason)]
+
+
+def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int = 200, report=None,
+                 placed=None, general=(), form_errors=(), conflict: Optional[str] = None):
+    board = _board(session["id"])
+    preview = None
+    if report is not None:
+        details = report.details or (None,) * len(report.players)
+        preview = list(zip(report.players, details))
+    return render_template("deal_form.html", form=form, session=session, sid=session["id"], deal=deal,
+                           board=board, report=report, preview=preview, placed=placed or {},
+                           general=list(general), form_errors=list(form_errors), conflict=conflict,
+                           rules_game=session["game"]), status
+
+
+def _same_as_stored(stored: dict, record: dict, override: bool, note: Optional[str]) -> bool:
+    return stored["record"] == record and stored["override"] == override and stored["note"] == note
+
+
+def _post_deal(form: Any, session: dict, deal: Optional[dict]):
+    """Check or save a submitted deal form (new when ``deal`` is None)."""
+    sid = session["id"]
+    if not form.validate():
+        return _render_deal(form, session, deal, status=422)
+    try:
+        record, report = service.prepare_deal(session, form.body)
+    except KunkenError as err:
+        return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
+    placed, general = _place_problems(form, report)
+    show = {"report": report, "placed": placed, "general": general}
+    if not form.save.data:
+        return _render_deal(form, session, deal, **show)
+    note = (form.note.data or "").strip() or None
+    if report.problems and not (form.override.data and note):
+        if not form.override.data:
+            _add_error(form.override, gettext(
+                "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."))
+        if not note:
+            _add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
+        return _render_deal(form, session, deal, status=422, **show)
+    override = bool(report.problems) and bool(form.override.data)
+    store = get_store()
+    expected = int(form.expected.data)
+    try:
+        if deal is None:
+            stored, created = store.add_deal(sid, record, override=override, note=note,
+                                             idempotency_key=form.form_key.data, expected_version=expected)
+            if created:
+                flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
+            else:
+                flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
+        else:
+            stored = store.update_deal(sid, deal["id"], record, override=override, note=note,
+                                       expected_revision=expected)
+            flash(gettext("Deal %(n)s changed.", n=stored["number"]), "ok")
+    except SessionEnded:
+        return _refuse_ended(sid)
+    except NotFound:
+        abort(404)
+    except Conflict:
+        if deal is None:
+            form.expected.data = str(store.version(sid))
+            message = gettext(
+                "Another phone changed this session while you were filling in this form. Nothing was saved. "
+                "Check the deals on the session page: if your deal is not there, press Save again.")
+        else:
+            try:
+                current = store.get_deal(sid, deal["id"])
+            except NotFound:
+                message = gettext("This deal was deleted on another phone. Nothing was saved.")
+            else:
+                if _same_as_stored(current, record, override, note):
+                    flash(gettext("Deal %(n)s changed.", n=current["number"]), "ok")
+                    return _to_session(sid)
+                message = gettext(
+                    "This deal was changed on another phone while you were editing it. Nothing was saved and "
+                    "nothing was overwritten. Your entries are kept below; open the deal again to see the other "
+                    "change.")
+        return _render_deal(form, session, deal, status=409, conflict=message, **show)
+    return _to_session(sid)
+
+
+@bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
+def record_deal(sid: str):
+    """Record a deal: check it (preview with every problem in words), then save it."""
+    session = _scorer_session(sid)
+    if session["ended_at"]:
+        return _refuse_ended(sid)
+    if request.method == "GET":
+        form = deal_form(session["players"], data={"expected": str(session["version"])})
+        return _render_deal(form, session, None)
+    return _post_deal(deal_form(session["players"]), session, None)
+
+
+@bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
+def edit_deal(sid: str, deal_id: int):
+    """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
+    session = _scorer_session(sid)
+    if session["ended_at"]:
+        return _refuse_ended(sid)
+    try:
+        deal = get_store().get_deal(sid, deal_id)
+    except NotFound:
+        abort(404)
+    names = session["players"]
+    if request.method == "GET":
+        data = deal_form_data(deal["record"], names, deal["override"], deal["note"])
+        return _render_deal(deal_form(names, data={**data, "expected": str(deal["revision"])}), session, deal)
+    return _post_deal(deal_form(names), session, deal)
+
+
+@bp.post("/s/<sid>/deals/<int:deal_id>/delete")
+def delete_deal(sid: str, deal_id: int):
+    """Delete a deal (kept in the history)."""
+    session = _scorer_session(sid)
+    if session["ended_at"]:
+        return _refuse_ended(sid)
+    store = get_store()
+    revision = request.form.get("revision", type=int)
+    try:
+        number = store.get_deal(sid, deal_id)["number"]
+    except NotFound:
+        number = None
+    try:
+        store.delete_deal(sid, deal_id, expected_revision=revision)
+    except NotFound:
+        abort(404)
+    except SessionEnded:
+        return _refuse_ended(sid)
+    except Conflict:
+        flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."),
+              "error")
+        return redirect(url_for("views.edit_deal", sid=sid, deal_id=deal_id), 303)
+    if number is None:
+        flash(gettext("That deal was already deleted."), "ok")
+    else:
+        flash(gettext("Deal %(n)s deleted.", n=number), "ok")
+    return _to_session(sid)
+
+
+@bp.post("/s/<sid>/undo")
+def undo(sid: str):
+    """Take back the last deal (kept in the history)."""
+    session = _scorer_session(sid)
+    if session["ended_at"]:
+        return _refuse_ended(sid)
+    expected = request.form.get("expected_version", type=int)
+    try:
+        undone = get_store().undo_last(sid, expected_version=expected)
+    except SessionEnded:
+        return _refuse_ended(sid)
+    except Conflict:
+        flash(gettext("The session changed on another phone since this page was loaded; nothing was undone. "
+                      "Look at the deals and try again."), "error")
+        return _to_session(sid)
+    if undone is None:
+        flash(gettext("There is no deal to undo."), "ok")
+    else:
+        flash(gettext("Deal %(n)s was undone.", n=undone["number"]), "ok")
+    return _to_session(sid)
+
+
+@bp.post("/s/<sid>/end")
+def end_session(sid: str):
+    """End the session: it stays readable, nothing can be changed."""
+    session = _scorer_session(sid)
+    if session["ended_at"]:
+        flash(gettext("This session has already ended."), "ok")
+        return _to_session(sid)
+    get_store().end_session(sid)
+    flash(gettext("The session has ended. It stays readable here."), "ok")
+    return _to_session(sid)
+
+
+@bp.get("/s/<sid>/history")
+def history(sid: str):
+    """Every change to the session: what, and when."""
+    board = _board(sid)
+    numbers = {scored.row["id"]: scored.number for scored in board.deals}
+    entries = get_store().history(sid)
+    return render_template("history.html", board=board, sid=sid, entries=entries, numbers=numbers)

@@ -1,0 +1,369 @@
+"""The table app's forms: starting a session and recording a deal.
+
+Forms read what a person typed and turn it into the API's plain data (the shape
+``Deal.from_dict`` and ``RuleSet.for_game`` read); they never query the database and never
+apply a game rule — every rule lives in the core, which the views call.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from functools import lru_cache
+from typing import Any, Optional as Opt
+
+from flask_babel import gettext, lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, SelectChoice,
+                     SelectField, StringField, SubmitField, TextAreaField)
+from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.widgets import NumberInput
+
+from .cards import CardError, format_cards, parse_cards
+from .deal import MAX_MELDS, MAX_NAME, MAX_VISTS
+from .messages import Reason, render
+from .rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
+
+#: Seats on the start form (ordered rummy plays up to 8).
+MAX_SEATS = 8
+#: Longest text accepted in one card field (a textarea of melds or vists).
+MAX_CARDS_TEXT = 2000
+MAX_HAND_TEXT = 500
+MAX_NOTE = 500
+#: An idempotency key of a form render: "form-" and 22 URL-safe characters.
+FORM_KEY = re.compile(r"^form-[A-Za-z0-9_-]{16,40}$")
+
+GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
+
+TARGET_KINDS = [
+    SelectChoice("", lazy_gettext("No target: the table decides when to stop")),
+    SelectChoice("deals", lazy_gettext("A number of deals")),
+    SelectChoice("score", lazy_gettext("A score to reach")),
+    SelectChoice("penalty", lazy_gettext("A penalty limit (a player at minus this is out)")),
+]
+
+#: Label and, where it helps, a hint for every house-rule switch the start form shows.
+SWITCH_LABELS = {
+    "ace_low": (lazy_gettext("The ace may be played low (A 2 3)"), None),
+    "wrap": (lazy_gettext("Runs may wrap around (K A 2)"), None),
+    "joker_limit": (lazy_gettext("Jokers allowed in one meld"), None),
+    "no_adjacent_jokers": (lazy_gettext("No two jokers side by side in a run"), None),
+    "ace_points": (lazy_gettext("Points for an ace"), None),
+    "hand_size": (lazy_gettext("Cards dealt to each player"), None),
+    "opening_points": (lazy_gettext("Points needed to take the bank"), None),
+    "joker_in_hand": (lazy_gettext("A joker left in hand counts"),
+                      lazy_gettext("Points, or “double”: it doubles that player's minus.")),
+    "express_multiplier": (lazy_gettext("Express multiplies by"), None),
+    "short_ace": (lazy_gettext("An ace in a short run scores 1"), None),
+    "wild_card": (lazy_gettext("Wild card"),
+                  lazy_gettext("A natural card that plays as a joker, like 7♠; empty: printed jokers.")),
+}
+
+SWITCH_CHOICES = {
+    "joker_limit": {
+        "half": lazy_gettext("At most half of the meld's cards"),
+        "two": lazy_gettext("At most two (one in a 3-card meld)"),
+        "one": lazy_gettext("At most one"),
+        "minority": lazy_gettext("Fewer jokers than natural cards"),
+    },
+    "short_ace": {
+        "run_of_three": lazy_gettext("In a run of at most three cards"),
+        "low": lazy_gettext("When played low (A 2 3)"),
+        "off": lazy_gettext("Never"),
+    },
+}
+_CHOICE_VALUES = {"joker_limit": JOKER_LIMITS, "short_ace": SHORT_ACE}
+_DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
+
+
+def _switch_field(name: str):
+    """A form field for one house-rule switch, typed after the preset's value."""
+    label, hint = SWITCH_LABELS.get(name, (name, None))
+    default = getattr(PRESETS["kunken"], name)
+    if name in _CHOICE_VALUES:
+        labels = SWITCH_CHOICES.get(name, {})
+        return SelectField(label, choices=[SelectChoice(v, labels.get(v, v)) for v in _CHOICE_VALUES[name]],
+                           description=hint)
+    if isinstance(default, bool):
+        return BooleanField(label, description=hint)
+    if isinstance(default, int) and name != "joker_in_hand":
+        return IntegerField(label, description=hint, widget=NumberInput(), validators=[
+            NumberRange(min=0, max=100000, message=lazy_gettext("Enter a whole number."))])
+    return StringField(label, description=hint, validators=[Length(max=20)],
+                       render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
+
+
+#: The house-rule switches of the start form, one field each (names as in ``rules.HOUSE_RULES``).
+RulesForm = type("RulesForm", (Form,), {"__doc__": "The house-rule switches, one field each.",
+                                        **{name: _switch_field(name) for name in HOUSE_RULES}})
+
+
+def switch_values(game: str) -> dict:
+    """The values of the start form's switches for ``game``'s preset (as the form shows them)."""
+    preset = PRESETS.get(game, PRESETS["kunken"])
+    values = {}
+    for name in HOUSE_RULES:
+        value = getattr(preset, name)
+        values[name] = "" if value is None else value
+    return values
+
+
+def raw_switch(name: str, value: Any) -> Any:
+    """A switch value as typed, ready for ``RuleSet.for_game`` (which checks it)."""
+    if isinstance(value, str):
+        value = value.strip()
+        if name == "joker_in_hand" and value.casefold() in _DOUBLE_WORDS | {gettext("double").casefold()}:
+            return "double"
+        if name == "wild_card" and not value:
+            return None
+    return value
+
+
+class SessionForm(FlaskForm):
+    """Start a session: game, players in seat order, house rules and an optional target."""
+
+    game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, GAME_NAMES.get(g, g)) for g in GAMES])
+    players = FieldList(StringField(lazy_gettext("Player"), validators=[
+        Optional(), Length(max=MAX_NAME, message=lazy_gettext("At most %(max)d characters."))],
+        render_kw={"autocomplete": "off", "autocapitalize": "words"}),
+        label=lazy_gettext("Players, in seating order"), min_entries=MAX_SEATS, max_entries=MAX_SEATS)
+    target_kind = SelectField(lazy_gettext("Target"), choices=TARGET_KINDS, default="")
+    target_value = IntegerField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000),
+                                validators=[Optional(), NumberRange(min=1, max=100000)])
+    rules = FormField(RulesForm, label=lazy_gettext("House rules"))
+    #: the game whose defaults the switches showed; only switches changed from them are kept
+    defaults_for = HiddenField(default="kunken")
+    show_defaults = SubmitField(lazy_gettext("Show the chosen game's defaults"))
+    create = SubmitField(lazy_gettext("Start the session"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Bind the form; game choices show each game's number of players."""
+        super().__init__(*args, **kwargs)
+        #: errors about the player list as a whole, and about the house rules as a whole
+        self.players_errors: list[str] = []
+        self.rules_errors: list[str] = []
+        self.game.choices = [SelectChoice(g, gettext("%(game)s (%(min)s–%(max)s players)", game=GAME_NAMES.get(g, g),
+                                         min=PRESETS[g].min_players, max=PRESETS[g].max_players))
+                             for g in GAMES]
+
+    def validate_target_value(self, field: IntegerField) -> None:
+        """A target needs a value."""
+        if self.target_kind.data and field.data is None:
+            raise ValidationError(gettext("Enter the target's value."))
+
+    @property
+    def shown_game(self) -> str:
+        """The game whose defaults the switches showed."""
+        return self.defaults_for.data if self.defaults_for.data in GAMES else "kunken"
+
+    def names(self) -> tuple[list[str], list[int]]:
+        """The names typed (blanks ignored) and the seat each came from."""
+        names, seats = [], []
+        for i, entry in enumerate(self.players.entries):
+            if (entry.data or "").strip():
+                names.append(entry.data)
+                seats.append(i)
+        return names, seats
+
+    def target(self) -> Opt[dict]:
+        """The target as plain data (``Target.from_dict`` reads it)."""
+        if not self.target_kind.data:
+            return None
+        return {"kind": self.target_kind.data, "value": self.target_value.data}
+
+
+# -- recording a deal -----------------------------------------------------------------------
+
+class VistSyntaxError(ValueError):
+    """A vist line that does not read as ``name: cards`` or ``name meld: cards``."""
+
+
+def _reason_text(reason: Reason) -> str:
+    """A reason in the page's language."""
+    return render(reason, gettext)
+
+
+def _lines(text: Opt[str]) -> list[tuple[int, str]]:
+    """Non-blank lines with their 1-based line numbers."""
+    return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
+
+
+def _shown(line: str) -> str:
+    return line if len(line) <= 40 else line[:39] + "…"
+
+
+def line_error(number: int, line: str, why: str) -> str:
+    """An error message that names the line it is about."""
+    return gettext("Line %(n)s (“%(line)s”): %(why)s", n=number, line=_shown(line), why=why)
+
+
+_AFTER_NAME = re.compile(r"^\s*(?:[#№]\s*)?(?P<meld>\d+)?\s*:(?P<cards>.*)$", re.S)
+
+
+def parse_vist_line(line: str, names: list[str]) -> dict:
+    """Read ``Boris: 5♥ 6♥`` or ``Boris 2: 5♥`` (meld 2 of Boris) into the API's vist dict.
+
+    >>> parse_vist_line("boris 2: 5ч", ["Anna", "Boris"])
+    {'to': 'Boris', 'meld': 1, 'cards': '5♥'}
+    >>> parse_vist_line("Anna: K♠", ["Anna", "Boris"])
+    {'to': 'Anna', 'meld': None, 'cards': 'K♠'}
+    """
+    folded = line.casefold()
+    for name in sorted(names, key=len, reverse=True):
+        if not folded.startswith(name.casefold()):
+            continue
+        match = _AFTER_NAME.match(line[len(name):])
+        if not match:
+            continue
+        meld = match["meld"]
+        if meld is not None and int(meld) < 1:
+            raise VistSyntaxError(gettext("melds are numbered from 1."))
+        cards_text = match["cards"].strip()
+        if not cards_text:
+            raise VistSyntaxError(gettext("no cards after the colon."))
+        try:
+            cards = parse_cards(cards_text)
+        except CardError as err:
+            raise VistSyntaxError(_reason_text(err.reason)) from None
+        return {"to": name, "meld": None if meld is None else int(meld) - 1, "cards": format_cards(cards)}
+    if ":" not in line:
+        example = (names[0] if names else "Anna") + ": 5♥"
+        raise VistSyntaxError(gettext("write the player's name, a colon, then the cards, like “%(example)s”.",
+                                      example=example))
+    raise VistSyntaxError(gettext("“%(who)s” is not a player in this session (%(players)s).",
+                                  who=line.split(":", 1)[0].strip(), players=", ".join(names)))
+
+
+def vist_line(vist: dict) -> str:
+    """A stored vist written back as a line of the vists field.
+
+    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"})
+    'Boris 2: 5♥'
+    """
+    meld = vist.get("meld")
+    where = vist["to"] if meld is None else f"{vist['to']} {meld + 1}"
+    return f"{where}: {vist.get('cards', '')}"
+
+
+class PlayerForm(Form):
+    """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
+
+    melds = TextAreaField(lazy_gettext("Melds, one per line"), validators=[
+        Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    vists = TextAreaField(lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
+                          validators=[Length(max=MAX_CARDS_TEXT,
+                                             message=lazy_gettext("Too long: at most %(max)d characters."))])
+    hand = StringField(lazy_gettext("Cards left in hand"), validators=[
+        Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
+
+
+class DealForm(FlaskForm):
+    """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
+
+    went_out = SelectField(lazy_gettext("Who went out"), choices=[])
+    express = BooleanField(lazy_gettext("Express: went out in a single turn"))
+    redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
+    override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
+    note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
+        Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
+    expected = HiddenField()
+    check = SubmitField(lazy_gettext("Check"))
+    save = SubmitField(lazy_gettext("Save"))
+
+    names: list[str] = []
+    body: Opt[dict] = None
+
+    def validate_expected(self, field: HiddenField) -> None:
+        """The version or revision this form was filled in against: a whole number."""
+        if not re.fullmatch(r"\d{1,9}", field.data or ""):
+            raise ValidationError(gettext("The form is damaged; reload it."))
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
+        ok = super().validate(extra_validators)
+        body = {"players": [], "went_out": self.went_out.data or None,
+                "express": bool(self.express.data), "redeal": bool(self.redeal.data)}
+        for name, entry in zip(self.names, self.players.entries):
+            if self.redeal.data:
+                body["players"].append({"name": name})
+                continue
+            melds = self._card_lines(entry.form.melds, MAX_MELDS)
+            vists = self._vist_lines(entry.form.vists)
+            hand = self._cards(entry.form.hand)
+            body["players"].append({"name": name, "melds": melds, "vists": vists, "hand": hand})
+        ok = ok and not any(e.form.errors for e in self.players.entries)
+        self.body = body if ok else None
+        return ok
+
+    @staticmethod
+    def _error(field, message: str) -> None:
+        field.errors = [*field.errors, message]
+
+    def _card_lines(self, field, limit: int) -> list[str]:
+        """Each non-blank line as canonical cards; a line that does not read is an error naming it."""
+        lines = _lines(field.data)
+        if len(lines) > limit:
+            self._error(field, gettext("At most %(limit)s lines.", limit=limit))
+            return []
+        out = []
+        for number, line in lines:
+            try:
+                out.append(format_cards(parse_cards(line)))
+            except CardError as err:
+                self._error(field, line_error(number, line, _reason_text(err.reason)))
+        return out
+
+    def _vist_lines(self, field) -> list[dict]:
+        lines = _lines(field.data)
+        if len(lines) > MAX_VISTS:
+            self._error(field, gettext("At most %(limit)s lines.", limit=MAX_VISTS))
+            return []
+        out = []
+        for number, line in lines:
+            try:
+                out.append(parse_vist_line(line, self.names))
+            except VistSyntaxError as err:
+                self._error(field, line_error(number, line, str(err)))
+        return out
+
+    def _cards(self, field) -> str:
+        try:
+            return format_cards(parse_cards(field.data or ""))
+        except CardError as err:
+            self._error(field, _reason_text(err.reason))
+            return ""
+
+
+@lru_cache(maxsize=16)
+def _deal_form_class(seats: int) -> type:
+    return type(f"DealForm{seats}", (DealForm,), {
+        "players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats)})
+
+
+def deal_form(names: list[str], **kwargs: Any) -> DealForm:
+    """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
+    form = _deal_form_class(len(names))(**kwargs)
+    form.names = list(names)
+    form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
+    if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
+        form.form_key.data = new_form_key()
+    return form
+
+
+def new_form_key() -> str:
+    """A fresh idempotency key for one render of a deal form."""
+    return "form-" + secrets.token_urlsafe(16)
+
+
+def deal_form_data(record: dict, names: list[str], override: bool = False, note: Opt[str] = None) -> dict:
+    """A stored deal record as the deal form's data, players in seat order."""
+    by_name = {p.get("name"): p for p in record.get("players", []) if isinstance(p, dict)}
+    players = []
+    for name in names:
+        p = by_name.get(name, {})
+        players.append({"melds": "\n".join(p.get("melds") or []),
+                        "vists": "\n".join(vist_line(v) for v in p.get("vists") or []),
+                        "hand": p.get("hand") or ""})
+    return {"players": players, "went_out": record.get("went_out") or "", "express": bool(record.get("express")),
+            "redeal": bool(record.get("redeal")), "override": override, "note": note or ""}

@@ -1,0 +1,57 @@
+/* Live totals: poll the session's live endpoint every few seconds (ETag/304 while nothing
+   changed) and swap in the new scoreboard and deals. The page works without it. */
+(function () {
+  "use strict";
+  var box = document.getElementById("live");
+  if (!box || !window.fetch) { return; }
+  var url = box.getAttribute("data-live-url");
+  var version = box.getAttribute("data-version");
+  var EVERY = 3000;
+  var timer = null;
+  var busy = false;
+
+  function schedule(delay) {
+    if (timer) { clearTimeout(timer); }
+    timer = setTimeout(poll, delay === undefined ? EVERY : delay);
+  }
+
+  function apply(data) {
+    box.innerHTML = data.html;
+    version = String(data.version);
+    box.setAttribute("data-version", version);
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-live-version]"), function (input) {
+      input.value = version;
+    });
+    if (data.ended) {
+      Array.prototype.forEach.call(document.querySelectorAll("#scorer-actions, #end-panel"), function (el) {
+        el.classList.add("hidden");
+      });
+    }
+    var event;
+    try { event = new CustomEvent("kunken:live", { detail: data }); } catch (e) { event = null; }
+    if (event) { document.dispatchEvent(event); }
+  }
+
+  function poll() {
+    timer = null;
+    if (document.hidden || busy) { schedule(); return; }
+    busy = true;
+    fetch(url, {
+      headers: { "If-None-Match": "\"" + version + "\"", "Accept": "application/json" },
+      cache: "no-store",
+      credentials: "same-origin"
+    }).then(function (response) {
+      if (response.status === 200) { return response.json().then(apply); }
+      return null;
+    }).catch(function () { /* offline for a moment: try again later */ }).then(function () {
+      busy = false;
+      schedule();
+    });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) { schedule(0); }
+  });
+  box.setAttribute("data-live", "on");
+  schedule();
+})();
