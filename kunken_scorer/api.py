@@ -21,7 +21,7 @@ from flask_babel import force_locale, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import BuildError
 
-from . import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld,
+from . import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
                check_opening, check_swap, parse_cards)
 from .exports import MAX_NOTE, DocumentError, export_document, import_document
 from .service import ScoredDeal, evaluate_record, prepare_deal, scoreboard, session_players
@@ -356,7 +356,7 @@ def score_deal():
     """Validate and score one deal; stores nothing."""
     body = _body()
     rules = _rules(body)
-    report = evaluate_record(rules, Deal.from_dict(body).to_dict())
+    report = evaluate_deal(Deal.from_dict(body), rules)
     return {"valid": report.valid, "problems": _problems(report.problems),
             "players": [p.to_dict() for p in report.players]}
 

@@ -1,15 +1,16 @@
 """Between the store and the web layer: load a session's stored deals and score them with the core.
 
 Scores are always derived from the stored deal records under the session's stored rule set;
-a deal's report is memoised by (rules, record), which are immutable values, so a page that
-shows a hundred deals does not re-score them on every poll.
+a stored deal's report is memoised by (session, deal, revision) — a record changes only with
+its revision and a session's rules never change — so a page that shows a hundred deals does
+not re-score them on every poll.
 """
 
 from __future__ import annotations
 
-import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Optional
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
@@ -25,19 +26,9 @@ MESSAGES.update({
 })
 
 
-@lru_cache(maxsize=8192)
-def _evaluate(rules_json: str, record_json: str) -> DealReport:
-    rules = RuleSet.from_dict(json.loads(rules_json))
-    return evaluate_deal(Deal.from_dict(json.loads(record_json)), rules)
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
-
-
 def evaluate_record(rules: RuleSet, record: dict) -> DealReport:
     """Score a deal record (the API's JSON shape) under ``rules``; bad input raises ``KunkenError``."""
-    return _evaluate(_key(rules.to_dict()), _key(record))
+    return evaluate_deal(Deal.from_dict(record), rules)
 
 
 @dataclass(frozen=True)
@@ -93,18 +84,36 @@ class Scoreboard:
         return bool(self.session.get("ended_at"))
 
 
+#: (session id, deal id, revision) -> (Deal, DealReport) or the reading error: a stored deal's
+#: record changes only with its revision and a session's rules never change, so entries never go stale.
+_SCORED: "OrderedDict[tuple, tuple]" = OrderedDict()
+_SCORED_LOCK = threading.Lock()
+_SCORED_SIZE = 20000
+
+
+def _score_row(session_id: str, rules: RuleSet, row: dict) -> ScoredDeal:
+    key = (session_id, row["id"], row["revision"])
+    with _SCORED_LOCK:
+        hit = _SCORED.get(key)
+    if hit is None:
+        try:
+            deal = Deal.from_dict(row["record"])
+            hit = (deal, evaluate_deal(deal, rules), None)
+        except KunkenError as err:
+            hit = (None, None, Reason("stored_deal_unreadable", {"why": err.reason}))
+        with _SCORED_LOCK:
+            _SCORED[key] = hit
+            while len(_SCORED) > _SCORED_SIZE:
+                _SCORED.popitem(last=False)
+    return ScoredDeal(row, *hit)
+
+
 def scoreboard(store: Store, session_id: str) -> Scoreboard:
     """Load a session and score every live deal (raises the store's ``NotFound``)."""
     session = store.get_session(session_id)
     rules = RuleSet.from_dict(session["rules"])
     target = Target.from_dict(session.get("target"))
-    scored = []
-    for row in store.list_deals(session_id):
-        try:
-            deal = Deal.from_dict(row["record"])
-            scored.append(ScoredDeal(row, deal, evaluate_record(rules, row["record"])))
-        except KunkenError as err:
-            scored.append(ScoredDeal(row, None, None, Reason("stored_deal_unreadable", {"why": err.reason})))
+    scored = [_score_row(session_id, rules, row) for row in store.list_deals(session_id)]
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
     status = session_status(session["players"], scores, target, redeals)

@@ -163,13 +163,16 @@ def _check_record(record: Any) -> None:
 class Store:
     """Sessions, deals and history kept in one SQLite database."""
 
-    def __init__(self, db: Database) -> None:
-        """Wrap an open Database: set per-connection pragmas and apply pending migrations."""
+    def __init__(self, db: Database, *, migrate: bool = True) -> None:
+        """Wrap an open Database: set per-connection pragmas and apply pending migrations.
+
+        ``migrate=False`` skips the migrations check, for a server that migrated at start-up.
+        """
         self.db = db
         # Both pragmas are per connection and off/zero by default, so set them every time.
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA busy_timeout = 5000")
-        if migrations.pending(self.db):
+        if migrate and migrations.pending(self.db):
             # Under the write lock, so two processes opening a fresh file at once
             # cannot both run the same migration; apply() re-checks what is pending.
             with self._write():

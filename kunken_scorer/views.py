@@ -275,7 +275,8 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
             return hit
     board = _board(sid)
     context = _live_context(board, editor)
-    html = Markup(render_template("_scoreboard.html", **context) + render_template("_history_table.html", **context))
+    html = Markup(render_template("_scoreboard.html", **context) + render_template("_chart.html", **context)
+                  + render_template("_history_table.html", **context))
     value = (board.version, board.ended, html)
     with _LIVE_LOCK:
         _LIVE_CACHE[(sid, board.version, language, editor)] = value

@@ -10,6 +10,8 @@ from __future__ import annotations
 import mimetypes
 import os
 import secrets
+import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -106,7 +108,7 @@ def get_store() -> Store:
     """The request's store (one SQLite connection per request)."""
     if "store" not in g:
         from flask import current_app
-        g.store = Store(Database(current_app.config["DATABASE"]))
+        g.store = Store(Database(current_app.config["DATABASE"]), migrate=False)  # migrated at start-up
     return g.store
 
 
@@ -145,10 +147,16 @@ def public_base_url() -> str:
     host = request.host
     hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host
     if hostname in ("localhost", "127.0.0.1", "[::1]", "::1"):
-        from .qr import lan_address
         port = host.rsplit(":", 1)[1] if ":" in host and not host.startswith("[") else ""
-        host = lan_address() + (f":{port}" if port else "")
+        host = _lan_address(int(time.monotonic() // 60)) + (f":{port}" if port else "")
     return f"{request.scheme}://{host}"
+
+
+@lru_cache(maxsize=1)
+def _lan_address(_minute: int) -> str:
+    """The LAN address, looked up at most once a minute (it changes only when the network does)."""
+    from .qr import lan_address
+    return lan_address()
 
 
 # -- languages -----------------------------------------------------------------------------
