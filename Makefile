@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test test-deps browser bench
+.PHONY: run test browser bench i18n
 
 $(VENV)/.runtime: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,3 +31,9 @@ test: $(VENV)/.dev browser
 
 bench: $(VENV)/.dev
 	$(PY) benchmarks/bench_core.py
+	$(PY) benchmarks/bench_web.py
+
+# Refresh the message catalogs after changing user-visible strings, then translate the new entries.
+i18n: $(VENV)/.dev
+	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k N_ -o translations/messages.pot .
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -l ru --no-fuzzy-matching
