@@ -25,7 +25,7 @@ from .melds import MeldCheck, laid_counts, check_discard, check_meld, check_open
 from .messages import KunkenError, Reason
 from .rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
 from .store import NotFound
-from .web import current_language, get_store, reason_text
+from .web import GAME_NAMES, current_language, get_store, reason_text
 
 bp = Blueprint("desk", __name__)
 
@@ -34,7 +34,6 @@ MAX_LINES = 60
 MAX_LINE_FIELD = 6000
 MAX_CARD_FIELD = 400
 
-GAME_NAMES = {"kunken": _l("Kunken"), "ordered-rummy": _l("Ordered rummy")}
 KIND_NAMES = {"set": _l("set (cards of one rank)"), "run": _l("run (cards of one suit in order)")}
 
 #: rules-reference anchor -> the paragraph's title (the link text next to every reason)

@@ -23,6 +23,7 @@ from .cards import CardError, format_cards, parse_cards
 from .deal import MAX_MELDS, MAX_NAME, MAX_VISTS
 from .messages import Reason, render
 from .rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
+from .web import GAME_NAMES
 
 #: Seats on the start form (ordered rummy plays up to 8).
 MAX_SEATS = 8
@@ -33,7 +34,6 @@ MAX_NOTE = 500
 #: An idempotency key of a form render: "form-" and 22 URL-safe characters.
 FORM_KEY = re.compile(r"^form-[A-Za-z0-9_-]{16,40}$")
 
-GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
 
 TARGET_KINDS = [
     SelectChoice("", lazy_gettext("No target: the table decides when to stop")),

@@ -25,14 +25,13 @@ from .exports import csv_text, export_document, import_document
 from .rules import GAMES
 from .service import Scoreboard, evaluate_record, scoreboard
 from .store import NotFound, Store
-from .web import current_language, get_store, reason_text, scorer_cookie
+from .web import GAME_NAMES, current_language, get_store, reason_text, scorer_cookie
 
 bp = Blueprint("summary", __name__)
 
 #: A scorer cookie set on import lasts as long as one set by the scorer link.
 COOKIE_MAX_AGE = 365 * 24 * 3600
 
-GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
 
 #: Every switch in words, for the rules in force.
 SWITCH_LABELS = {

@@ -22,13 +22,13 @@ from markupsafe import Markup, escape
 from . import service
 from .cards import Card, CardError, Suit, parse_cards
 from .deal import DealReport
-from .forms import (GAME_NAMES, SessionForm, deal_form, deal_form_data, raw_switch, switch_values)
+from .forms import (SessionForm, deal_form, deal_form_data, raw_switch, switch_values)
 from .messages import KunkenError, Reason
 from .qr import qr_svg
 from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from .session import Target, TargetError
 from .store import Conflict, NotFound, SessionEnded
-from .web import can_edit, current_language, edit_token, get_store, public_base_url, reason_text, scorer_cookie
+from .web import GAME_NAMES, can_edit, current_language, edit_token, get_store, public_base_url, reason_text, scorer_cookie
 
 bp = Blueprint("views", __name__)
 

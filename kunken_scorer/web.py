@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from flask import Flask, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import Babel, gettext
+from flask_babel import Babel, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
@@ -27,6 +27,8 @@ from .store import Store
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("ru", "en")
+#: The games' names in the page language (one place for every page and form).
+GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
 csrf = CSRFProtect()
 babel = Babel()
 
