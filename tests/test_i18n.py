@@ -1,0 +1,88 @@
+"""Every string shown to a user is in the Russian catalog, translated, with its placeholders intact."""
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"_": None, "gettext": None, "lazy_gettext": None, "N_": None,
+            "ngettext": (1, 2), "lazy_ngettext": (1, 2)}
+METHODS = [("kunken_scorer/**.py", "python"), ("templates/**.html", "jinja2")]
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
+
+
+def extracted() -> dict[str, str]:
+    """msgid -> where it was found, for every marked string in the code and templates."""
+    found = {}
+    for filename, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), METHODS, keywords=KEYWORDS, options_map={"templates/**.html": {"extensions": "jinja2.ext.i18n"}}):
+        ids = message if isinstance(message, tuple) else (message,)
+        for msgid in ids:
+            if msgid:
+                found.setdefault(msgid, filename)
+    return found
+
+
+def catalog(language: str):
+    """The language's .po catalog."""
+    with (ROOT / "translations" / language / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return read_po(f)
+
+
+def test_sources_have_strings_to_translate():
+    found = extracted()
+    assert len(found) > 100
+    assert "A meld needs at least 3 cards; this one has {count}." in found
+
+
+def test_every_string_is_translated_into_russian():
+    ru = catalog("ru")
+    missing = []
+    for msgid, where in extracted().items():
+        message = ru.get(msgid)
+        if message is None or not message.string or message.fuzzy:
+            missing.append(f"{where}: {msgid!r}")
+    assert not missing, f"{len(missing)} untranslated:\n" + "\n".join(sorted(missing)[:60])
+
+
+def test_translations_keep_their_placeholders():
+    ru = catalog("ru")
+    broken = []
+    for message in ru:
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = {m for i in ids for m in PLACEHOLDER.findall(i)}
+        for s in strings:
+            if {m for m in PLACEHOLDER.findall(s)} - wanted or (len(ids) == 1 and {m for m in PLACEHOLDER.findall(s)} != wanted):
+                broken.append(f"{message.id!r} -> {s!r}")
+    assert not broken, "\n".join(broken[:40])
+
+
+@pytest.mark.parametrize("msgid", ["Kunken scorer", "A meld needs at least 3 cards; this one has {count}."])
+def test_the_app_speaks_russian_by_default_and_english_on_request(client, msgid):
+    ru = catalog("ru").get(msgid).string
+    assert ru and ru != msgid
+    home_ru = client.get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    home_en = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert catalog("ru").get("Kunken scorer").string in home_ru
+    assert "Kunken scorer" in home_en
+
+
+def test_the_language_switch_is_remembered_on_the_device(client):
+    response = client.get("/lang/en?next=/", headers={"Accept-Language": "ru"})
+    assert response.status_code == 302 and response.headers["Location"].endswith("/")
+    page = client.get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "Kunken scorer" in page
+    client.get("/lang/ru?next=/")
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert catalog("ru").get("Kunken scorer").string in page
+
+
+def test_the_language_switch_never_redirects_off_site(client):
+    response = client.get("/lang/en?next=//evil.example/")
+    assert response.headers["Location"] in ("/", "http://localhost/")
