@@ -23,6 +23,7 @@ from werkzeug.routing import BuildError
 
 from . import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
                check_opening, check_swap, parse_cards)
+from .messages import M_
 from .exports import MAX_NOTE, DocumentError, export_document, import_document
 from .service import ScoredDeal, evaluate_record, prepare_deal, scoreboard, session_players
 from .store import Conflict, NotFound, SessionEnded, Store
@@ -36,7 +37,7 @@ MAX_MELDS = 108
 MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
-_CARDS_EXPECTED = 'cards as text, like "K♠ 10♥ JK"'
+_CARDS_EXPECTED = M_('cards as text, like "K♠ 10♥ JK"')
 
 
 class ApiError(Exception):
@@ -154,7 +155,7 @@ def _rules(body: dict) -> RuleSet:
     """The rule set of the request: the ``game`` preset with the ``rules`` switches applied."""
     game = body.get("game")
     if game is not None and not isinstance(game, str):
-        raise _bad("game", '"kunken" or "ordered-rummy"')
+        raise _bad("game", M_('"kunken" or "ordered-rummy"'))
     return RuleSet.for_game(game or "kunken", body.get("rules"))
 
 
@@ -184,7 +185,7 @@ def _meld_list(body: dict, field: str, required: bool) -> list[tuple[Card, ...]]
             raise _missing(field)
         return []
     if not isinstance(value, list):
-        raise _bad(field, 'a list of melds, like ["6♥ 7♥ 8♥"]')
+        raise _bad(field, M_('a list of melds, like ["6♥ 7♥ 8♥"]'))
     if len(value) > MAX_MELDS:
         raise KunkenError(Reason("too_many_items", {"field": field, "limit": MAX_MELDS}))
     return [_cards(meld, f"{field}[{i}]") for i, meld in enumerate(value)]
@@ -195,7 +196,7 @@ def _flag(body: dict, field: str, where: Optional[str] = None) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise _bad(where or field, "true or false")
+        raise _bad(where or field, M_("true or false"))
     return value
 
 
@@ -262,7 +263,7 @@ def _expected_version(body: dict) -> Optional[int]:
     if version is None:
         return None
     if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 10 ** 12:
-        raise _bad("version", "the score sheet's version, a whole number")
+        raise _bad("version", M_("the score sheet's version, a whole number"))
     return version
 
 
@@ -270,7 +271,7 @@ def _note(value: Any, field: str = "note") -> Optional[str]:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > MAX_NOTE:
-        raise _bad(field, f"a text of at most {MAX_NOTE} characters")
+        raise _bad(field, Reason("expected_text_at_most", {"limit": MAX_NOTE}))
     return value.strip() or None
 
 
@@ -279,7 +280,7 @@ def _same_rules(body: dict, rules: RuleSet) -> None:
     game = body.get("game")
     if game is not None and game != rules.game:
         if not isinstance(game, str):
-            raise _bad("game", '"kunken" or "ordered-rummy"')
+            raise _bad("game", M_('"kunken" or "ordered-rummy"'))
         raise ApiError(400, gettext("This score sheet plays %(game)s, not %(other)s; leave out game.",
                                     game=rules.game, other=game))
     switches = body.get("rules")
@@ -345,7 +346,7 @@ def check_discard_view():
     rules = _rules(body)
     card = _cards(body.get("card"), "card")
     if len(card) != 1:
-        raise _bad("card", "exactly one card")
+        raise _bad("card", M_("exactly one card"))
     result = check_discard(card, _meld_list(body, "melds", required=True), rules)
     return {"fits": result.fits, "meld": result.meld, "reasons": _reasons(result.reasons)}
 

@@ -162,6 +162,8 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
     height = top + plot_h + bottom_pad
     bottom = top + plot_h
 
+    total_label, deal_label = gettext("Total"), gettext("Deal")
+
     def x_at(i: int) -> float:
         return left + plot_w * i / max(n, 1)
 
@@ -186,7 +188,7 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
         v += step
     out.append("</g>")
     out.append(f'<text x="{_num(left - 6)}" y="{_num(top - 10)}" text-anchor="end" fill="{_INK}" '
-               f'font-weight="bold">{_esc(gettext("Total"))}</text>')
+               f'font-weight="bold">{_esc(total_label)}</text>')
 
     # x ticks: deal numbers, thinned to about 20 labels.
     every = 1 if n <= 20 else _nice_step(n, 20)
@@ -205,7 +207,7 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
         out.append(f'<text x="{_num(x)}" y="{_num(bottom + 17)}" fill="{_INK}">{_esc(label)}</text>')
     out.append("</g>")
     out.append(f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
-               f'fill="{_INK}" font-weight="bold">{_esc(gettext("Deal"))}</text>')
+               f'fill="{_INK}" font-weight="bold">{_esc(deal_label)}</text>')
     out.append(f'<line class="zero" x1="{_num(left)}" y1="{_num(y_at(0))}" x2="{_num(left + plot_w)}" '
                f'y2="{_num(y_at(0))}" stroke="{_INK}" stroke-width="1.5"/>')
 

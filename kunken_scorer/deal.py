@@ -17,7 +17,7 @@ from typing import Any, Mapping, Optional
 
 from .cards import Card, CardError, format_cards, parse_cards
 from .melds import MeldCheck, check_parsed, extend, laid_counts
-from .messages import KunkenError, Reason
+from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 
 MAX_NAME = 40
@@ -77,19 +77,19 @@ class Deal:
         kunken_scorer.deal.DealInputError: players[0].hand: "11♥": no such rank
         """
         if not isinstance(data, Mapping):
-            raise _bad("deal", "an object")
+            raise _bad("deal", M_("an object"))
         raw_players = data.get("players")
         if raw_players is None:
             raise DealInputError(Reason("missing_field", {"field": "players"}))
         if not isinstance(raw_players, list):
-            raise _bad("players", "a list of players")
+            raise _bad("players", M_("a list of players"))
         if len(raw_players) > MAX_PLAYERS:
             raise DealInputError(Reason("too_many_items", {"field": "players", "limit": MAX_PLAYERS}))
         redeal = _flag(data, "redeal")
         players = tuple(_player(p, f"players[{i}]", redeal) for i, p in enumerate(raw_players))
         went_out = data.get("went_out")
         if went_out is not None and not isinstance(went_out, str):
-            raise _bad("went_out", "a player's name or null")
+            raise _bad("went_out", M_("a player's name or null"))
         went_out = (went_out or "").strip() or None
         return cls(players, went_out, _flag(data, "express"), redeal)
 
@@ -117,7 +117,7 @@ def _flag(data: Mapping, key: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise _bad(key, "true or false")
+        raise _bad(key, M_("true or false"))
     return value
 
 
@@ -125,7 +125,7 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
     if value is None:
         return ()
     if not isinstance(value, (str, list)) or (isinstance(value, list) and not all(isinstance(t, str) for t in value)):
-        raise _bad(where, "cards as text, like \"K♠ 10♥ JK\"")
+        raise _bad(where, M_("cards as text, like \"K♠ 10♥ JK\""))
     try:
         return parse_cards(value)
     except CardError as err:
@@ -139,7 +139,7 @@ def clean_name(value: Any, where: str = "name") -> str:
     'Анна'
     """
     if not isinstance(value, str):
-        raise _bad(where, "a player's name")
+        raise _bad(where, M_("a player's name"))
     name = " ".join(value.split())
     if not name or len(name) > MAX_NAME or not name.isprintable():
         raise DealInputError(Reason("bad_name", {"limit": MAX_NAME, "field": where}))
@@ -150,29 +150,29 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
     if isinstance(raw, str) and redeal:
         return PlayerRecord(clean_name(raw, where))
     if not isinstance(raw, Mapping):
-        raise _bad(where, "an object with name, melds, vists and hand")
+        raise _bad(where, M_("an object with name, melds, vists and hand"))
     name = clean_name(raw.get("name"), f"{where}.name")
     melds = raw.get("melds") or []
     if isinstance(melds, str):
         melds = [line for line in melds.splitlines() if line.strip()]
     if not isinstance(melds, list):
-        raise _bad(f"{where}.melds", "a list of melds")
+        raise _bad(f"{where}.melds", M_("a list of melds"))
     if len(melds) > MAX_MELDS:
         raise DealInputError(Reason("too_many_items", {"field": f"{where}.melds", "limit": MAX_MELDS}))
     parsed_melds = tuple(m for m in (_cards(m, f"{where}.melds[{j}]") for j, m in enumerate(melds)) if m)
     vists = raw.get("vists") or []
     if not isinstance(vists, list):
-        raise _bad(f"{where}.vists", "a list of vists")
+        raise _bad(f"{where}.vists", M_("a list of vists"))
     if len(vists) > MAX_VISTS:
         raise DealInputError(Reason("too_many_items", {"field": f"{where}.vists", "limit": MAX_VISTS}))
     parsed_vists = []
     for j, v in enumerate(vists):
         vw = f"{where}.vists[{j}]"
         if not isinstance(v, Mapping):
-            raise _bad(vw, "an object with to, meld and cards")
+            raise _bad(vw, M_("an object with to, meld and cards"))
         meld = v.get("meld")
         if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or meld < 0):
-            raise _bad(f"{vw}.meld", "a meld number counted from 0, or null")
+            raise _bad(f"{vw}.meld", M_("a meld number counted from 0, or null"))
         cards = _cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))

@@ -21,7 +21,7 @@ import io
 from datetime import datetime
 from typing import Any, Mapping, Optional
 
-from .messages import MESSAGES, KunkenError, N_, Reason
+from .messages import M_, MESSAGES, KunkenError, N_, Reason
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, scoreboard, session_players
 from .session import Target
@@ -83,31 +83,31 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Optional[Target], list[
         raise DocumentError(Reason("import_format", {"format": FORMAT}))
     switches = doc.get("rules") or {}
     if not isinstance(switches, Mapping):
-        raise _field("rules", "an object of house-rule switches")
+        raise _field("rules", M_("an object of house-rule switches"))
     game = doc.get("game") or switches.get("game") or "kunken"
     if not isinstance(game, str):
-        raise _field("game", "a game name")
+        raise _field("game", M_("a game name"))
     rules = RuleSet.for_game(game, switches)
     players = session_players(rules, doc.get("players"))
     target = Target.from_dict(doc.get("target"))
     raw_deals = doc.get("deals", [])
     if not isinstance(raw_deals, list):
-        raise _field("deals", "a list of deals")
+        raise _field("deals", M_("a list of deals"))
     if len(raw_deals) > MAX_DEALS:
-        raise _field("deals", f"at most {MAX_DEALS} deals")
+        raise _field("deals", Reason("expected_at_most", {"limit": MAX_DEALS}))
     session = {"rules": rules.to_dict(), "players": players}
     deals = []
     for i, raw in enumerate(raw_deals, start=1):
         if not isinstance(raw, Mapping):
-            raise _field(f"deals[{i - 1}]", "an object with record, override and note")
+            raise _field(f"deals[{i - 1}]", M_("an object with record, override and note"))
         override = raw.get("override", False)
         if override is None:
             override = False
         if not isinstance(override, bool):
-            raise _field(f"deals[{i - 1}].override", "true or false")
+            raise _field(f"deals[{i - 1}].override", M_("true or false"))
         note = raw.get("note")
         if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-            raise _field(f"deals[{i - 1}].note", f"text of at most {MAX_NOTE} characters, or null")
+            raise _field(f"deals[{i - 1}].note", Reason("expected_text_at_most", {"limit": MAX_NOTE}))
         try:
             record, report = prepare_deal(session, raw.get("record"))
         except KunkenError as err:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
-from .messages import KunkenError, Reason
+from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 
 _ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
@@ -144,7 +144,7 @@ def _check_set(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
     for card in meld:
         if card.is_joker and card.pin is not None:
             if card.pin.rank != rank:
-                reasons.append(Reason("pin_mismatch", {"joker": str(card), "needed": f"a {rank}"}))
+                reasons.append(Reason("pin_wrong_rank", {"joker": str(card), "rank": str(rank)}))
             elif card.pin in seen:
                 reasons.append(Reason("set_duplicate_card", {"card": str(card.pin)}))
             elif laid[card.pin] >= 2:
@@ -213,8 +213,7 @@ def _check_run(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
         seen.add(card)
     for card in meld:
         if card.is_joker and card.pin is not None and card.pin.suit != suit:
-            return _illegal(meld, "run", rules, Reason("pin_mismatch", {"joker": str(card),
-                                                                       "needed": f"a card of {suit.value}"}))
+            return _illegal(meld, "run", rules, Reason("pin_wrong_suit", {"joker": str(card), "suit": suit.value}))
     windows = _windows(size, rules)
     placements = _written_placements(meld, windows, rules, pins=True)
     if not placements:
@@ -424,7 +423,7 @@ def check_opening(melds: Sequence[CardsLike], bank_card: CardsLike, rules: RuleS
     parsed = [parse_cards(m) for m in melds]
     bank = parse_cards(bank_card)
     if len(bank) != 1:
-        raise KunkenError(Reason("bad_field", {"field": "bank_card", "expected": "exactly one card"}))
+        raise KunkenError(Reason("bad_field", {"field": "bank_card", "expected": M_("exactly one card")}))
     bank_card_ = bank[0]
     laid = laid_counts([parse_cards(m) for m in table] + parsed, rules)
     checks = tuple(check_parsed(m, rules, laid) for m in parsed)

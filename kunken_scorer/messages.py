@@ -21,6 +21,20 @@ def N_(text: str) -> str:
     return text
 
 
+class Text(str):
+    """A translatable phrase passed as a parameter (rendered through the same translation)."""
+
+
+def M_(text: str) -> Text:
+    """Mark a phrase used as a message parameter, for extraction and translation.
+
+    >>> shout = {"{field}: expected {expected}.": "{field}: ожидалось {expected}.", "cards as text": "карты"}
+    >>> render(Reason("bad_field", {"field": "hand", "expected": M_("cards as text")}), lambda s: shout.get(s, s))
+    'hand: ожидалось карты.'
+    """
+    return Text(text)
+
+
 #: code -> (rules-reference anchor, English template with ``{param}`` fields)
 MESSAGES: dict[str, tuple[str, str]] = {
     # card input
@@ -46,6 +60,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "joker_copies_played": ("joker-copies", N_("A joker may not stand for {card}: both natural copies are already on the table.")),
     "set_joker_no_suit": ("joker-copies", N_("A joker in this set has no card to stand for: every {rank} the set lacks is already on the table twice.")),
     "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
+    "pin_wrong_rank": ("joker-position", N_("{joker} does not fit this set: the joker would have to be a {rank} of a suit the set lacks.")),
+    "pin_wrong_suit": ("joker-position", N_("{joker} does not fit this run: the joker would have to be a card of {suit}.")),
     "pin_not_in_meld": ("joker-position", N_("{joker} does not fit this meld.")),
     # disputes
     "swap_no_joker": ("swap", N_("There is no joker in this meld to replace.")),
@@ -135,7 +151,9 @@ def render(reason: Reason, translate=lambda s: s) -> str:
     """
     params = {}
     for key, value in reason.params.items():
-        if isinstance(value, Reason):
+        if isinstance(value, Text):
+            value = translate(value)
+        elif isinstance(value, Reason):
             value = render(value, translate)
         elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
             value = " ".join(render(v, translate) for v in value)
@@ -169,4 +187,9 @@ MESSAGES.update({
     "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
     "too_many_items": ("deal-record", N_("{field}: at most {limit} allowed.")),
     "bad_target": ("session-end", N_("Target: {why}")),
+    "expected_range": ("house-rules", N_("a whole number from {lo} to {hi}")),
+    "expected_one_of": ("house-rules", N_("one of {options}")),
+    "expected_range_or": ("house-rules", N_("a whole number from {lo} to {hi}, or {word}")),
+    "expected_at_most": ("house-rules", N_("at most {limit}")),
+    "expected_text_at_most": ("deal-record", N_("a text of at most {limit} characters, or nothing")),
 })

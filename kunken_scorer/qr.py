@@ -44,12 +44,13 @@ def _interface_addresses() -> list[str]:
     return found
 
 
-def qr_svg(url: str) -> str:
+def qr_svg(url: str, label: str = "QR code") -> str:
     """An SVG QR code for ``url`` (sized by CSS: the fixed millimetre size is removed)."""
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     svg = image.to_string(encoding="unicode")
     svg = re.sub(r'\s(width|height)="[^"]*mm"', "", svg, count=2)
-    return svg.replace("<svg ", '<svg role="img" aria-label="QR code" class="qr" ', 1)
+    label = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" class="qr" ', 1)
 
 
 def qr_text(url: str) -> str:

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, Mapping, Optional, Union
 
 from .cards import Card, CardError, Rank
-from .messages import KunkenError, Reason
+from .messages import M_, KunkenError, Reason
 
 GAMES = ("kunken", "ordered-rummy")
 JOKER_LIMITS = ("half", "two", "one", "minority")
@@ -76,7 +76,7 @@ class RuleSet:
         if switches is None:
             return base
         if not isinstance(switches, Mapping):
-            raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": "an object of house-rule switches"}))
+            raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": M_("an object of house-rule switches")}))
         changes = {}
         for name, value in switches.items():
             if name == "game":
@@ -96,7 +96,7 @@ class RuleSet:
         2
         """
         if not isinstance(data, Mapping):
-            raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": "an object"}))
+            raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": M_("an object")}))
         data = dict(data)
         game = data.pop("game", "kunken")
         return cls.for_game(game, data)
@@ -121,7 +121,8 @@ class RuleSet:
     def _checked(self) -> "RuleSet":
         if self.min_players > self.max_players:
             raise RuleSetError(Reason("bad_switch_value", {"switch": "min_players", "value": self.min_players,
-                                                           "expected": f"at most max_players ({self.max_players})"}))
+                                                           "expected": Reason("expected_at_most",
+                                                                              {"limit": self.max_players})}))
         return self
 
     # -- card values --------------------------------------------------------------
@@ -202,7 +203,7 @@ def _int_range(lo, hi):
         if not isinstance(value, int) or not lo <= value <= hi:
             raise ValueError
         return value
-    convert.expected = f"a whole number from {lo} to {hi}"
+    convert.expected = Reason("expected_range", {"lo": lo, "hi": hi})
     return convert
 
 
@@ -211,7 +212,7 @@ def _choice(*options):
         if value not in options:
             raise ValueError
         return value
-    convert.expected = "one of " + ", ".join(options)
+    convert.expected = Reason("expected_one_of", {"options": ", ".join(options)})
     return convert
 
 
@@ -221,7 +222,7 @@ def _joker_in_hand(value):
     return _int_range(0, 1000)(value)
 
 
-_joker_in_hand.expected = 'a whole number from 0 to 1000, or "double"'
+_joker_in_hand.expected = Reason("expected_range_or", {"lo": 0, "hi": 1000, "word": "double"})
 
 
 def _optional_int(lo, hi):
@@ -231,7 +232,7 @@ def _optional_int(lo, hi):
         if value is None or value == "face":
             return None
         return inner(value)
-    convert.expected = inner.expected + ', or "face"'
+    convert.expected = Reason("expected_range_or", {"lo": lo, "hi": hi, "word": "face"})
     return convert
 
 
@@ -244,8 +245,8 @@ def _wild_card(value):
     return str(card)
 
 
-_wild_card.expected = "a natural card such as 7♠, or nothing"
-_bool.expected = "true or false"
+_wild_card.expected = M_("a natural card such as 7♠, or nothing")
+_bool.expected = M_("true or false")
 
 #: Every switch a table may set, with its converter (which also validates).
 SWITCHES = {

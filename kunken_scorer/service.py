@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .deal import clean_name
-from .messages import MESSAGES, N_
+from .messages import M_, MESSAGES, N_
 from .session import SessionStatus
 from .store import Store
 
@@ -124,7 +124,7 @@ def scoreboard(store: Store, session_id: str) -> Scoreboard:
 def session_players(rules: RuleSet, names: Any) -> list[str]:
     """Check a new session's player list: the game's range of distinct, well-formed names."""
     if not isinstance(names, list):
-        raise KunkenError(Reason("bad_field", {"field": "players", "expected": "a list of names"}))
+        raise KunkenError(Reason("bad_field", {"field": "players", "expected": M_("a list of names")}))
     cleaned = [clean_name(n, f"players[{i}]") for i, n in enumerate(names)]
     if not rules.min_players <= len(cleaned) <= rules.max_players or \
             len({n.casefold() for n in cleaned}) != len(cleaned):
@@ -138,6 +138,6 @@ def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
     deal = Deal.from_dict(body)
     if sorted(deal.names) != sorted(session["players"]):
         raise KunkenError(Reason("deal_players", {"players": ", ".join(session["players"]),
-                                                  "got": ", ".join(deal.names) or "nobody"}))
+                                                  "got": ", ".join(deal.names) or M_("nobody")}))
     record = deal.to_dict()
     return record, evaluate_record(rules, record)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from .messages import KunkenError, Reason
+from .messages import M_, KunkenError, Reason
 
 TARGET_KINDS = ("deals", "score", "penalty")
 
@@ -35,17 +35,17 @@ class Target:
         if data in (None, "", {}):
             return None
         if not isinstance(data, Mapping):
-            raise TargetError(Reason("bad_target", {"why": 'expected {"kind": "deals|score|penalty", "value": N}'}))
+            raise TargetError(Reason("bad_target", {"why": M_('expected {"kind": "deals|score|penalty", "value": N}')}))
         kind = data.get("kind")
         if kind not in TARGET_KINDS:
-            raise TargetError(Reason("bad_target", {"why": "kind must be deals, score or penalty"}))
+            raise TargetError(Reason("bad_target", {"why": M_("kind must be deals, score or penalty")}))
         value = data.get("value")
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value == 0 or abs(value) > 100000:
-            raise TargetError(Reason("bad_target", {"why": "value must be a whole number from 1 to 100000"}))
+            raise TargetError(Reason("bad_target", {"why": M_("value must be a whole number from 1 to 100000")}))
         if kind == "deals" and value < 0:
-            raise TargetError(Reason("bad_target", {"why": "the number of deals must be positive"}))
+            raise TargetError(Reason("bad_target", {"why": M_("the number of deals must be positive")}))
         return cls(kind, abs(value))
 
     def to_dict(self) -> dict:

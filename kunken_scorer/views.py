@@ -89,9 +89,13 @@ def when_filter(stamp: Optional[str]) -> str:
         return stamp
 
 
-@lru_cache(maxsize=256)
 def _qr(url: str) -> str:
-    return qr_svg(url)
+    return _qr_labelled(url, gettext("QR code to join"))
+
+
+@lru_cache(maxsize=256)
+def _qr_labelled(url: str, label: str) -> str:
+    return qr_svg(url, label)
 
 
 # -- access ----------------------------------------------------------------------------------

@@ -208,8 +208,10 @@ def _http_error(error: HTTPException):
         404: gettext("There is no such page or session."),
         405: gettext("That action is not allowed here."),
         413: gettext("The request is too large."),
+        500: gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
     }
-    message = messages.get(error.code, error.description or error.name)
+    custom = error.description if error.description != type(error).description else None
+    message = custom or messages.get(error.code) or gettext("The request could not be completed.")
     if wants_json():
         return jsonify(error=message), error.code
     return render_template("error.html", code=error.code, message=message), error.code

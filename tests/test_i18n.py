@@ -8,7 +8,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"_": None, "gettext": None, "lazy_gettext": None, "N_": None,
+KEYWORDS = {"_": None, "gettext": None, "lazy_gettext": None, "_l": None, "N_": None, "M_": None,
             "ngettext": (1, 2), "lazy_ngettext": (1, 2)}
 METHODS = [("kunken_scorer/**.py", "python"), ("templates/**.html", "jinja2")]
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")

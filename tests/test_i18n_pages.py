@@ -28,9 +28,7 @@ RULE_IDS = {*SWITCHES, *JOKER_LIMITS, *SHORT_ACE, "double", "face"}
 ALLOWED = {"Boris", "Kunken", "JSON", "json", "CSV", "SVG", "PDF", "Ctrl", *RULE_IDS}
 #: English still shown on Russian pages because the code builds it outside the catalog:
 #: word -> where (remove an entry once fixed; test_known_gaps_are_still_open then fails)
-KNOWN_GAPS = {
-    "code": 'kunken_scorer/qr.py:52 — aria-label="QR code" of the join QR code is not translated',
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 #: a legal deal: Анна goes out with express; Boris adds a vist to her run; Вера holds cards
 DEAL_EXPRESS = {0: ("A♠ A♥ A♦\n6♥ 7♥ 8♥", "", ""), 1: ("", "Анна 2: 9♥", "K♣ 3♦"), 2: ("", "", "Q♠ Q♦ JK")}
@@ -225,12 +223,6 @@ def test_every_main_page_is_wholly_in_russian(client, evening):
     assert not {name: words for name, words in found.items() if words}, found
 
 
-def test_known_gaps_are_still_open(client, evening):
-    """Each known gap still shows: once the code is fixed this fails, and the entry must go."""
-    found = {word for page in pages(client, evening, "ru").values() for word in english_words(page)}
-    assert set(KNOWN_GAPS) <= found, {w: KNOWN_GAPS[w] for w in set(KNOWN_GAPS) - found}
-
-
 def test_the_russian_pages_show_the_russian_texts(client, evening):
     """Sanity: the pages checked above really hold the parts that speak (reasons, flashes, tables)."""
     shown = pages(client, evening, "ru")
@@ -285,10 +277,8 @@ def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
     assert "joker_in_hand = double" in visible_text(session)
 
 
-@pytest.mark.xfail(strict=True, reason="English built in code outside the catalog: session.py:38-48 (bad_target "
-                   "why), rules.py:205-248 (switch `expected`), melds.py:147/216 (pin_mismatch `needed`)")
 def test_messages_built_in_code_are_russian(client):
-    """Messages whose parts the core writes in English (see the xfail reason) — in Russian once fixed."""
+    """Messages whose parts the core builds (expected values, pinned jokers, targets) are Russian too."""
     from kunken_scorer.forms import switch_values
     page = get(client, "/", "ru")
     data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x",

@@ -28,7 +28,7 @@ REASON_CODES = {
     "too_few_cards", "set_too_many_cards", "run_too_many_cards", "mixed_cards",
     "set_duplicate_card", "run_duplicate_card", "run_not_consecutive", "ace_high_and_low",
     "ace_low_off", "joker_limit", "adjacent_jokers", "joker_copies_played",
-    "set_joker_no_suit", "pin_mismatch",
+    "set_joker_no_suit", "pin_mismatch", "pin_wrong_rank", "pin_wrong_suit",
 }
 
 HEARTS_2_TO_A = "2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥"
@@ -269,8 +269,8 @@ ILLEGAL = [
     pytest.param(KUNKEN, {}, "JK K♠ K♣", TABLE_KD_KH_GONE, {"set_joker_no_suit", "joker_copies_played"}, id="table-set-joker-every-suit-gone"),
     pytest.param(KUNKEN, {}, "JK=K♦ K♠ K♣", TABLE_KD_GONE, {"joker_copies_played", "set_joker_no_suit", "pin_mismatch"}, id="table-pinned-card-gone"),
     pytest.param(KUNKEN, {}, "5♥ JK=8♥ 7♥", (), {"pin_mismatch"}, id="pin-wrong-rank"),
-    pytest.param(KUNKEN, {}, "5♥ JK=6♠ 7♥", (), {"pin_mismatch"}, id="pin-wrong-suit"),
-    pytest.param(KUNKEN, {}, "JK=Q♦ K♠ K♣", (), {"pin_mismatch", "mixed_cards"}, id="pin-wrong-rank-in-set"),
+    pytest.param(KUNKEN, {}, "5♥ JK=6♠ 7♥", (), {"pin_wrong_suit"}, id="pin-wrong-suit"),
+    pytest.param(KUNKEN, {}, "JK=Q♦ K♠ K♣", (), {"pin_wrong_rank", "mixed_cards"}, id="pin-wrong-rank-in-set"),
     pytest.param(KUNKEN, {}, "JK=K♠ K♠ K♣", (), {"pin_mismatch", "set_duplicate_card"}, id="pin-duplicates-set-suit"),
     pytest.param(KUNKEN, {}, "JK=4♥ 6♥ 7♥", (), {"pin_mismatch", "run_not_consecutive"}, id="pin-leaves-gap"),
     pytest.param(ORDERED, {}, "5♥ 7♠ 7♥", (), {"mixed_cards"}, id="or-7s-not-wild-by-default"),
