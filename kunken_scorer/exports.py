@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Mapping, Optional
 
 from .messages import M_, MESSAGES, KunkenError, N_, Reason
@@ -33,6 +33,8 @@ __all__ = ["CSV_COLUMNS", "FORMAT", "DocumentError", "csv_rows", "csv_text", "ex
 FORMAT = "kunken-scorer/v1"
 MAX_DEALS = 2000
 MAX_NOTE = 1000
+#: The years an imported date may fall in (any other date is replaced by the import's own).
+MIN_YEAR, MAX_YEAR = 1900, 9000
 CSV_COLUMNS = ("deal", "player", "plus", "minus", "score", "total", "went_out", "express", "redeal",
                "override", "note")
 
@@ -118,17 +120,19 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Optional[Target], list[
     return rules, players, target, deals
 
 
-def import_document(store: Store, doc: Any) -> tuple[dict, str]:
+def import_document(store: Store, doc: Any, idempotency_key: Optional[str] = None) -> tuple[dict, Optional[str]]:
     """Store an exported session as a new session; return (session, edit token).
 
     Every deal is checked before anything is written, and the store writes the session with
-    all its deals atomically, so a refused document leaves the database as it was.
+    all its deals atomically, so a refused document leaves the database as it was. A repeated
+    ``idempotency_key`` stores nothing and returns the session imported with it, token ``None``.
     """
     rules, players, target, deals = read_document(doc)
     return store.import_session(rules.game, rules.to_dict(), players,
                                 target.to_dict() if target else None, deals,
                                 created_at=_timestamp(doc.get("created_at")),
-                                ended_at=_timestamp(doc.get("ended_at")))
+                                ended_at=_timestamp(doc.get("ended_at")),
+                                idempotency_key=idempotency_key)
 
 
 def _timestamp(value: Any) -> Optional[str]:
@@ -136,9 +140,14 @@ def _timestamp(value: Any) -> Optional[str]:
     if not isinstance(value, str) or len(value) > 40:
         return None
     try:
-        return datetime.fromisoformat(value).isoformat()
-    except ValueError:
+        parsed = datetime.fromisoformat(value)
+        # A date near year 1 or 9999 overflows when a page shows it in local time: drop it.
+        utc = parsed.astimezone(timezone.utc) if parsed.tzinfo else parsed
+    except (ValueError, OverflowError):
         return None
+    if not MIN_YEAR <= utc.year <= MAX_YEAR:
+        return None
+    return parsed.isoformat()
 
 
 # -- CSV ------------------------------------------------------------------------------------

@@ -384,6 +384,9 @@ class Store:
 
     def _deal_row(self, session_id: str, deal_id: int) -> dict:
         """Return the raw deals row (deleted or not) of this session, or raise NotFound."""
+        if isinstance(deal_id, int) and not -2**63 <= deal_id < 2**63:
+            # Beyond SQLite's INTEGER (a hand-typed URL): no such deal, not an OverflowError.
+            raise NotFound(f"This score sheet has no deal with id {deal_id!r}.")
         rows = list(
             self.db["deals"].rows_where(
                 "id = ? AND session_id = ?", [deal_id, session_id]
@@ -626,13 +629,24 @@ class Store:
 
     def import_session(self, game: str, rules: dict, players: list[str],
                        target: dict | None, deals: list[dict], *, created_at: str | None = None,
-                       ended_at: str | None = None) -> tuple[dict, str]:
+                       ended_at: str | None = None,
+                       idempotency_key: str | None = None) -> tuple[dict, str | None]:
         """Create a session with all its deals in one transaction; return (session, token).
 
         ``created_at``/``ended_at`` keep an exported session's dates (ISO text); by default it
-        is dated now and open.
+        is dated now and open. A repeated ``idempotency_key`` (a double tap on Import) stores
+        nothing and returns the session it imported before, with ``None`` for the token (only
+        its hash is kept).
         """
         with self._write():
+            if idempotency_key is not None:
+                earlier = self.db.execute(
+                    "SELECT session_id FROM history WHERE action = 'import'"
+                    " AND json_extract(detail, '$.key') = ? LIMIT 1",
+                    [idempotency_key],
+                ).fetchone()
+                if earlier is not None:
+                    return self.get_session(earlier[0]), None
             now = _now()
             session_id, token = self._insert_session(game, rules, players, target, created_at or now,
                                                      ended_at)
@@ -647,7 +661,10 @@ class Store:
                     deal.get("note"),
                     now,
                 )
-            self._log(session_id, "import", {"deals": len(deals)}, at=now)
+            detail: dict[str, Any] = {"deals": len(deals)}
+            if idempotency_key is not None:
+                detail["key"] = idempotency_key
+            self._log(session_id, "import", detail, at=now)
         return self.get_session(session_id), token
 
     def all_sessions_with_deals(self) -> Iterator[tuple[dict, list[dict]]]:

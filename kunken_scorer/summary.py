@@ -17,15 +17,16 @@ from flask_babel import format_date, format_datetime, format_decimal, gettext, l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup
-from wtforms import SubmitField, TextAreaField
+from wtforms import HiddenField, SubmitField, TextAreaField
 
 from . import Deal, KunkenError, RuleSet, session_status
 from .charts import bar_chart, scoreboard_chart
 from .exports import csv_text, export_document, import_document
+from .forms import FORM_KEY, new_form_key
 from .rules import GAMES
 from .service import Scoreboard, evaluate_record, scoreboard
 from .store import NotFound, Store
-from .web import GAME_NAMES, current_language, get_store, reason_text, scorer_cookie
+from .web import GAME_NAMES, can_edit, current_language, get_store, reason_text, scorer_cookie
 
 bp = Blueprint("summary", __name__)
 
@@ -249,6 +250,8 @@ class ImportForm(FlaskForm):
 
     file = FileField(lazy_gettext("Exported file (.json)"))
     text = TextAreaField(lazy_gettext("Or paste the exported JSON"))
+    #: one key per render of the form: sending it twice imports once
+    form_key = HiddenField()
     submit = SubmitField(lazy_gettext("Import"))
 
     def validate(self, extra_validators=None) -> bool:
@@ -296,15 +299,22 @@ def _no_constant(name: str):
 def import_page():
     """Import an exported session; the importer becomes its scorer on this device."""
     form = ImportForm()
+    if not FORM_KEY.match(form.form_key.data or ""):
+        form.form_key.data = new_form_key()
     if form.validate_on_submit():
         try:
-            session, token = import_document(get_store(), form.document)
+            session, token = import_document(get_store(), form.document, form.form_key.data)
         except KunkenError as err:
             form.form_errors.append(gettext("Nothing was imported: %(why)s", why=reason_text(err.reason)))
         else:
-            flash(gettext("The score sheet was imported with %(count)s deal(s). You keep score for it on this device.",
-                          count=len(form.document.get("deals") or [])), "success")
             response = redirect(url_for("views.session", sid=session["id"]))
+            # token None: a double tap or a resent form; that import is stored already, and the
+            # phone that sent it got the scorer cookie with the first answer.
+            if token is not None or can_edit(session["id"]):
+                flash(gettext("The score sheet was imported with %(count)s deal(s). You keep score for it on this "
+                              "device.", count=len(form.document.get("deals") or [])), "success")
+            if token is None:
+                return response
             response.set_cookie(scorer_cookie(session["id"]), token, max_age=COOKIE_MAX_AGE, httponly=True,
                                 samesite="Lax", secure=request.is_secure)
             return response

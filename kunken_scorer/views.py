@@ -85,7 +85,7 @@ def when_filter(stamp: Optional[str]) -> str:
         return ""
     try:
         return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
+    except (ValueError, OverflowError):  # a stamp too near year 1 or 9999 for local time
         return stamp
 
 

@@ -187,7 +187,10 @@ def reason_text(reason: Reason) -> str:
 def set_language(code: str):
     """Remember the chosen language on this device and go back."""
     target = request.args.get("next") or request.form.get("next") or "/"
-    if not target.startswith("/") or target.startswith("//"):
+    # Only a path on this site: browsers drop tabs and newlines and read "\\" as "/", so
+    # "/\t/evil.example" would otherwise leave as "//evil.example" (an open redirect).
+    if (not target.startswith("/") or target.startswith("//") or "\\" in target
+            or any(ch.isspace() or not ch.isprintable() for ch in target)):
         target = "/"
     response = redirect(target)
     if code in LANGUAGES:
