@@ -101,7 +101,13 @@ def _reject_constant(name: str):
 
 
 def _body() -> dict:
-    """The request body as a JSON object (any content type is read as JSON)."""
+    """The request body as a JSON object; it must be sent as JSON (``Content-Type: application/json``).
+
+    Requiring the JSON content type keeps other web sites out: a browser sends a cross-site
+    request with that header only after a CORS preflight, which this API never grants.
+    """
+    if not request.is_json:
+        raise ApiError(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
     raw = request.get_data(cache=True)  # RequestEntityTooLarge past MAX_CONTENT_LENGTH
     if not raw.strip():
         raise ApiError(400, gettext("Send a JSON object in the request body."))

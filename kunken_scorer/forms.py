@@ -131,6 +131,8 @@ class SessionForm(FlaskForm):
     target_value = IntegerField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000),
                                 validators=[Optional(), NumberRange(min=1, max=100000)])
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
+    #: one-time key of this rendering of the form: a double tap on Start creates one session
+    form_key = HiddenField()
     #: the game whose defaults the switches showed; only switches changed from them are kept
     defaults_for = HiddenField(default="kunken")
     show_defaults = SubmitField(lazy_gettext("Show the chosen game's defaults"))

@@ -136,6 +136,18 @@ def m001_create_tables(db: Database) -> None:
     )
 
 
+@migrations()
+def m002_creation_keys(db: Database) -> None:
+    """Remember the one-time key of each form that created a session (start or import)."""
+    db["creation_keys"].create(
+        {"key": str, "session_id": str, "created_at": str},
+        pk="key",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["session_id", "created_at"],
+        strict=True,
+    )
+
+
 HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"})
 
 
@@ -304,11 +316,31 @@ class Store:
         )
         return session_id, token
 
+    def _created_with(self, key: str | None) -> str | None:
+        """The session an earlier form with this one-time key created, if any."""
+        if key is None:
+            return None
+        row = self.db.execute("SELECT session_id FROM creation_keys WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def _remember_creation(self, key: str | None, session_id: str, now: str) -> None:
+        if key is not None:
+            self.db["creation_keys"].insert({"key": key, "session_id": session_id, "created_at": now})
+
     def create_session(self, game: str, rules: dict, players: list[str],
-                       target: dict | None) -> tuple[dict, str]:
-        """Create a session; return (session, edit token) — the token is stored only hashed."""
+                       target: dict | None, *, idempotency_key: str | None = None) -> tuple[dict, str | None]:
+        """Create a session; return (session, edit token) — the token is stored only hashed.
+
+        A repeated ``idempotency_key`` (a double tap on Start) stores nothing and returns the
+        session created before, with ``None`` for the token.
+        """
         with self._write():
-            session_id, token = self._insert_session(game, rules, players, target, _now())
+            earlier = self._created_with(idempotency_key)
+            if earlier is not None:
+                return self.get_session(earlier), None
+            now = _now()
+            session_id, token = self._insert_session(game, rules, players, target, now)
+            self._remember_creation(idempotency_key, session_id, now)
         return self.get_session(session_id), token
 
     def get_session(self, session_id: str) -> dict:
@@ -639,17 +671,13 @@ class Store:
         its hash is kept).
         """
         with self._write():
-            if idempotency_key is not None:
-                earlier = self.db.execute(
-                    "SELECT session_id FROM history WHERE action = 'import'"
-                    " AND json_extract(detail, '$.key') = ? LIMIT 1",
-                    [idempotency_key],
-                ).fetchone()
-                if earlier is not None:
-                    return self.get_session(earlier[0]), None
+            earlier = self._created_with(idempotency_key)
+            if earlier is not None:
+                return self.get_session(earlier), None
             now = _now()
             session_id, token = self._insert_session(game, rules, players, target, created_at or now,
                                                      ended_at)
+            self._remember_creation(idempotency_key, session_id, now)
             # Encoded one by one inside the transaction: a bad deal anywhere rolls back
             # the session and every deal before it.
             for seq, deal in enumerate(deals, start=1):
@@ -661,10 +689,7 @@ class Store:
                     deal.get("note"),
                     now,
                 )
-            detail: dict[str, Any] = {"deals": len(deals)}
-            if idempotency_key is not None:
-                detail["key"] = idempotency_key
-            self._log(session_id, "import", detail, at=now)
+            self._log(session_id, "import", {"deals": len(deals)}, at=now)
         return self.get_session(session_id), token
 
     def all_sessions_with_deals(self) -> Iterator[tuple[dict, list[dict]]]:

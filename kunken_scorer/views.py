@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 from . import service
 from .cards import Card, CardError, Suit, parse_cards
 from .deal import DealReport
-from .forms import (SessionForm, deal_form, deal_form_data, raw_switch, switch_values)
+from .forms import (FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values)
 from .messages import KunkenError, Reason
 from .qr import qr_svg
 from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
@@ -162,6 +162,8 @@ def _start_data(game: Optional[str], form: Optional[SessionForm] = None) -> dict
 
 
 def _render_home(form: SessionForm, status: int = 200):
+    if not FORM_KEY.match(form.form_key.data or ""):
+        form.form_key.data = new_form_key()
     recent = get_store().recent_sessions(12)
     return render_template("home.html", form=form, recent=recent), status
 
@@ -199,10 +201,13 @@ def create_session():
         target = False
     if rules is None or players is None or target is False:
         return _render_home(form, 422)
+    key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
     session, token = get_store().create_session(form.game.data, rules.to_dict(), players,
-                                                target.to_dict() if target else None)
-    flash(gettext("The session has started. Let the others scan the QR code to watch."), "ok")
+                                                target.to_dict() if target else None, idempotency_key=key)
     response = _to_session(session["id"])
+    if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
+        return response
+    flash(gettext("The session has started. Let the others scan the QR code to watch."), "ok")
     _set_scorer_cookie(response, session["id"], token)
     return response
 

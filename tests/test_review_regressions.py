@@ -156,3 +156,39 @@ def test_the_language_switch_never_redirects_off_site(client, target):
 def test_the_language_switch_still_returns_to_the_page(client):
     response = client.get("/lang/ru", query_string={"next": "/rules/desk?game=ordered-rummy"})
     assert response.headers["Location"] == "/rules/desk?game=ordered-rummy"
+
+
+def test_a_double_tap_on_start_creates_one_session(client, store):
+    """The start form carries a one-time key: sending it twice creates one session, and the
+    second answer goes to the same session page."""
+    import re as _re
+    page = client.get("/").get_data(as_text=True)
+    fields = dict(_re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
+    key = fields["form_key"]
+    assert len(key) >= 16
+    data = {"csrf_token": fields["csrf_token"], "form_key": key, "game": "kunken",
+            "defaults_for": fields.get("defaults_for", "kunken"), "players-0": "Anna", "players-1": "Boris",
+            "target_kind": "", "target_value": ""}
+    from kunken_scorer.forms import switch_values
+    data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
+    data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
+    first = client.post("/sessions", data=data)
+    second = client.post("/sessions", data=data)
+    assert first.status_code == 303 and second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(store.recent_sessions(50)) == 1
+    other = client.post("/sessions", data={**data, "form_key": key[::-1]})
+    assert other.headers["Location"] != first.headers["Location"]
+    assert len(store.recent_sessions(50)) == 2
+
+
+def test_the_api_takes_only_json_so_other_sites_cannot_post_forms_to_it(client, store):
+    """A cross-site HTML form can send text/plain or form data, never application/json."""
+    body = '{"players": ["Anna", "Boris"]}'
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"Content-Type": content_type} if content_type else {}
+        response = client.post("/api/v1/sessions", data=body, headers=headers)
+        assert response.status_code == 415, content_type
+        assert "application/json" in response.get_json()["error"]
+    assert store.recent_sessions(10) == []
+    assert client.post("/api/v1/sessions", data=body, headers={"Content-Type": "application/json"}).status_code == 201

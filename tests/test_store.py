@@ -62,15 +62,15 @@ def count(store, table, where="1", params=()):
 
 def test_open_applies_migrations_once(db_path):
     first = Store.open(db_path)
-    assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables"]
-    assert {"sessions", "deals", "history", "idempotency"} <= set(first.db.table_names())
+    assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables", "m002_creation_keys"]
+    assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
     first.close()
 
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 1
+        assert count(second, "_sqlite_migrations") == 2
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:
@@ -615,3 +615,23 @@ def test_every_public_method_has_a_docstring():
             assert member.__doc__, name
     for cls in (StoreError, NotFound, Conflict, SessionEnded, Store):
         assert cls.__doc__, cls
+
+
+def test_a_database_from_the_first_release_is_upgraded_without_losing_data(db_path):
+    """Migrations are append-only: a file made before m002 gains its table and keeps its sessions."""
+    from sqlite_utils import Database
+    old = Database(db_path)
+    migrations.apply(old, stop_before="m002_creation_keys")
+    assert "creation_keys" not in old.table_names()
+    old["sessions"].insert({"id": "old-session", "game": "kunken", "rules": "{}", "players": '["A", "B"]',
+                            "token_hash": "0" * 64, "created_at": "2025-01-01T00:00:00+00:00", "version": 1})
+    old.close()
+    store = Store.open(db_path)
+    try:
+        assert "creation_keys" in store.db.table_names()
+        assert store.get_session("old-session")["players"] == ["A", "B"]
+        session, token = store.create_session("kunken", RULES, PLAYERS, None, idempotency_key="k" * 22)
+        again, none = store.create_session("kunken", RULES, PLAYERS, None, idempotency_key="k" * 22)
+        assert token and none is None and again["id"] == session["id"]
+    finally:
+        store.close()
