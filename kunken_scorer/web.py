@@ -7,7 +7,7 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 
 from __future__ import annotations
 
-import mimetypes
+import json
 import os
 import secrets
 import time
@@ -24,7 +24,6 @@ from werkzeug.exceptions import HTTPException
 from .messages import Reason, render
 from .store import Store
 
-mimetypes.add_type("application/manifest+json", ".webmanifest")
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("ru", "en")
 #: The games' names in the page language (one place for every page and form).
@@ -85,6 +84,7 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     csrf.exempt(api.bp)
 
     app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])
+    app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
     return app
@@ -195,6 +195,23 @@ def set_language(code: str):
     response = redirect(target)
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=3 * 365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def manifest():
+    """The web app manifest (install on a phone's home screen), in the page language."""
+    from flask import current_app, url_for
+    icon = lambda size, purpose: {"src": url_for("static", filename=f"icons/icon-{size}.png"),  # noqa: E731
+                                  "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+    response = current_app.response_class(json.dumps({
+        "name": gettext("Kunken scorer"), "short_name": gettext("Kunken"), "lang": current_language(),
+        "description": gettext("Score keeper for Kunken and ordered rummy, played with real cards"),
+        "start_url": "/", "scope": "/", "display": "standalone",
+        "background_color": "#f6f4ef", "theme_color": "#0b6e4f",
+        "icons": [icon(192, "any"), icon(512, "any maskable")],
+    }, ensure_ascii=False), mimetype="application/manifest+json")
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
     return response
 
 
