@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 from functools import lru_cache
-from typing import Any, Optional as Opt
+from typing import Any, Optional as Opt, Sequence
 
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
@@ -236,14 +236,18 @@ def parse_vist_line(line: str, names: list[str]) -> dict:
                                   who=line.split(":", 1)[0].strip(), players=", ".join(names)))
 
 
-def vist_line(vist: dict) -> str:
-    """A stored vist written back as a line of the vists field.
+def vist_line(vist: dict, names: Sequence[str] = ()) -> str:
+    """A stored vist written back as a line of the vists field (``#`` where a name would be ambiguous).
 
     >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"})
     'Boris 2: 5♥'
+    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"}, ["Boris", "Boris 2"])
+    'Boris #2: 5♥'
     """
     meld = vist.get("meld")
     where = vist["to"] if meld is None else f"{vist['to']} {meld + 1}"
+    if meld is not None and where.casefold() in {n.casefold() for n in names}:
+        where = f"{vist['to']} #{meld + 1}"  # "Boris 2" is a player of its own
     return f"{where}: {vist.get('cards', '')}"
 
 
@@ -365,7 +369,7 @@ def deal_form_data(record: dict, names: list[str], override: bool = False, note:
     for name in names:
         p = by_name.get(name, {})
         players.append({"melds": "\n".join(p.get("melds") or []),
-                        "vists": "\n".join(vist_line(v) for v in p.get("vists") or []),
+                        "vists": "\n".join(vist_line(v, names) for v in p.get("vists") or []),
                         "hand": p.get("hand") or ""})
     return {"players": players, "went_out": record.get("went_out") or "", "express": bool(record.get("express")),
             "redeal": bool(record.get("redeal")), "override": override, "note": note or ""}

@@ -192,3 +192,13 @@ def test_the_api_takes_only_json_so_other_sites_cannot_post_forms_to_it(client, 
         assert "application/json" in response.get_json()["error"]
     assert store.recent_sessions(10) == []
     assert client.post("/api/v1/sessions", data=body, headers={"Content-Type": "application/json"}).status_code == 201
+
+
+def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
+    """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
+    from kunken_scorer.forms import parse_vist_line, vist_line
+    names = ["Anna", "Boris", "Boris 2"]
+    to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}
+    to_player = {"to": "Boris 2", "meld": None, "cards": "7♣"}
+    for vist in (to_meld, to_player):
+        assert parse_vist_line(vist_line(vist, names), names) == vist
