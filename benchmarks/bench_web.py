@@ -67,13 +67,27 @@ class Assets(HTMLParser):
             self.urls.append(a["src"])
 
 
-def wrk_rps(url: str, script: str | None = None, seconds: int = 5) -> float:
-    """Requests per second that wrk reaches against ``url`` (2 threads, 8 connections)."""
-    cmd = ["wrk", "-t2", "-c8", f"-d{seconds}s", "--latency"]
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk_load(url: str, pid: int, script: str | None = None, seconds: int = 5) -> tuple[float, float]:
+    """Drive ``url`` with wrk; return (requests per second, server CPU microseconds per request).
+
+    CPU time per request is the steadier figure on a shared machine: it counts only what the
+    server process spent, not the time it waited for a core.
+    """
+    cmd = ["wrk", "-t1", "-c4", f"-d{seconds}s"]
     if script:
         cmd += ["-s", script]
+    before = cpu_seconds(pid)
     out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    spent = cpu_seconds(pid) - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return rps, spent / requests * 1e6
 
 
 def loop_cost(url: str, body=None, n: int = 300) -> float:
@@ -128,13 +142,16 @@ def main() -> None:
             lua = Path(tmp) / "post.lua"
             lua.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
                            f"wrk.body = {json.dumps(score_body)}\n")
-            health = wrk_rps(base + "/api/v1/health")
-            score = wrk_rps(base + "/api/v1/deals/score", str(lua))
-            page_rps = wrk_rps(page)
-            print(f"{'request':40} {'req/s':>9} {'cost x health':>14} {'budget':>7}")
-            print(f"{'GET /api/v1/health (baseline)':40} {health:9.0f} {1.0:14.2f}")
-            print(f"{'POST /api/v1/deals/score (5 players)':40} {score:9.0f} {health / score:14.2f} {'2x':>7}")
-            print(f"{'GET /s/<id> (100 deals)':40} {page_rps:9.0f} {health / page_rps:14.2f} {'6x':>7}")
+            rows = [("GET /api/v1/health (baseline)", base + "/api/v1/health", None, None),
+                    ("POST /api/v1/deals/score (5 players)", base + "/api/v1/deals/score", str(lua), 2),
+                    ("GET /s/<id> (100 deals, viewer)", page, None, 6)]
+            print(f"{'request':40} {'req/s':>8} {'CPU µs/req':>11} {'x health':>9} {'(by req/s)':>10} {'budget':>7}")
+            baseline = None
+            for name, url, script, budget in rows:
+                rps, cpu = wrk_load(url, server.pid, script)
+                baseline = baseline or (rps, cpu)
+                print(f"{name:40} {rps:8.0f} {cpu:11.0f} {cpu / baseline[1]:9.2f} {baseline[0] / rps:10.2f} "
+                      f"{(str(budget) + 'x') if budget else '':>7}")
         else:
             health = loop_cost(base + "/api/v1/health")
             score = loop_cost(base + "/api/v1/deals/score", DEAL)
