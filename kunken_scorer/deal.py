@@ -215,6 +215,8 @@ class PlayerDetail:
     vists: tuple[VistResult, ...]
     hand_points: int
     hand_jokers: int
+    #: the player's melds at the end of the deal, with every legal vist added
+    final_melds: tuple[MeldCheck, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -282,9 +284,26 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
 
     table = {name: list(checks) for name, checks in meld_checks.items()}
     vist_results: dict[str, list[VistResult]] = {n: [] for n in names}
+    # The record does not say in which order the players made their vists: a vist that does not
+    # fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
+    pending = [(p.name, k, vist) for p in deal.players for k, vist in enumerate(p.vists)]
+    done: dict[tuple[str, int], tuple[VistResult, Optional[Reason]]] = {}
+    progress = True
+    while pending and progress:
+        progress, waiting = False, []
+        for name, k, vist in pending:
+            result, problem = _apply_vist(name, vist, table, rules, laid)
+            if problem is None:
+                done[(name, k)] = (result, None)
+                progress = True
+            else:
+                waiting.append((name, k, vist))
+        pending = waiting
+    for name, k, vist in pending:
+        done[(name, k)] = _apply_vist(name, vist, table, rules, laid)
     for p in deal.players:
-        for vist in p.vists:
-            result, problem = _apply_vist(p.name, vist, table, rules, laid)
+        for k in range(len(p.vists)):
+            result, problem = done[(p.name, k)]
             vist_results[p.name].append(result)
             if problem:
                 problems.append(problem)
@@ -339,12 +358,17 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
             else:
                 minus *= rules.express_multiplier
         scores.append(PlayerScore(p.name, plus, minus, plus - minus))
-        details.append(PlayerDetail(p.name, tuple(checks), tuple(vist_results[p.name]), hand_points, hand_jokers))
+        details.append(PlayerDetail(p.name, tuple(checks), tuple(vist_results[p.name]), hand_points, hand_jokers,
+                                    tuple(table.get(p.name, ()))))
     return DealReport(tuple(scores), tuple(problems), tuple(details))
 
 
 def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Counter):
-    """Extend the target meld in ``table``; return the vist's result and its problem, if any."""
+    """Extend the target meld in ``table``; return the vist's result and its problem, if any.
+
+    Only a legal vist changes the meld: an illegal one is reported, and later vists to the same
+    meld are judged without its cards.
+    """
     shown = format_cards(vist.cards)
     naive = _naive_points(vist.cards, rules)
     if vist.to not in table:
@@ -373,7 +397,6 @@ def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Coun
     if vist.meld is None:
         return VistResult(vist, None, False, naive), Reason(
             "vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown})
-    melds[j] = result
     return VistResult(vist, j, False, naive, result), Reason(
         "illegal_vist", {"player": player, "to": vist.to, "meld": j + 1, "cards": shown,
                          "why": list(result.reasons)})

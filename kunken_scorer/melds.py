@@ -197,7 +197,8 @@ def _window_table(size: int, wrap: bool, ace_low: bool):
 
 
 def _wraps(window) -> bool:
-    return Rank.KING in window and Rank.ACE in window and Rank.TWO in window
+    """True when the window goes round the corner K A 2 (the ace inside it, not at an end)."""
+    return Rank.ACE in window[1:-1]
 
 
 def _check_run(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
@@ -279,7 +280,8 @@ def _sorted_placements(meld, windows, rules, pins: bool):
     candidates = []
     for s, window in enumerate(windows):
         if wanted <= set(window):
-            candidates.append((window[0] in wanted, not _wraps(window), s, window))
+            # a 13-card run holds every rank: the ace stays high unless the cards need it low
+            candidates.append((window[0] in wanted, not _wraps(window), window[0] != Rank.ACE, s, window))
     candidates.sort(reverse=True)
     out = []
     for *_, window in candidates:
