@@ -281,6 +281,8 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
                                                         "why": list(check.reasons)}))
         if rules.first_meld_run and checks and not any(c.kind == "run" and c.legal for c in checks):
             problems.append(Reason("no_run", {"player": p.name}))
+        elif rules.first_meld_run and not checks and p.vists:
+            problems.append(Reason("additions_without_run", {"player": p.name}))
 
     table = {name: list(checks) for name, checks in meld_checks.items()}
     vist_results: dict[str, list[VistResult]] = {n: [] for n in names}

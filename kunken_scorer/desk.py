@@ -367,14 +367,9 @@ def last_deal_melds(board: service.Scoreboard) -> tuple[Optional[int], list[str]
     scored = board.deals[-1]
     if scored.deal is None or scored.report is None or scored.deal.redeal:
         return scored.number, []
-    table: dict[str, list] = {d.name: [m.written for m in d.melds] for d in scored.report.details}
-    loose: list = []
-    for detail in scored.report.details:
-        for vist in detail.vists:
-            if vist.meld is not None and vist.check is not None and vist.vist.to in table:
-                table[vist.vist.to][vist.meld] = vist.check.extension_base()
-            else:
-                loose.append(vist.vist.cards)
+    table = {d.name: [m.extension_base() for m in d.final_melds] for d in scored.report.details}
+    # a vist that fitted no meld stays on the table as its own line
+    loose = [v.vist.cards for d in scored.report.details for v in d.vists if not v.legal]
     lines = [format_cards(m) for name in board.players for m in table.get(name, [])]
     lines += [format_cards(m) for m in loose]
     return scored.number, [line for line in lines if line]

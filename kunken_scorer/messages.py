@@ -90,6 +90,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "unknown_went_out": ("end-of-deal", N_("Nobody called {player} plays in this deal.")),
     "express_without_going_out": ("express", N_("Express needs a player who went out.")),
     "express_not_in_game": ("express", N_("This game has no express.")),
+    "additions_without_run": ("ordered-rummy", N_("{player} added cards to melds without laying a meld; a player's first meld must be a run, and additions come after it.")),
     "no_run": ("ordered-rummy", N_("{player} has melds but none of them is a run; a player's first meld must be a run.")),
     "player_count": ("players", N_("This game is for {min} to {max} players; the deal has {count}.")),
     "duplicate_player": ("players", N_("The name {player} is used twice.")),

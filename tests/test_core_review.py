@@ -171,3 +171,17 @@ def test_check_meld_agrees_with_a_brute_force_oracle(seed):
             ranks_laid = [c.natural_card.rank for c in got.cards]
             assert ranks_laid in _windows(n, rules) or ranks_laid[::-1] in _windows(n, rules)
             assert got.points == sum(rules.rank_points(r) for r in ranks_laid)
+
+
+def test_ordered_rummy_flags_additions_before_a_first_run():
+    """RULES.md: a player's first meld must be a run; additions to melds come after it."""
+    from kunken_scorer import Deal, RuleSet, evaluate_deal
+    body = {"players": [
+        {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
+        {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "2♣"}],
+        "went_out": "A"}
+    ordered = evaluate_deal(Deal.from_dict(body), RuleSet.preset("ordered-rummy"))
+    assert [p.code for p in ordered.problems] == ["additions_without_run"]
+    assert ordered.scores["B"] == 8 - 2  # still scored: the table decides
+    kunken = evaluate_deal(Deal.from_dict(body), RuleSet.preset("kunken"))
+    assert kunken.valid
