@@ -1,8 +1,8 @@
 """Web benchmark: request cost relative to GET /api/v1/health, and the session page's weight.
 
 Starts the real app under waitress on 127.0.0.1 with a fresh SQLite file, fills a session
-with 100 deals through the API, then measures with wrk (Debian package ``wrk``) when it is
-installed, else with a Python client loop. Budgets (issue 3): scoring a 5-player deal at
+with 100 deals through the API, then measures with one keep-alive client sending requests back to
+back (so each figure is the server's own cost for the request, not queueing). Budgets (issue 3): scoring a 5-player deal at
 most 2x the health check; the session page of a 100-deal session at most 6x; the session
 page with everything it loads at most 30 KB gzip-compressed, and no request to any other host.
 
@@ -12,16 +12,20 @@ Run: ``.venv/bin/python benchmarks/bench_web.py``
 from __future__ import annotations
 
 import gzip
+import http.client
 import json
 import os
+import random
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -67,36 +71,62 @@ class Assets(HTMLParser):
             self.urls.append(a["src"])
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def random_deals(count: int, seed: int = 7) -> list[dict]:
+    """``count`` different 5-player deals dealt from a real two-deck shoe (some melds hold a joker)."""
+    rng = random.Random(seed)
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    suits = "♠♥♦♣"
+    deals = []
+    for _ in range(count):
+        shoe = Counter({r + s: 2 for r in ranks for s in suits})
+        shoe["JK"] = 4
+        players = []
+        for seat, name in enumerate(PLAYERS):
+            melds = []
+            for _ in range(rng.randint(1, 3)):
+                for _attempt in range(30):
+                    if rng.random() < 0.5:
+                        suit, length = rng.choice(suits), rng.randint(3, 5)
+                        start = rng.randint(0, 13 - length)
+                        cards = [ranks[start + i] + suit for i in range(length)]
+                    else:
+                        rank = rng.choice(ranks)
+                        cards = [rank + s for s in rng.sample(suits, rng.randint(3, 4))]
+                    if rng.random() < 0.3:
+                        cards[rng.randrange(len(cards))] = "JK"
+                    need = Counter(cards)
+                    if all(shoe[c] >= k for c, k in need.items()):
+                        shoe.subtract(need)
+                        melds.append(" ".join(cards))
+                        break
+            hand = []
+            for _ in range(0 if seat == 0 else rng.randint(1, 7)):
+                card = rng.choice([c for c, k in shoe.items() if k > 0])
+                shoe[card] -= 1
+                hand.append(card)
+            players.append({"name": name, "melds": melds, "vists": [], "hand": " ".join(hand)})
+        deals.append({"players": players, "went_out": PLAYERS[0], "express": rng.random() < 0.2})
+    return deals
 
 
-def wrk_load(url: str, pid: int, script: str | None = None, seconds: int = 5) -> tuple[float, float]:
-    """Drive ``url`` with wrk; return (requests per second, server CPU microseconds per request).
-
-    CPU time per request is the steadier figure on a shared machine: it counts only what the
-    server process spent, not the time it waited for a core.
-    """
-    cmd = ["wrk", "-t1", "-c4", f"-d{seconds}s"]
-    if script:
-        cmd += ["-s", script]
-    before = cpu_seconds(pid)
-    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
-    spent = cpu_seconds(pid) - before
-    requests = int(re.search(r"(\d+) requests in", out).group(1))
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    return rps, spent / requests * 1e6
-
-
-def loop_cost(url: str, body=None, n: int = 300) -> float:
-    """Mean milliseconds per request from a single Python client (fallback without wrk)."""
+def keepalive_ms(port: int, method: str, path: str, bodies=(None,), n: int = 400) -> float:
+    """Mean milliseconds per request over ``n`` requests on one keep-alive connection (cycling ``bodies``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    payloads = [json.dumps(b).encode() if b is not None else None for b in bodies]
+    headers = {"Content-Type": "application/json"} if payloads[0] else {}
+    for data in payloads[:20]:  # warm up
+        conn.request(method, path, body=data, headers=headers)
+        conn.getresponse().read()
     start = time.perf_counter()
-    for _ in range(n):
-        status, _, _ = call(url, body)
-        assert status < 400, status
-    return (time.perf_counter() - start) / n * 1000
+    for i in range(n):
+        data = payloads[i % len(payloads)]
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        assert response.status < 400, response.status
+    elapsed = time.perf_counter() - start
+    conn.close()
+    return elapsed / n * 1000
 
 
 def main() -> None:
@@ -137,27 +167,23 @@ def main() -> None:
         print(f"total {sum(sizes.values()) / 1024:.1f} KB (budget 30 KB); requests to other hosts: {foreign or 'none'}"
               f"{'' if manifest else ''}")
 
-        score_body = json.dumps(DEAL)
-        if shutil.which("wrk"):
-            lua = Path(tmp) / "post.lua"
-            lua.write_text('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
-                           f"wrk.body = {json.dumps(score_body)}\n")
-            rows = [("GET /api/v1/health (baseline)", base + "/api/v1/health", None, None),
-                    ("POST /api/v1/deals/score (5 players)", base + "/api/v1/deals/score", str(lua), 2),
-                    ("GET /s/<id> (100 deals, viewer)", page, None, 6)]
-            print(f"{'request':40} {'req/s':>8} {'CPU µs/req':>11} {'x health':>9} {'(by req/s)':>10} {'budget':>7}")
-            baseline = None
-            for name, url, script, budget in rows:
-                rps, cpu = wrk_load(url, server.pid, script)
-                baseline = baseline or (rps, cpu)
-                print(f"{name:40} {rps:8.0f} {cpu:11.0f} {cpu / baseline[1]:9.2f} {baseline[0] / rps:10.2f} "
-                      f"{(str(budget) + 'x') if budget else '':>7}")
-        else:
-            health = loop_cost(base + "/api/v1/health")
-            score = loop_cost(base + "/api/v1/deals/score", DEAL)
-            page_ms = loop_cost(page)
-            print(f"(no wrk) ms per request: health {health:.2f}, score {score:.2f} ({score / health:.2f}x), "
-                  f"session page {page_ms:.2f} ({page_ms / health:.2f}x)")
+        # Cost per request: one keep-alive client sends requests back to back, so each figure is
+        # the server's own time for that request (no queueing behind other connections). Three
+        # interleaved rounds, medians: the machine's noise hits every row alike.
+        # 400 different deals, so no request repeats the one before it
+        deals = random_deals(400)
+        rows = [("GET /api/v1/health (baseline)", "GET", "/api/v1/health", (None,), None),
+                ("POST /api/v1/deals/score (5 players)", "POST", "/api/v1/deals/score", deals, 2),
+                ("GET /s/<id> (100 deals, viewer)", "GET", page[len(base):], (None,), 6)]
+        runs: dict[str, list[float]] = {name: [] for name, *_ in rows}
+        for _ in range(3):
+            for name, method, path, bodies, _budget in rows:
+                runs[name].append(keepalive_ms(port, method, path, bodies))
+        baseline = statistics.median(runs[rows[0][0]])
+        print(f"{'request':40} {'ms/request':>11} {'x health':>9} {'budget':>7}")
+        for name, _method, _path, _body, budget in rows:
+            ms = statistics.median(runs[name])
+            print(f"{name:40} {ms:11.3f} {ms / baseline:9.2f} {(str(budget) + 'x') if budget else '':>7}")
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -232,7 +232,7 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     if cards is None:
         return ()
     if isinstance(cards, str):
-        tokens: list = [t for t in _SPLIT.split(cards) if t]
+        return _parse_text(cards) if len(cards) <= 512 else _parse_tokens([t for t in _SPLIT.split(cards) if t])
     else:
         tokens = []
         for item in cards:
@@ -242,6 +242,16 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
                 tokens.extend(t for t in _SPLIT.split(item) if t)
             else:
                 raise CardError(Reason("empty_token", {}))
+    return _parse_tokens(tokens)
+
+
+@lru_cache(maxsize=8192)
+def _parse_text(text: str) -> tuple[Card, ...]:
+    # the same melds and hands are typed again and again (every preview of a deal re-sends them)
+    return _parse_tokens([t for t in _SPLIT.split(text) if t])
+
+
+def _parse_tokens(tokens: list) -> tuple[Card, ...]:
     if len(tokens) > MAX_CARDS_PER_ENTRY:
         raise CardError(Reason("too_many_cards_typed", {"limit": MAX_CARDS_PER_ENTRY}))
     return tuple(t if isinstance(t, Card) else Card.parse(t) for t in tokens)

@@ -310,20 +310,13 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
             if problem:
                 problems.append(problem)
 
-    every = Counter()
-    jokers = 0
-    for p in deal.players:
-        for cards in [*p.melds, *(v.cards for v in p.vists), p.hand]:
-            for c in cards:
-                if rules.is_joker(c):
-                    jokers += 1
-                else:
-                    every[c] += 1
-    for card, n in sorted(every.items(), key=lambda kv: str(kv[0])):
-        if n > rules.decks:
-            problems.append(Reason("too_many_copies", {"card": str(card), "count": n}))
-    printed = sum(1 for p in deal.players for cards in [*p.melds, *(v.cards for v in p.vists), p.hand]
-                  for c in cards if c.is_joker)
+    every = Counter(c for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists), p.hand)
+                    for c in cards)
+    printed = sum(n for c, n in every.items() if c.is_joker)
+    jokers = sum(n for c, n in every.items() if rules.is_joker(c))
+    over = [(str(c), n) for c, n in every.items() if n > rules.decks and not rules.is_joker(c)]
+    for card, n in sorted(over):
+        problems.append(Reason("too_many_copies", {"card": card, "count": n}))
     if rules.wild_card and printed:
         problems.append(Reason("joker_not_in_deck", {"count": printed, "wild": rules.wild_card}))
     if jokers > rules.deck_jokers:

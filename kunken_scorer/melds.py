@@ -21,6 +21,7 @@ from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 
 _ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
+_SUITS = tuple(Suit)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,24 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldChe
         return _illegal(meld, None, rules, Reason("no_cards", {}))
     if len(meld) < 3:
         return _illegal(meld, None, rules, Reason("too_few_cards", {"count": len(meld)}))
-    naturals = [c for c in meld if not rules.is_joker(c)]
+    is_joker = rules.is_joker
+    naturals = [c for c in meld if not is_joker(c)]
+    if len(naturals) == len(meld):
+        # Without jokers the verdict does not depend on the table: look it up, or work it out once.
+        cache = rules.natural_meld_checks
+        verdict = cache.get(meld)
+        if verdict is None:
+            verdict = _check_cards(meld, rules, laid)
+            if len(cache) >= 8192:
+                cache.clear()
+            cache[meld] = verdict
+        return verdict
+    return _check_cards(meld, rules, laid, naturals)
+
+
+def _check_cards(meld: tuple, rules: RuleSet, laid: Counter, naturals: Optional[list] = None) -> MeldCheck:
+    if naturals is None:
+        naturals = list(meld)
     fixed = naturals or [c.pin for c in meld if c.is_joker and c.pin]
     if not fixed:
         limit = rules.joker_limit_for(len(meld))
@@ -150,18 +168,17 @@ def _check_set(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
             elif laid[card.pin] >= 2:
                 reasons.append(Reason("joker_copies_played", {"card": str(card.pin)}))
             seen.add(card.pin)
-    open_suits = [s for s in Suit if Card(rank, s) not in seen and laid[Card(rank, s)] < 2]
-    assigned = []
-    for card in meld:
-        if rules.is_joker(card) and card.pin is None:
-            if not open_suits:
+    assigned = list(meld)
+    free = [i for i, card in enumerate(meld) if card.pin is None and rules.is_joker(card)]
+    if free:
+        open_cards = [Card(rank, s) for s in _SUITS]
+        open_cards = [c for c in open_cards if c not in seen and laid[c] < 2]
+        for i in free:
+            if not open_cards:
                 reasons.append(Reason("set_joker_no_suit", {"rank": str(rank)}))
-                assigned.append(card)
                 continue
-            assigned.append(Card.joker(Card(rank, open_suits.pop(0))))
-        else:
-            assigned.append(card)
-    points = [rules.rank_points(rank)] * len(meld)
+            assigned[i] = Card.joker(open_cards.pop(0))
+    points = [rules.points_by_rank[rank]] * len(meld)
     return _verdict(meld, "set", rules, assigned, assigned, points, _dedupe(reasons))
 
 
@@ -243,8 +260,9 @@ def _written_placements(meld, windows, rules, pins: bool):
     """Placements where the cards as written (ascending, else descending) form the window."""
     out = []
     size = len(meld)
+    is_joker = rules.is_joker
     anchor = next(((i, c.pin.rank if c.rank is None else c.rank) for i, c in enumerate(meld)
-                   if not rules.is_joker(c) or (pins and c.pin is not None)), None)
+                   if not is_joker(c) or (pins and c.pin is not None)), None)
     index = _window_table(size, rules.wrap, rules.ace_low)[1]
     for descending in (False, True):
         if anchor is None:
@@ -254,16 +272,16 @@ def _written_placements(meld, windows, rules, pins: bool):
             candidates = index.get((anchor[1], pos), ())
         for window in candidates:
             seq = window[::-1] if descending else window
-            if all(_fits(c, seq[i], rules, pins) for i, c in enumerate(meld)):
+            for card, rank in zip(meld, seq):
+                if is_joker(card):
+                    if pins and card.pin is not None and card.pin.rank != rank:
+                        break
+                elif card.rank != rank:
+                    break
+            else:
                 order = list(range(size))[::-1] if descending else list(range(size))
                 out.append((order, window, True))
     return out
-
-
-def _fits(card, rank, rules, pins) -> bool:
-    if rules.is_joker(card):
-        return not (pins and card.pin is not None) or card.pin.rank == rank
-    return card.rank == rank
 
 
 def _sorted_placements(meld, windows, rules, pins: bool):
@@ -316,9 +334,10 @@ def _run_verdict(meld, order, window, suit, written, rules, laid) -> MeldCheck:
     if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:])):
         reasons.append(Reason("adjacent_jokers", {}))
     points = [0] * size
+    by_rank = rules.points_by_rank
     for k, i in enumerate(order):
         rank = window[k]
-        points[i] = rules.rank_points(rank)
+        points[i] = by_rank[rank]
         if rank == Rank.ACE and _short_ace(window, k, rules):
             points[i] = rules.short_ace_points
     display = assigned if written else [assigned[i] for i in order]

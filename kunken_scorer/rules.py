@@ -75,6 +75,9 @@ class RuleSet:
         base = cls.preset(game or "kunken")
         if switches is None:
             return base
+        key = _intern_key(base.game, switches)
+        if key is not None and key in _INTERNED:
+            return _INTERNED[key]
         if not isinstance(switches, Mapping):
             raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": M_("an object of house-rule switches")}))
         changes = {}
@@ -86,7 +89,12 @@ class RuleSet:
             if name not in SWITCHES:
                 raise RuleSetError(Reason("unknown_switch", {"switch": name}))
             changes[name] = _coerce(name, value)
-        return replace(base, **changes)._checked()
+        rules = replace(base, **changes)._checked()
+        if key is not None:
+            if len(_INTERNED) >= 256:
+                _INTERNED.clear()
+            _INTERNED[key] = rules
+        return rules
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "RuleSet":
@@ -154,11 +162,25 @@ class RuleSet:
         >>> RuleSet.preset().rank_points(Rank.ACE)
         10
         """
-        if rank == Rank.ACE:
-            return self.ace_points
-        if rank >= Rank.JACK:
-            return self.court_points
-        return int(rank) if self.number_points is None else self.number_points
+        return self.points_by_rank[rank]
+
+    @cached_property
+    def natural_meld_checks(self) -> dict:
+        """Verdicts on melds without jokers (they do not depend on the table), kept per rule set."""
+        return {}
+
+    @cached_property
+    def points_by_rank(self) -> dict:
+        """Rank -> points of a natural card of that rank (computed once per rule set)."""
+        table = {}
+        for rank in Rank:
+            if rank == Rank.ACE:
+                table[rank] = self.ace_points
+            elif rank >= Rank.JACK:
+                table[rank] = self.court_points
+            else:
+                table[rank] = int(rank) if self.number_points is None else self.number_points
+        return table
 
     def joker_limit_for(self, size: int) -> int:
         """How many jokers a meld of ``size`` cards may hold.
@@ -172,6 +194,23 @@ class RuleSet:
     def deck_jokers(self) -> int:
         """How many cards in the decks play as jokers (printed jokers or wild cards)."""
         return self.decks if self.wild_card else self.jokers
+
+
+#: Rule sets already built, by (game, switches): a session's stored rules are read on every
+#: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
+_INTERNED: dict = {}
+
+
+def _intern_key(game: str, switches: Any):
+    """A hashable key for ``switches``, or None when they are not plain hashable values."""
+    if not isinstance(switches, Mapping):
+        return None
+    try:
+        key = (game, tuple(sorted(switches.items())))
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 _JOKER_LIMIT = {
