@@ -248,13 +248,15 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
 @lru_cache(maxsize=8192)
 def _parse_text(text: str) -> tuple[Card, ...]:
     # the same melds and hands are typed again and again (every preview of a deal re-sends them)
-    return _parse_tokens([t for t in _SPLIT.split(text) if t])
+    if "," in text or ";" in text:
+        return _parse_tokens([t for t in _SPLIT.split(text) if t])
+    return _parse_tokens(text.split())
 
 
 def _parse_tokens(tokens: list) -> tuple[Card, ...]:
     if len(tokens) > MAX_CARDS_PER_ENTRY:
         raise CardError(Reason("too_many_cards_typed", {"limit": MAX_CARDS_PER_ENTRY}))
-    return tuple(t if isinstance(t, Card) else Card.parse(t) for t in tokens)
+    return tuple(t if isinstance(t, Card) else _parse_token(t) for t in tokens)
 
 
 def format_cards(cards: Iterable[Card]) -> str:
