@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any, Mapping, Optional, Union
 
@@ -115,7 +115,7 @@ class RuleSet:
         >>> RuleSet.preset().to_dict()["joker_limit"]
         'half'
         """
-        return asdict(self)
+        return {name: getattr(self, name) for name in _FIELD_NAMES}  # every value is a plain scalar
 
     def differences(self) -> dict:
         """The switches whose value differs from the game's preset.
@@ -123,8 +123,8 @@ class RuleSet:
         >>> RuleSet.for_game("kunken", {"opening_points": 40}).differences()
         {'opening_points': 40}
         """
-        base = self.preset(self.game).to_dict()
-        return {k: v for k, v in self.to_dict().items() if base.get(k) != v}
+        base = self.preset(self.game)
+        return {name: getattr(self, name) for name in _FIELD_NAMES if getattr(base, name) != getattr(self, name)}
 
     def _checked(self) -> "RuleSet":
         if self.min_players > self.max_players:
@@ -195,6 +195,8 @@ class RuleSet:
         """How many cards in the decks play as jokers (printed jokers or wild cards)."""
         return self.decks if self.wild_card else self.jokers
 
+
+_FIELD_NAMES = tuple(f.name for f in fields(RuleSet))
 
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
 #: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
