@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any, Optional
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -37,6 +38,7 @@ MAX_MELDS = 108
 MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _CARDS_EXPECTED = M_('cards as text, like "K♠ 10♥ JK"')
 
 
@@ -127,6 +129,8 @@ def _body() -> dict:
     if not isinstance(body, dict):
         raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.",
                                     kind=_json_kind(body)))
+    if _SURROGATE_ESCAPE.search(text) is None:
+        return body  # decoded UTF-8 holds no surrogates; only a \uD800-\uDFFF escape can make one
     try:
         # Lone surrogates (from "\ud800" escapes) could not be written back as UTF-8.
         json.dumps(body, ensure_ascii=False).encode("utf-8")
