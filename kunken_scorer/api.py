@@ -20,13 +20,12 @@ from typing import Any, Optional
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import force_locale, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
-from werkzeug.routing import BuildError
 
 from . import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
                check_opening, check_swap, parse_cards)
 from .messages import M_
 from .exports import MAX_NOTE, DocumentError, export_document, import_document
-from .service import ScoredDeal, evaluate_record, prepare_deal, scoreboard, session_players
+from .service import ScoredDeal, prepare_deal, scoreboard, session_players
 from .store import Conflict, NotFound, SessionEnded, Store
 from .web import LANGUAGES, get_store, public_base_url, reason_text
 
@@ -201,12 +200,12 @@ def _meld_list(body: dict, field: str, required: bool) -> list[tuple[Card, ...]]
     return [_cards(meld, f"{field}[{i}]") for i, meld in enumerate(value)]
 
 
-def _flag(body: dict, field: str, where: Optional[str] = None) -> bool:
+def _flag(body: dict, field: str) -> bool:
     value = body.get(field, False)
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise _bad(where or field, M_("true or false"))
+        raise _bad(field, M_("true or false"))
     return value
 
 
@@ -218,20 +217,18 @@ def _problems(reasons) -> list[dict]:
     return [{"code": r.code, "message": reason_text(r)} for r in reasons]
 
 
-def _absolute(endpoint: str, fallback: str, **values: Any) -> str:
-    """The address other phones can reach for a page (the agreed path if the page is not built yet)."""
-    try:
-        path = url_for(endpoint, **values)
-    except BuildError:
-        path = fallback
-    return public_base_url() + path
-
-
 def _links(session_id: str, token: str) -> dict:
+    base = public_base_url()
     return {"id": session_id, "edit_token": token,
-            "view_url": _absolute("views.session", f"/s/{session_id}", sid=session_id),
-            "edit_url": _absolute("views.scorer", f"/s/{session_id}/scorer/{token}",
-                                  sid=session_id, token=token)}
+            "view_url": base + url_for("views.session", sid=session_id),
+            "edit_url": base + url_for("views.scorer", sid=session_id, token=token)}
+
+
+def _replay(status: int, body: dict):
+    """The response saved for an idempotency key, sent again."""
+    response = jsonify(body)
+    response.status_code = status
+    return response
 
 
 def _created(body: dict, session_id: str):
@@ -424,10 +421,7 @@ def record_deal(session_id: str):
     if key is not None:
         replay = store.stored_response(session_id, key)
         if replay is not None:
-            status, saved = replay
-            response = jsonify(saved)
-            response.status_code = status
-            return response
+            return _replay(*replay)
     if session["ended_at"]:
         raise SessionEnded()
     body = _body()
@@ -446,10 +440,8 @@ def record_deal(session_id: str):
     if not created:  # the same key stored a deal in a request running alongside this one
         replay = store.stored_response(session_id, key)
         if replay is not None:
-            response = jsonify(replay[1])
-            response.status_code = replay[0]
-            return response
-        report = evaluate_record(rules, deal["record"])
+            return _replay(*replay)
+        report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
     board = scoreboard(store, session_id)
     answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
               "totals": board.totals, "version": board.version}

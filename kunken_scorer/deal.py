@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from .cards import Card, CardError, format_cards, parse_cards
@@ -339,7 +339,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
 
     scores, details = [], []
     for p in deal.players:
-        checks = meld_checks[p.name] if meld_checks.get(p.name) is not None else []
+        checks = meld_checks[p.name]
         plus = sum(c.points for c in checks) + sum(v.points for v in vist_results[p.name])
         hand_jokers = sum(1 for c in p.hand if rules.is_joker(c))
         hand_points = _naive_points(p.hand, rules)
@@ -368,7 +368,6 @@ def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Coun
     naive = _naive_points(vist.cards, rules)
     if vist.to not in table:
         return VistResult(vist, None, False, naive), Reason("unknown_player", {"player": player, "to": vist.to})
-    problem = None
     melds = table[vist.to]
     if vist.meld is not None:
         if vist.meld >= len(melds):
@@ -377,21 +376,16 @@ def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Coun
         candidates = [vist.meld]
     else:
         candidates = list(range(len(melds)))
-    first = None
     for j in candidates:
         result = extend(melds[j], vist.cards, rules, laid)
         if result.legal:
             melds[j] = result
             points = sum(result.card_points[len(result.card_points) - len(vist.cards):])
-            return VistResult(vist, j, True, points, result), problem
-        first = first or (j, result)
-    if first is None:
+            return VistResult(vist, j, True, points, result), None
+    if vist.meld is None:  # no meld of the player takes it (or the player has none)
         return VistResult(vist, None, False, naive), Reason(
             "vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown})
-    j, result = first
-    if vist.meld is None:
-        return VistResult(vist, None, False, naive), Reason(
-            "vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown})
-    return VistResult(vist, j, False, naive, result), Reason(
-        "illegal_vist", {"player": player, "to": vist.to, "meld": j + 1, "cards": shown,
+    # the named meld was tried alone: ``result`` is its verdict
+    return VistResult(vist, vist.meld, False, naive, result), Reason(
+        "illegal_vist", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown,
                          "why": list(result.reasons)})

@@ -8,19 +8,18 @@ last deal; opened alone, the preset of the game chosen on the page.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from jinja2 import TemplateNotFound
 from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
 from . import service
 from .cards import Card, Suit, format_cards, parse_cards
+from .forms import split_lines
 from .melds import MeldCheck, laid_counts, check_discard, check_meld, check_opening, check_swap, check_vist
 from .messages import KunkenError, Reason
 from .rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
@@ -165,11 +164,6 @@ class MeldLines:
                 parse_cards(line)
             except KunkenError as err:
                 raise ValidationError(gettext("Line %(n)s: %(why)s", n=number, why=reason_text(err.reason))) from None
-
-
-def split_lines(text: Optional[str]) -> list[tuple[int, str]]:
-    """The non-blank lines of a textarea, with their 1-based line numbers."""
-    return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), 1) if line.strip()]
 
 
 def meld_lines(text: Optional[str]) -> list[str]:
@@ -392,19 +386,6 @@ def load_session(sid: str) -> dict:
             "deal_number": deal_number, "table": table}
 
 
-def _template_exists(name: str) -> bool:
-    try:
-        current_app.jinja_env.get_template(name)
-    except TemplateNotFound:
-        return False
-    return True
-
-
-def _keypad_assets() -> dict:
-    static = Path(current_app.static_folder or "")
-    return {"has_keypad": _template_exists("_keypad.html"), "has_keypad_js": (static / "keypad.js").is_file()}
-
-
 # -- views ---------------------------------------------------------------------------------
 
 @bp.route("/rules/desk", methods=["GET", "POST"])
@@ -456,7 +437,7 @@ def desk():
     return render_template(
         "desk.html", forms=forms, answers=answers, posted=posted, rules=rules, game=game, games=GAMES,
         game_names=GAME_NAMES, session=session, action=action, prefill=prefill, rule_url=rule_url, reason_links=reason_links, rule_titles=RULE_TITLES,
-        differences=[row for row in rules_in_force(rules) if row["differs"]], **_keypad_assets()), status
+        differences=[row for row in rules_in_force(rules) if row["differs"]]), status
 
 
 @bp.get("/rules/<game>")

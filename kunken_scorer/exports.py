@@ -23,12 +23,12 @@ from typing import Any, Mapping, Optional
 
 from .messages import M_, MESSAGES, KunkenError, N_, Reason
 from .rules import RuleSet
-from .service import Scoreboard, prepare_deal, scoreboard, session_players
+from .service import Scoreboard, prepare_deal, session_players
 from .session import Target
 from .store import Store
 
 __all__ = ["CSV_COLUMNS", "FORMAT", "DocumentError", "csv_rows", "csv_text", "export_document",
-           "import_document", "read_document", "session_csv"]
+           "import_document", "read_document"]
 
 FORMAT = "kunken-scorer/v1"
 MAX_DEALS = 2000
@@ -205,8 +205,3 @@ def csv_text(board: Scoreboard) -> str:
     writer.writeheader()
     writer.writerows(csv_rows(board))
     return buffer.getvalue()
-
-
-def session_csv(store: Store, session_id: str) -> str:
-    """The CSV score sheet of a stored session (raises the store's ``NotFound``)."""
-    return csv_text(scoreboard(store, session_id))

@@ -21,9 +21,8 @@ from wtforms.widgets import NumberInput
 
 from .cards import CardError, format_cards, parse_cards
 from .deal import MAX_MELDS, MAX_NAME, MAX_VISTS
-from .messages import Reason, render
 from .rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
-from .web import GAME_NAMES
+from .web import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 8).
 MAX_SEATS = 8
@@ -180,13 +179,8 @@ class VistSyntaxError(ValueError):
     """A vist line that does not read as ``name: cards`` or ``name meld: cards``."""
 
 
-def _reason_text(reason: Reason) -> str:
-    """A reason in the page's language."""
-    return render(reason, gettext)
-
-
-def _lines(text: Opt[str]) -> list[tuple[int, str]]:
-    """Non-blank lines with their 1-based line numbers."""
+def split_lines(text: Opt[str]) -> list[tuple[int, str]]:
+    """The non-blank lines of a textarea, with their 1-based line numbers."""
     return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
 
 
@@ -226,7 +220,7 @@ def parse_vist_line(line: str, names: list[str]) -> dict:
         try:
             cards = parse_cards(cards_text)
         except CardError as err:
-            raise VistSyntaxError(_reason_text(err.reason)) from None
+            raise VistSyntaxError(reason_text(err.reason)) from None
         return {"to": name, "meld": None if meld is None else int(meld) - 1, "cards": format_cards(cards)}
     if ":" not in line:
         example = (names[0] if names else "Anna") + ": 5♥"
@@ -308,7 +302,7 @@ class DealForm(FlaskForm):
 
     def _card_lines(self, field, limit: int) -> list[str]:
         """Each non-blank line as canonical cards; a line that does not read is an error naming it."""
-        lines = _lines(field.data)
+        lines = split_lines(field.data)
         if len(lines) > limit:
             self._error(field, gettext("At most %(limit)s lines.", limit=limit))
             return []
@@ -317,11 +311,11 @@ class DealForm(FlaskForm):
             try:
                 out.append(format_cards(parse_cards(line)))
             except CardError as err:
-                self._error(field, line_error(number, line, _reason_text(err.reason)))
+                self._error(field, line_error(number, line, reason_text(err.reason)))
         return out
 
     def _vist_lines(self, field) -> list[dict]:
-        lines = _lines(field.data)
+        lines = split_lines(field.data)
         if len(lines) > MAX_VISTS:
             self._error(field, gettext("At most %(limit)s lines.", limit=MAX_VISTS))
             return []
@@ -337,7 +331,7 @@ class DealForm(FlaskForm):
         try:
             return format_cards(parse_cards(field.data or ""))
         except CardError as err:
-            self._error(field, _reason_text(err.reason))
+            self._error(field, reason_text(err.reason))
             return ""
 
 

@@ -62,7 +62,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
     "pin_wrong_rank": ("joker-position", N_("{joker} does not fit this set: the joker would have to be a {rank} of a suit the set lacks.")),
     "pin_wrong_suit": ("joker-position", N_("{joker} does not fit this run: the joker would have to be a card of {suit}.")),
-    "pin_not_in_meld": ("joker-position", N_("{joker} does not fit this meld.")),
     # disputes
     "swap_no_joker": ("swap", N_("There is no joker in this meld to replace.")),
     "swap_not_natural": ("swap", N_("Only a natural card can replace a joker, not {card}.")),
@@ -76,7 +75,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "opening_too_few_points": ("opening", N_("The melds are worth {points} points; taking the bank needs at least {needed}.")),
     "opening_first_meld_run": ("ordered-rummy", N_("A player's first meld must be a run.")),
     "discard_no_fit": ("rummy-call", N_("{card} does not fit any of these melds.")),
-    "vist_illegal": ("vists", N_("Adding {cards} makes the meld illegal: {why}")),
     # deals
     "illegal_meld": ("melds", N_("{player}: meld {meld} ({cards}) is not legal: {why}")),
     "illegal_vist": ("vists", N_("{player}: the vist {cards} to {to}'s meld {meld} is not legal: {why}")),

@@ -26,11 +26,6 @@ MESSAGES.update({
 })
 
 
-def evaluate_record(rules: RuleSet, record: dict) -> DealReport:
-    """Score a deal record (the API's JSON shape) under ``rules``; bad input raises ``KunkenError``."""
-    return evaluate_deal(Deal.from_dict(record), rules)
-
-
 @dataclass(frozen=True)
 class ScoredDeal:
     """A stored deal with its report."""
@@ -91,7 +86,8 @@ _SCORED_LOCK = threading.Lock()
 _SCORED_SIZE = 20000
 
 
-def _score_row(session_id: str, rules: RuleSet, row: dict) -> ScoredDeal:
+def score_row(session_id: str, rules: RuleSet, row: dict) -> ScoredDeal:
+    """Score a stored deal row (memoised by session, deal and revision); an unreadable record gets ``error``."""
     key = (session_id, row["id"], row["revision"])
     with _SCORED_LOCK:
         hit = _SCORED.get(key)
@@ -113,7 +109,7 @@ def scoreboard(store: Store, session_id: str) -> Scoreboard:
     session = store.get_session(session_id)
     rules = RuleSet.from_dict(session["rules"])
     target = Target.from_dict(session.get("target"))
-    scored = [_score_row(session_id, rules, row) for row in store.list_deals(session_id)]
+    scored = [score_row(session_id, rules, row) for row in store.list_deals(session_id)]
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
     status = session_status(session["players"], scores, target, redeals)
@@ -139,5 +135,4 @@ def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
     if sorted(deal.names) != sorted(session["players"]):
         raise KunkenError(Reason("deal_players", {"players": ", ".join(session["players"]),
                                                   "got": ", ".join(deal.names) or M_("nobody")}))
-    record = deal.to_dict()
-    return record, evaluate_record(rules, record)
+    return deal.to_dict(), evaluate_deal(deal, rules)

@@ -19,19 +19,16 @@ from flask_wtf.file import FileField
 from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
-from . import Deal, KunkenError, RuleSet, session_status
+from . import KunkenError, RuleSet, session_status
 from .charts import bar_chart, scoreboard_chart
 from .exports import csv_text, export_document, import_document
 from .forms import FORM_KEY, new_form_key
 from .rules import GAMES
-from .service import Scoreboard, evaluate_record, scoreboard
+from .service import Scoreboard, score_row, scoreboard
 from .store import NotFound, Store
-from .web import GAME_NAMES, can_edit, current_language, get_store, reason_text, scorer_cookie
+from .web import can_edit, current_language, game_name, get_store, reason_text, set_scorer_cookie
 
 bp = Blueprint("summary", __name__)
-
-#: A scorer cookie set on import lasts as long as one set by the scorer link.
-COOKIE_MAX_AGE = 365 * 24 * 3600
 
 
 #: Every switch in words, for the rules in force.
@@ -112,11 +109,6 @@ def rules_in_force(rules: RuleSet) -> dict:
                      switch_value(name, preset[name]))
             for name in KEY_SWITCHES if name not in differences]
     return {"game": game_name(rules.game), "changed": changed, "kept": kept}
-
-
-def game_name(game: str) -> str:
-    """The game's name in the page's language."""
-    return str(GAME_NAMES.get(game, game))
 
 
 def _when(stamp: Optional[str]) -> Optional[datetime]:
@@ -315,8 +307,7 @@ def import_page():
                               "device.", count=len(form.document.get("deals") or [])), "success")
             if token is None:
                 return response
-            response.set_cookie(scorer_cookie(session["id"]), token, max_age=COOKIE_MAX_AGE, httponly=True,
-                                samesite="Lax", secure=request.is_secure)
+            set_scorer_cookie(response, session["id"], token)
             return response
     status = 400 if request.method == "POST" else 200
     return render_template("import.html", form=form), status
@@ -359,14 +350,11 @@ def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHisto
         names = session["players"]
         scores, expresses = [], {}
         for row in deals:
-            try:
-                deal = Deal.from_dict(row["record"])
-                report = evaluate_record(rules, row["record"])
-            except KunkenError:
+            scored = score_row(session["id"], rules, row)
+            deal = scored.deal
+            if deal is None or deal.redeal:
                 continue
-            if deal.redeal:
-                continue
-            scores.append(report.scores)
+            scores.append(scored.scores)
             if deal.express and rules.express and deal.went_out in names:
                 expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
         if not scores:

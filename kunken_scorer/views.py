@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Optional
 
-from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect, render_template, request,
+from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
                    url_for)
 from flask_babel import gettext
 from markupsafe import Markup, escape
@@ -26,14 +26,13 @@ from .forms import (FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_k
 from .messages import KunkenError, Reason
 from .qr import qr_svg
 from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
-from .session import Target, TargetError
+from .session import TARGET_KINDS, Target, TargetError
 from .store import Conflict, NotFound, SessionEnded
-from .web import GAME_NAMES, can_edit, current_language, edit_token, get_store, public_base_url, reason_text, scorer_cookie
+from .web import (can_edit, current_language, edit_token, game_name, get_store, public_base_url, reason_text,
+                  set_scorer_cookie)
 
 bp = Blueprint("views", __name__)
 
-#: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
-SCORER_COOKIE_AGE = 365 * 24 * 3600
 #: Where a problem of a deal is shown: the field of the player it names, or a deal-wide field.
 PLAYER_FIELD = {"illegal_meld": "melds", "no_run": "melds", "illegal_vist": "vists", "vist_fits_nothing": "vists",
                 "vist_no_meld": "vists", "unknown_player": "vists", "went_out_with_cards": "hand"}
@@ -44,16 +43,7 @@ _API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)\b")
 
 # -- template helpers -------------------------------------------------------------------------
 
-@bp.app_template_global()
-def has_endpoint(name: str) -> bool:
-    """True when the app serves ``name`` (pages link to other blueprints only once they exist)."""
-    return name in current_app.view_functions
-
-
-@bp.app_template_global()
-def game_name(game: str) -> str:
-    """A game's name in the page's language."""
-    return str(GAME_NAMES.get(game, game))
+bp.add_app_template_global(game_name)
 
 
 @bp.app_template_filter("cards")
@@ -130,22 +120,18 @@ def _scorer_session(sid: str) -> dict:
     return session
 
 
-def _refuse_ended(sid: str) -> Response:
-    """Turn a write on an ended session away, with a message on the session page."""
-    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-    return redirect(url_for("views.session", sid=sid), 303)
-
-
 def _to_session(sid: str) -> Response:
     return redirect(url_for("views.session", sid=sid), 303)
 
 
+def _refuse_ended(sid: str) -> Response:
+    """Turn a write on an ended session away, with a message on the session page."""
+    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+    return _to_session(sid)
+
+
 def _add_error(field: Any, message: str) -> None:
     field.errors = [*field.errors, message]
-
-
-def _reason(reason: Reason) -> str:
-    return reason_text(reason)
 
 
 # -- home: start a session ---------------------------------------------------------------------
@@ -156,7 +142,7 @@ def _start_data(game: Optional[str], form: Optional[SessionForm] = None) -> dict
     data = {"game": game, "defaults_for": game, "rules": switch_values(game)}
     if form is not None:
         data.update(players=[e.data or "" for e in form.players.entries],
-                    target_kind=form.target_kind.data if form.target_kind.data in ("deals", "score", "penalty")
+                    target_kind=form.target_kind.data if form.target_kind.data in TARGET_KINDS
                     else "", target_value=form.target_value.data)
     return data
 
@@ -191,13 +177,13 @@ def create_session():
         except KunkenError as err:
             where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
             if where and int(where[1]) < len(seats):
-                _add_error(form.players.entries[seats[int(where[1])]], _reason(err.reason))
+                _add_error(form.players.entries[seats[int(where[1])]], reason_text(err.reason))
             else:
-                form.players_errors.append(_reason(err.reason))
+                form.players_errors.append(reason_text(err.reason))
     try:
         target = Target.from_dict(form.target())
     except TargetError as err:
-        _add_error(form.target_value, _reason(err.reason))
+        _add_error(form.target_value, reason_text(err.reason))
         target = False
     if rules is None or players is None or target is False:
         return _render_home(form, 422)
@@ -208,7 +194,7 @@ def create_session():
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
         return response
     flash(gettext("The session has started. Let the others scan the QR code to watch."), "ok")
-    _set_scorer_cookie(response, session["id"], token)
+    set_scorer_cookie(response, session["id"], token)
     return response
 
 
@@ -225,9 +211,9 @@ def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
     except RuleSetError as err:
         switch = err.reason.params.get("switch")
         if switch in HOUSE_RULES:
-            _add_error(form.rules.form[switch], _reason(err.reason))
+            _add_error(form.rules.form[switch], reason_text(err.reason))
         else:
-            form.rules_errors.append(_reason(err.reason))
+            form.rules_errors.append(reason_text(err.reason))
         return None
     preset = RuleSet.preset(shown)
     changed = {name: getattr(as_shown, name) for name in HOUSE_RULES
@@ -235,13 +221,8 @@ def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
     try:
         return RuleSet.for_game(form.game.data, changed)
     except RuleSetError as err:
-        form.rules_errors.append(_reason(err.reason))
+        form.rules_errors.append(reason_text(err.reason))
         return None
-
-
-def _set_scorer_cookie(response: Response, sid: str, token: str) -> None:
-    response.set_cookie(scorer_cookie(sid), token, max_age=SCORER_COOKIE_AGE, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
 
 
 # -- the session page and its live update --------------------------------------------------------
@@ -348,7 +329,7 @@ def scorer(sid: str, token: str):
         abort(403, description=gettext("This scorer link is not valid for this session."))
     flash(gettext("This phone can now record deals."), "ok")
     response = _to_session(sid)
-    _set_scorer_cookie(response, sid, token)
+    set_scorer_cookie(response, sid, token)
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
@@ -377,9 +358,9 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
     """Put a core input error next to its field; return it as a form-wide error otherwise."""
     where = _API_FIELD.match(str(err.reason.params.get("field", "")))
     if where and int(where[1]) < len(form.players.entries):
-        _add_error(form.players.entries[int(where[1])].form[where[2]], _reason(err.reason))
+        _add_error(form.players.entries[int(where[1])].form[where[2]], reason_text(err.reason))
         return []
-    return [_reason(err.reason)]
+    return [reason_text(err.reason)]
 
 
 def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int = 200, report=None,

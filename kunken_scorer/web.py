@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-from flask import Flask, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import Babel, gettext, lazy_gettext
+from flask import Flask, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import Babel, get_locale, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
@@ -28,8 +28,15 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("ru", "en")
 #: The games' names in the page language (one place for every page and form).
 GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
+#: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
+SCORER_COOKIE_AGE = 365 * 24 * 3600
 csrf = CSRFProtect()
 babel = Babel()
+
+
+def game_name(game: str) -> str:
+    """A game's name in the page's language."""
+    return str(GAME_NAMES.get(game, game))
 
 
 def _secret_key(instance: Path) -> str:
@@ -109,7 +116,6 @@ def compile_catalogs(directory: Path) -> None:
 def get_store() -> Store:
     """The request's store (one SQLite connection per request)."""
     if "store" not in g:
-        from flask import current_app
         g.store = Store(Database(current_app.config["DATABASE"]), migrate=False)  # migrated at start-up
     return g.store
 
@@ -127,6 +133,12 @@ def scorer_cookie(session_id: str) -> str:
     return f"kunken_edit_{session_id}"
 
 
+def set_scorer_cookie(response: Any, session_id: str, token: str) -> None:
+    """Make this device the session's scorer: keep the edit token in an httponly cookie."""
+    response.set_cookie(scorer_cookie(session_id), token, max_age=SCORER_COOKIE_AGE, httponly=True,
+                        samesite="Lax", secure=request.is_secure)
+
+
 def edit_token(session_id: str) -> Optional[str]:
     """The edit token this request carries: a Bearer header or the scorer cookie."""
     header = request.headers.get("Authorization", "")
@@ -142,7 +154,6 @@ def can_edit(session_id: str) -> bool:
 
 def public_base_url() -> str:
     """The base URL other phones can reach: ``KUNKEN_PUBLIC_URL``, else the LAN address."""
-    from flask import current_app
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return str(configured).rstrip("/")
@@ -174,7 +185,6 @@ def select_locale() -> str:
 
 def current_language() -> str:
     """The language of the current page."""
-    from flask_babel import get_locale
     locale = get_locale()
     return locale.language if locale else "ru"
 
@@ -200,7 +210,6 @@ def set_language(code: str):
 
 def manifest():
     """The web app manifest (install on a phone's home screen), in the page language."""
-    from flask import current_app, url_for
     icon = lambda size, purpose: {"src": url_for("static", filename=f"icons/icon-{size}.png"),  # noqa: E731
                                   "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
     response = current_app.response_class(json.dumps({
