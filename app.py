@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
 
-    from kunken_scorer.qr import lan_address, qr_text
+    from kunken_scorer.web.qr import lan_address, qr_text
     public = app.config.get("PUBLIC_URL")
     host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
     url = str(public).rstrip("/") + "/" if public else f"http://{host}:{args.port}/"

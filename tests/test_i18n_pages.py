@@ -118,7 +118,7 @@ def get(client, url: str, language: str, status: int = 200) -> str:
 
 def start_session(client, game: str = "kunken", players=PLAYERS) -> str:
     """Start a session from the home form (this client becomes its scorer); return its id."""
-    from kunken_scorer.forms import switch_values
+    from kunken_scorer.web.forms import switch_values
     page = get(client, "/", "ru")
     data = {"csrf_token": CSRF.search(page)[1], "game": game, "defaults_for": game, "create": "x",
             "target_kind": "score", "target_value": "500"}
@@ -263,7 +263,7 @@ def test_an_imported_evening_is_announced_in_russian(client, evening):
 
 def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
     """The house-rule hint tells a Russian table to type «удвоить»; the form takes it."""
-    from kunken_scorer.forms import switch_values
+    from kunken_scorer.web.forms import switch_values
     page = get(client, "/", "ru")
     assert "«удвоить»" in visible_text(page)
     data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x",
@@ -279,7 +279,7 @@ def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
 
 def test_messages_built_in_code_are_russian(client):
     """Messages whose parts the core builds (expected values, pinned jokers, targets) are Russian too."""
-    from kunken_scorer.forms import switch_values
+    from kunken_scorer.web.forms import switch_values
     page = get(client, "/", "ru")
     data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x",
             "target_kind": "deals", "target_value": "", "players-0": "Анна", "players-1": "Вера"}

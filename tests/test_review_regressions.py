@@ -84,7 +84,7 @@ def test_an_out_of_range_date_is_replaced_and_a_normal_one_kept(store):
 
 
 def test_the_when_filter_survives_a_stored_extreme_date(app):
-    from kunken_scorer.views import when_filter
+    from kunken_scorer.web.views import when_filter
     with app.test_request_context("/"):
         assert when_filter("0001-01-01T00:00:00+14:00") == "0001-01-01T00:00:00+14:00"
 
@@ -169,7 +169,7 @@ def test_a_double_tap_on_start_creates_one_session(client, store):
     data = {"csrf_token": fields["csrf_token"], "form_key": key, "game": "kunken",
             "defaults_for": fields.get("defaults_for", "kunken"), "players-0": "Anna", "players-1": "Boris",
             "target_kind": "", "target_value": ""}
-    from kunken_scorer.forms import switch_values
+    from kunken_scorer.web.forms import switch_values
     data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
     data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
     first = client.post("/sessions", data=data)
@@ -196,7 +196,7 @@ def test_the_api_takes_only_json_so_other_sites_cannot_post_forms_to_it(client, 
 
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
     """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
-    from kunken_scorer.forms import parse_vist_line, vist_line
+    from kunken_scorer.web.forms import parse_vist_line, vist_line
     names = ["Anna", "Boris", "Boris 2"]
     to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}
     to_player = {"to": "Boris 2", "meld": None, "cards": "7♣"}

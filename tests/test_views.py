@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from kunken_scorer.forms import parse_vist_line, switch_values
+from kunken_scorer.web.forms import parse_vist_line, switch_values
 
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 

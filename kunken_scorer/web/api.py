@@ -21,13 +21,13 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import force_locale, gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from . import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
+from .. import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
                check_opening, check_swap, parse_cards)
-from .messages import M_
-from .exports import MAX_NOTE, DocumentError, export_document, import_document
-from .service import ScoredDeal, prepare_deal, scoreboard, session_players
-from .store import Conflict, NotFound, SessionEnded, Store
-from .web import LANGUAGES, get_store, public_base_url, reason_text
+from ..messages import M_
+from ..exports import MAX_NOTE, DocumentError, export_document, import_document
+from ..service import ScoredDeal, prepare_deal, scoreboard, session_players
+from ..store import Conflict, NotFound, SessionEnded, Store
+from . import LANGUAGES, get_store, public_base_url, reason_text
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 

@@ -21,10 +21,10 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
 
-from .messages import Reason, render
-from .store import Store
+from ..messages import Reason, render
+from ..store import Store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
 #: The games' names in the page language (one place for every page and form).
 GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}

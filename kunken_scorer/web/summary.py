@@ -19,14 +19,14 @@ from flask_wtf.file import FileField
 from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
-from . import KunkenError, RuleSet, session_status
+from .. import KunkenError, RuleSet, session_status
 from .charts import bar_chart, scoreboard_chart
-from .exports import csv_text, export_document, import_document
+from ..exports import csv_text, export_document, import_document
 from .forms import FORM_KEY, new_form_key
-from .rules import GAMES
-from .service import Scoreboard, score_row, scoreboard
-from .store import NotFound, Store
-from .web import can_edit, current_language, game_name, get_store, reason_text, set_scorer_cookie
+from ..rules import GAMES
+from ..service import Scoreboard, score_row, scoreboard
+from ..store import NotFound, Store
+from . import can_edit, current_language, game_name, get_store, reason_text, set_scorer_cookie
 
 bp = Blueprint("summary", __name__)
 

@@ -19,16 +19,16 @@ from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from . import service
-from .cards import Card, CardError, Suit, parse_cards
-from .deal import DealReport
+from .. import service
+from ..cards import Card, CardError, Suit, parse_cards
+from ..deal import DealReport
 from .forms import (FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values)
-from .messages import KunkenError, Reason
+from ..messages import KunkenError, Reason
 from .qr import qr_svg
-from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
-from .session import TARGET_KINDS, Target, TargetError
-from .store import Conflict, NotFound, SessionEnded
-from .web import (can_edit, current_language, edit_token, game_name, get_store, public_base_url, reason_text,
+from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
+from ..session import TARGET_KINDS, Target, TargetError
+from ..store import Conflict, NotFound, SessionEnded
+from . import (can_edit, current_language, edit_token, game_name, get_store, public_base_url, reason_text,
                   set_scorer_cookie)
 
 bp = Blueprint("views", __name__)

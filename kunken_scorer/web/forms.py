@@ -19,10 +19,10 @@ from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, Inte
 from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import NumberInput
 
-from .cards import CardError, format_cards, parse_cards
-from .deal import MAX_MELDS, MAX_NAME, MAX_VISTS
-from .rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
-from .web import GAME_NAMES, reason_text
+from ..cards import CardError, format_cards, parse_cards
+from ..deal import MAX_MELDS, MAX_NAME, MAX_VISTS
+from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
+from . import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 8).
 MAX_SEATS = 8

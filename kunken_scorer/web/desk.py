@@ -17,14 +17,14 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
-from . import service
-from .cards import Card, Suit, format_cards, parse_cards
+from .. import service
+from ..cards import Card, Suit, format_cards, parse_cards
 from .forms import split_lines
-from .melds import MeldCheck, laid_counts, check_discard, check_meld, check_opening, check_swap, check_vist
-from .messages import KunkenError, Reason
-from .rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
-from .store import NotFound
-from .web import GAME_NAMES, current_language, get_store, reason_text
+from ..melds import MeldCheck, laid_counts, check_discard, check_meld, check_opening, check_swap, check_vist
+from ..messages import KunkenError, Reason
+from ..rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
+from ..store import NotFound
+from . import GAME_NAMES, current_language, get_store, reason_text
 
 bp = Blueprint("desk", __name__)
 
