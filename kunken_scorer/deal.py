@@ -244,10 +244,6 @@ class DealReport:
                 "players": [p.to_dict() for p in self.players]}
 
 
-def _naive_points(cards, rules: RuleSet) -> int:
-    return sum(0 if rules.is_joker(c) else rules.points(c) for c in cards)
-
-
 def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     """Validate a deal, listing every problem, and score it under ``rules``.
 
@@ -342,7 +338,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
         checks = meld_checks[p.name]
         plus = sum(c.points for c in checks) + sum(v.points for v in vist_results[p.name])
         hand_jokers = sum(1 for c in p.hand if rules.is_joker(c))
-        hand_points = _naive_points(p.hand, rules)
+        hand_points = sum(map(rules.face_points, p.hand))
         if rules.joker_in_hand == "double":
             minus = hand_points * 2 ** hand_jokers
         else:
@@ -365,7 +361,7 @@ def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Coun
     meld are judged without its cards.
     """
     shown = format_cards(vist.cards)
-    naive = _naive_points(vist.cards, rules)
+    naive = sum(map(rules.face_points, vist.cards))
     if vist.to not in table:
         return VistResult(vist, None, False, naive), Reason("unknown_player", {"player": player, "to": vist.to})
     melds = table[vist.to]

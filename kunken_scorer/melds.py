@@ -133,7 +133,7 @@ def _joker_limit_reason(jokers: int, size: int, limit: int, rules: RuleSet) -> R
 
 
 def _illegal(meld, kind, rules, *reasons) -> MeldCheck:
-    points = tuple(0 if rules.is_joker(c) else rules.points(c) for c in meld)
+    points = tuple(rules.face_points(c) for c in meld)
     return MeldCheck(False, kind, sum(points), tuple(meld), tuple(reasons), tuple(meld), points, tuple(meld))
 
 

@@ -156,6 +156,14 @@ class RuleSet:
         """
         return self.rank_points(card.rank)
 
+    def face_points(self, card: Card) -> int:
+        """Points of a card standing for nothing in particular: its own points, 0 for a joker.
+
+        >>> RuleSet.preset().face_points(Card.parse("JK")), RuleSet.preset().face_points(Card.parse("K♠"))
+        (0, 10)
+        """
+        return 0 if self.is_joker(card) else self.points_by_rank[card.rank]
+
     def rank_points(self, rank: Rank) -> int:
         """Points of a natural card of ``rank``.
 

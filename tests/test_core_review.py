@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from kunken_scorer.cards import Card, Rank, Suit, format_cards, parse_cards
+from kunken_scorer.cards import Card, Rank, Suit, format_cards
 from kunken_scorer.deal import Deal, evaluate_deal
 from kunken_scorer.melds import check_meld, check_parsed
 from kunken_scorer.rules import RuleSet

@@ -452,7 +452,7 @@ def test_the_viewer_link_is_read_only(client, store, app):
     page = text(viewer.get(f"/s/{sid}"))
     assert 'id="record-deal"' not in page and 'id="scorer-link"' not in page and 'class="edit-deal"' not in page
     assert 'id="viewer-link"' in page and 'id="viewer-note"' in page
-    token = csrf_from(viewer, f"/")
+    token = csrf_from(viewer, "/")
     form = {**deal_data(scorer_page, GOOD, "Anna"), "csrf_token": token, "save": "1",
             "expected_version": str(before), "revision": "1"}
     for method, url in write_routes(sid, deal_id):

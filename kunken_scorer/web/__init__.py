@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
-from flask import Flask, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import abort, Flask, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import Babel, get_locale, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlite_utils import Database
@@ -118,6 +118,16 @@ def get_store() -> Store:
     if "store" not in g:
         g.store = Store(Database(current_app.config["DATABASE"]), migrate=False)  # migrated at start-up
     return g.store
+
+
+def board_or_404(sid: str):
+    """The session's scoreboard (``service.scoreboard``), or the 404 page."""
+    from ..service import scoreboard
+    from ..store import NotFound
+    try:
+        return scoreboard(get_store(), sid)
+    except NotFound:
+        abort(404)
 
 
 def _close_store(_exc: Any = None) -> None:

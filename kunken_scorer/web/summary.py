@@ -24,9 +24,9 @@ from .charts import bar_chart, scoreboard_chart
 from ..exports import csv_text, export_document, import_document
 from .forms import FORM_KEY, new_form_key
 from ..rules import GAMES
-from ..service import Scoreboard, score_row, scoreboard
+from ..service import Scoreboard, score_row
 from ..store import NotFound, Store
-from . import can_edit, current_language, game_name, get_store, reason_text, set_scorer_cookie
+from . import board_or_404, can_edit, current_language, game_name, get_store, reason_text, set_scorer_cookie
 
 bp = Blueprint("summary", __name__)
 
@@ -120,13 +120,6 @@ def _when(stamp: Optional[str]) -> Optional[datetime]:
         return None
 
 
-def _board(sid: str) -> Scoreboard:
-    try:
-        return scoreboard(get_store(), sid)
-    except NotFound:
-        abort(404)
-
-
 def _filename(session: dict, extension: str) -> str:
     """A download name made only of safe characters: game, date and the start of the id."""
     when = _when(session.get("created_at"))
@@ -189,7 +182,7 @@ def deal_rows(board: Scoreboard) -> list[DealRow]:
 @bp.get("/s/<sid>/summary")
 def summary(sid: str):
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
-    board = _board(sid)
+    board = board_or_404(sid)
     rows = deal_rows(board)
     created, ended = _when(board.session["created_at"]), _when(board.session["ended_at"])
     return render_template(
@@ -208,7 +201,7 @@ def summary(sid: str):
 @bp.get("/s/<sid>/chart.svg")
 def chart(sid: str):
     """The running-totals chart as an SVG image."""
-    board = _board(sid)
+    board = board_or_404(sid)
     response = Response(scoreboard_chart(board), mimetype="image/svg+xml")
     response.set_etag(f"{sid}-{board.version}-{current_language()}")
     response.headers["Cache-Control"] = "no-cache"
@@ -220,7 +213,7 @@ def chart(sid: str):
 @bp.get("/s/<sid>/export.csv", endpoint="csv")
 def csv_export(sid: str):
     """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
-    board = _board(sid)
+    board = board_or_404(sid)
     return _download(csv_text(board).encode("utf-8"), "text/csv", _filename(board.session, "csv"))
 
 

@@ -28,7 +28,7 @@ from .qr import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound, SessionEnded
-from . import (can_edit, current_language, edit_token, game_name, get_store, public_base_url, reason_text,
+from . import (board_or_404, can_edit, current_language, edit_token, game_name, get_store, public_base_url, reason_text,
                   set_scorer_cookie)
 
 bp = Blueprint("views", __name__)
@@ -94,14 +94,6 @@ def _session(sid: str) -> dict:
     """The session, or the 404 page."""
     try:
         return get_store().get_session(sid)
-    except NotFound:
-        abort(404)
-
-
-def _board(sid: str) -> service.Scoreboard:
-    """The session's scoreboard, or the 404 page."""
-    try:
-        return service.scoreboard(get_store(), sid)
     except NotFound:
         abort(404)
 
@@ -263,7 +255,7 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
         if hit is not None:
             _LIVE_CACHE.move_to_end(key)
             return hit
-    board = _board(sid)
+    board = board_or_404(sid)
     context = _live_context(board, editor)
     html = Markup(render_template("_scoreboard.html", **context) + render_template("_chart.html", **context)
                   + render_template("_history_table.html", **context))
@@ -365,7 +357,7 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
 
 def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int = 200, report=None,
                  placed=None, general=(), form_errors=(), conflict: Optional[str] = None):
-    board = _board(session["id"])
+    board = board_or_404(session["id"])
     preview = None
     if report is not None:
         details = report.details or (None,) * len(report.players)
@@ -538,7 +530,7 @@ def end_session(sid: str):
 @bp.get("/s/<sid>/history")
 def history(sid: str):
     """Every change to the session: what, and when."""
-    board = _board(sid)
+    board = board_or_404(sid)
     numbers = {scored.row["id"]: scored.number for scored in board.deals}
     entries = get_store().history(sid)
     return render_template("history.html", board=board, sid=sid, entries=entries, numbers=numbers)
