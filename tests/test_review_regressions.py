@@ -218,3 +218,16 @@ def test_the_desk_prefills_the_table_with_every_vist_whatever_the_seat_order(cli
     store.add_deal(session["id"], record)
     page = client.get(f"/rules/desk?session={session['id']}", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "5♥ 6♥ 7♥ 8♥ 9♥" in page
+
+
+def test_the_api_answers_in_english_unless_the_client_asks_for_russian(client):
+    body = {"cards": "K♠ 11♥ K♦"}
+    english = client.post("/api/v1/melds/check", json=body).get_json()["error"]
+    russian = client.post("/api/v1/melds/check", json=body, headers={"Accept-Language": "ru"}).get_json()["error"]
+    client.set_cookie("lang", "ru")
+    cookie = client.post("/api/v1/melds/check", json=body).get_json()["error"]
+    assert "no such rank" in english and "11♥" in english
+    assert "11♥" in russian and "no such rank" not in russian and russian == cookie
+    client.delete_cookie("lang")
+    checked = client.post("/api/v1/melds/check", json={"cards": "K♦ K♦ K♥"}, headers={"Accept-Language": "ru"})
+    assert "K♦" in checked.get_json()["reasons"][0] and "set may not" not in checked.get_json()["reasons"][0]

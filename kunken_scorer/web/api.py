@@ -18,7 +18,7 @@ import re
 from typing import Any, Optional
 
 from flask import Blueprint, current_app, jsonify, request, url_for
-from flask_babel import force_locale, gettext
+from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
@@ -27,7 +27,7 @@ from ..messages import M_
 from ..exports import MAX_NOTE, DocumentError, export_document, import_document
 from ..service import ScoredDeal, prepare_deal, scoreboard, session_players
 from ..store import Conflict, NotFound, SessionEnded, Store
-from . import LANGUAGES, get_store, public_base_url, reason_text
+from . import get_store, public_base_url, reason_text
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -53,16 +53,6 @@ class ApiError(Exception):
 
 # -- plumbing ------------------------------------------------------------------------------
 
-def _language() -> str:
-    """The language of messages: the ``lang`` cookie, else ``Accept-Language``, else English."""
-    chosen = request.cookies.get("lang")
-    if chosen in LANGUAGES:
-        return chosen
-    if request.headers.get("Accept-Language"):
-        return request.accept_languages.best_match(LANGUAGES) or "en"
-    return "en"
-
-
 def _error(status: int, message: str, headers: Optional[dict] = None, **extra: Any):
     response = jsonify({"error": message, **extra})
     response.status_code = status
@@ -72,28 +62,28 @@ def _error(status: int, message: str, headers: Optional[dict] = None, **extra: A
 
 
 def _endpoint(view):
-    """Run an API view in the client's language and turn every refusal into a JSON 4xx."""
+    """Turn every refusal of an API view into a JSON 4xx (in the language web.select_locale picks:
+    the ``lang`` cookie, else ``Accept-Language``, else English for the API)."""
 
     @functools.wraps(view)
     def wrapper(*args, **kwargs):
-        with force_locale(_language()):
-            try:
-                return view(*args, **kwargs)
-            except ApiError as err:
-                headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
-                return _error(err.status, err.message, headers, **err.extra)
-            except KunkenError as err:
-                return _error(400, reason_text(err.reason))
-            except NotFound:
-                return _error(404, gettext("There is no score sheet with this id."))
-            except SessionEnded:
-                return _error(409, gettext("This score sheet has ended; it can no longer be changed."))
-            except Conflict:
-                return _error(409, gettext("The score sheet was changed on another device. "
-                                           "Reload it and try again."))
-            except RequestEntityTooLarge:
-                return _error(413, gettext("The request is too large: at most %(limit)s bytes.",
-                                           limit=current_app.config.get("MAX_CONTENT_LENGTH")))
+        try:
+            return view(*args, **kwargs)
+        except ApiError as err:
+            headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
+            return _error(err.status, err.message, headers, **err.extra)
+        except KunkenError as err:
+            return _error(400, reason_text(err.reason))
+        except NotFound:
+            return _error(404, gettext("There is no score sheet with this id."))
+        except SessionEnded:
+            return _error(409, gettext("This score sheet has ended; it can no longer be changed."))
+        except Conflict:
+            return _error(409, gettext("The score sheet was changed on another device. "
+                                       "Reload it and try again."))
+        except RequestEntityTooLarge:
+            return _error(413, gettext("The request is too large: at most %(limit)s bytes.",
+                                       limit=current_app.config.get("MAX_CONTENT_LENGTH")))
     return wrapper
 
 
