@@ -228,11 +228,19 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     ()
     >>> parse_cards(["K♠", Card.parse("2♥")])
     (Card.parse('K♠'), Card.parse('2♥'))
+    >>> parse_cards(7)
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.cards.CardError: Cards are written as text, like "K♠ 10♥ JK", not as int.
     """
     if cards is None:
         return ()
     if isinstance(cards, str):
         return _parse_text(cards) if len(cards) <= 512 else _parse_tokens([t for t in _SPLIT.split(cards) if t])
+    if isinstance(cards, Card):
+        return (cards,)
+    if isinstance(cards, (bytes, bytearray, dict)) or not hasattr(cards, "__iter__"):
+        raise CardError(Reason("not_card_text", {"value": type(cards).__name__}))
     else:
         tokens = []
         for item in cards:
@@ -241,7 +249,7 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
             elif isinstance(item, str):
                 tokens.extend(t for t in _SPLIT.split(item) if t)
             else:
-                raise CardError(Reason("empty_token", {}))
+                raise CardError(Reason("not_card_text", {"value": type(item).__name__}))
     return _parse_tokens(tokens)
 
 

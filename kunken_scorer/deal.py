@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from math import gcd
 from typing import Any, Mapping, Optional
 
-from .cards import Card, CardError, format_cards, parse_cards
-from .melds import MeldCheck, check_parsed, extend, laid_counts
+from .cards import MAX_CARDS_PER_ENTRY, Card, CardError, Rank, format_cards, parse_cards
+from .melds import MeldCheck, check_parsed, extend, laid_counts, swap_into
 from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 
@@ -24,6 +25,15 @@ MAX_NAME = 40
 MAX_PLAYERS = 12
 MAX_MELDS = 40
 MAX_VISTS = 40
+MAX_SWAPS = 40
+#: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
+HAND_COUNTS = ("small", "faces", "aces", "jokers")
+HAND_POINTS = ("points", "jokers")
+#: How many cards of each kind two decks hold (small: 2..10 of four suits, faces: J Q K, aces).
+_KIND_LIMITS = {"small": 2 * 9 * 4, "faces": 2 * 3 * 4, "aces": 2 * 4}
+#: The reason a rule-set-dependent check of a recorded deal reports as a warning, not a problem:
+#: a record has no order, and a joker may have been laid before the second copy of its card.
+ORDER_DEPENDENT = frozenset({"joker_copies_played", "set_joker_no_suit"})
 
 
 class DealInputError(KunkenError):
@@ -44,18 +54,114 @@ class Vist:
 
 
 @dataclass(frozen=True)
+class Swap:
+    """A joker swap: ``by`` put the natural ``card`` into ``owner``'s meld in place of its joker.
+
+    ``meld`` is an index into the owner's melds, or None: the first meld the swap fits.
+    """
+
+    by: str
+    owner: str
+    card: Card
+    meld: Optional[int] = None
+
+    def to_dict(self) -> dict:
+        """The swap as recorded, in API notation (``from`` is the meld's owner)."""
+        return {"by": self.by, "from": self.owner, "meld": self.meld, "card": str(self.card)}
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """Cards left in hand in short form: counts by kind (``small`` 2–10, ``faces`` J Q K, ``aces``),
+    or the natural cards' ``points``; and the ``jokers``. Scores as the same cards typed would.
+
+    >>> hand = HandSummary.from_value({"small": 2, "faces": 1, "jokers": 1}, "hand")
+    >>> hand.points_under(RuleSet.preset()), hand.jokers, hand.to_dict()
+    (20, 1, {'small': 2, 'faces': 1, 'aces': 0, 'jokers': 1})
+    >>> HandSummary.from_value({"points": -5}, "hand")
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.deal.DealInputError: hand.points: expected a whole number, 0 or more.
+    """
+
+    jokers: int = 0
+    points: Optional[int] = None
+    small: int = 0
+    faces: int = 0
+    aces: int = 0
+
+    @classmethod
+    def from_value(cls, value: Mapping, where: str) -> "HandSummary":
+        """Read ``{"small", "faces", "aces", "jokers"}`` or ``{"points", "jokers"}``; bad values name the field."""
+        keys = HAND_POINTS if "points" in value else HAND_COUNTS
+        for key in value:
+            if key not in keys:
+                raise DealInputError(Reason("hand_unknown_key", {"field": f"{where}.{key}",
+                                                                 "keys": ", ".join(keys)}))
+        counts = {}
+        for key in keys:
+            n = value.get(key, 0)
+            limit = _KIND_LIMITS.get(key, 10_000 if key == "points" else MAX_CARDS_PER_ENTRY)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise _bad(f"{where}.{key}", M_("a whole number, 0 or more"))
+            if n > limit:
+                raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": limit}))
+            counts[key] = n
+        return cls(**counts)
+
+    def check_for(self, rules: RuleSet, where: str) -> None:
+        """Raise ``DealInputError`` (naming the field) when no hand of this game could be so."""
+        if self.points is None:
+            if self.small and rules.number_points is None:
+                raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}))
+            return
+        values = set(rules.points_by_rank.values())
+        step = gcd(*values)
+        most = rules.decks * 4 * sum(rules.points_by_rank.values())
+        if self.points % step or self.points > most:
+            raise DealInputError(Reason("hand_points_impossible", {"field": f"{where}.points",
+                                                                   "step": step, "most": most}))
+
+    def points_under(self, rules: RuleSet) -> int:
+        """The natural cards' points under ``rules``."""
+        if self.points is not None:
+            return self.points
+        by_rank = rules.points_by_rank
+        return (self.small * (rules.number_points or 0) + self.faces * by_rank[Rank.KING]
+                + self.aces * by_rank[Rank.ACE])
+
+    @property
+    def empty(self) -> bool:
+        """True when the hand holds no card at all."""
+        return not (self.jokers or self.points or self.small or self.faces or self.aces)
+
+    def to_dict(self) -> dict:
+        """The short form in the API's shape."""
+        if self.points is not None:
+            return {"points": self.points, "jokers": self.jokers}
+        return {"small": self.small, "faces": self.faces, "aces": self.aces, "jokers": self.jokers}
+
+
+@dataclass(frozen=True)
 class PlayerRecord:
-    """One player's part of a deal: melds laid, vists made, cards left in hand."""
+    """One player's part of a deal: melds laid, vists made, cards left in hand (or their short form)."""
 
     name: str
     melds: tuple[tuple[Card, ...], ...] = ()
     vists: tuple[Vist, ...] = ()
     hand: tuple[Card, ...] = ()
+    hand_summary: Optional[HandSummary] = None
 
     def to_dict(self) -> dict:
         """The record in API notation."""
+        hand = self.hand_summary.to_dict() if self.hand_summary else format_cards(self.hand)
         return {"name": self.name, "melds": [format_cards(m) for m in self.melds],
-                "vists": [v.to_dict() for v in self.vists], "hand": format_cards(self.hand)}
+                "vists": [v.to_dict() for v in self.vists], "hand": hand}
+
+    @property
+    def holds_cards(self) -> bool:
+        """True when any card is left in hand."""
+        return bool(self.hand) or (self.hand_summary is not None and not self.hand_summary.empty)
 
 
 @dataclass(frozen=True)
@@ -66,6 +172,7 @@ class Deal:
     went_out: Optional[str] = None
     express: bool = False
     redeal: bool = False
+    swaps: tuple[Swap, ...] = ()
 
     @classmethod
     def from_dict(cls, data: Any) -> "Deal":
@@ -91,7 +198,8 @@ class Deal:
         if went_out is not None and not isinstance(went_out, str):
             raise _bad("went_out", M_("a player's name or null"))
         went_out = (went_out or "").strip() or None
-        return cls(players, went_out, _flag(data, "express"), redeal)
+        swaps = () if redeal else _swaps(data.get("swaps"))
+        return cls(players, went_out, _flag(data, "express"), redeal, swaps)
 
     def to_dict(self) -> dict:
         """The deal in the API's JSON shape (canonical card notation).
@@ -99,8 +207,17 @@ class Deal:
         >>> Deal.from_dict({"players": [{"name": "Vera", "hand": "тп"}]}).to_dict()["players"][0]["hand"]
         'A♠'
         """
-        return {"players": [p.to_dict() for p in self.players], "went_out": self.went_out,
-                "express": self.express, "redeal": self.redeal}
+        out = {"players": [p.to_dict() for p in self.players], "went_out": self.went_out,
+               "express": self.express, "redeal": self.redeal}
+        if self.swaps:
+            out["swaps"] = [s.to_dict() for s in self.swaps]
+        return out
+
+    def check_for(self, rules: RuleSet) -> None:
+        """Raise ``DealInputError`` for what the record says that no deal of this game could hold."""
+        for i, p in enumerate(self.players):
+            if p.hand_summary is not None:
+                p.hand_summary.check_for(rules, f"players[{i}].hand")
 
     @property
     def names(self) -> list[str]:
@@ -130,6 +247,39 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
         return parse_cards(value)
     except CardError as err:
         raise DealInputError(Reason("field_error", {"field": where, "why": err.reason})) from None
+
+
+def _swaps(raw: Any) -> tuple[Swap, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise _bad("swaps", M_("a list of swaps"))
+    if len(raw) > MAX_SWAPS:
+        raise DealInputError(Reason("too_many_items", {"field": "swaps", "limit": MAX_SWAPS}))
+    out = []
+    for j, s in enumerate(raw):
+        where = f"swaps[{j}]"
+        if not isinstance(s, Mapping):
+            raise _bad(where, M_("an object with by, from, meld and card"))
+        meld = _meld_index(s.get("meld"), f"{where}.meld")
+        card = _cards(s.get("card"), f"{where}.card")
+        if len(card) != 1:
+            raise _bad(f"{where}.card", M_("exactly one card"))
+        out.append(Swap(clean_name(s.get("by"), f"{where}.by"), clean_name(s.get("from"), f"{where}.from"),
+                        card[0], meld))
+    return tuple(out)
+
+
+def _meld_index(meld: Any, where: str) -> Optional[int]:
+    if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or meld < 0):
+        raise _bad(where, M_("a meld number counted from 0, or null"))
+    return meld
+
+
+def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], Optional[HandSummary]]:
+    if isinstance(raw, Mapping):
+        return (), HandSummary.from_value(raw, where)
+    return _cards(raw, where), None
 
 
 def clean_name(value: Any, where: str = "name") -> str:
@@ -170,13 +320,12 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
         vw = f"{where}.vists[{j}]"
         if not isinstance(v, Mapping):
             raise _bad(vw, M_("an object with to, meld and cards"))
-        meld = v.get("meld")
-        if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or meld < 0):
-            raise _bad(f"{vw}.meld", M_("a meld number counted from 0, or null"))
+        meld = _meld_index(v.get("meld"), f"{vw}.meld")
         cards = _cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
-    return PlayerRecord(name, parsed_melds, tuple(parsed_vists), _cards(raw.get("hand"), f"{where}.hand"))
+    hand, summary = _hand(raw.get("hand"), f"{where}.hand")
+    return PlayerRecord(name, parsed_melds, tuple(parsed_vists), hand, summary)
 
 
 # -- evaluation --------------------------------------------------------------------------
@@ -207,25 +356,41 @@ class VistResult:
 
 
 @dataclass(frozen=True)
+class SwapResult:
+    """Where a joker swap went and what its natural card scored for the swapper."""
+
+    swap: Swap
+    meld: Optional[int]
+    legal: bool
+    points: int
+
+
+@dataclass(frozen=True)
 class PlayerDetail:
-    """Everything the scorer worked out for one player: meld verdicts, vists, hand points."""
+    """Everything the scorer worked out for one player: meld verdicts, vists, swaps, hand points."""
 
     name: str
     melds: tuple[MeldCheck, ...]
     vists: tuple[VistResult, ...]
     hand_points: int
     hand_jokers: int
-    #: the player's melds at the end of the deal, with every legal vist added
+    #: the player's melds at the end of the deal, with every legal swap and vist applied
     final_melds: tuple[MeldCheck, ...] = ()
+    #: the swaps this player made
+    swaps: tuple[SwapResult, ...] = ()
 
 
 @dataclass(frozen=True)
 class DealReport:
-    """Validation and scores of a deal. Problems never stop scoring: the table decides."""
+    """Validation and scores of a deal. Problems never stop scoring: the table decides.
+
+    ``warnings`` are what the record cannot settle (it has no order); they never block recording.
+    """
 
     players: tuple[PlayerScore, ...]
     problems: tuple[Reason, ...] = ()
     details: tuple[PlayerDetail, ...] = ()
+    warnings: tuple[Reason, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -241,19 +406,37 @@ class DealReport:
         """The report in the API's shape."""
         return {"valid": self.valid,
                 "problems": [{"code": p.code, "message": p.message} for p in self.problems],
+                "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
                 "players": [p.to_dict() for p in self.players]}
 
 
+def _lenient(check: MeldCheck) -> tuple[MeldCheck, list[Reason]]:
+    """The verdict without the reasons that depend on the order of play, and those reasons."""
+    if not check.reasons or not any(r.code in ORDER_DEPENDENT for r in check.reasons):
+        return check, []
+    kept = tuple(r for r in check.reasons if r.code not in ORDER_DEPENDENT)
+    moved = [r for r in check.reasons if r.code in ORDER_DEPENDENT]
+    return replace(check, legal=not kept, reasons=kept), moved
+
+
 def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
-    """Validate a deal, listing every problem, and score it under ``rules``.
+    """Validate a deal, listing every problem and warning, and score it under ``rules``.
+
+    Raises ``DealInputError`` when a short-form hand is impossible in this game.
 
     >>> from kunken_scorer.rules import RuleSet
     >>> report = evaluate_deal(Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}),
     ...                        RuleSet.preset())
     >>> report.valid, report.scores
     (True, {'A': 0, 'B': 0})
+    >>> swap = Deal.from_dict({"players": [{"name": "Anna", "melds": ["K♠ K♣ JK"]},
+    ...                                    {"name": "Boris", "melds": ["5♥ JK 7♥"]}],
+    ...                        "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}]})
+    >>> evaluate_deal(swap, RuleSet.preset()).scores
+    {'Anna': 20, 'Boris': 25}
     """
     problems: list[Reason] = []
+    warnings: list[Reason] = []
     names = deal.names
     count = len(names)
     if not rules.min_players <= count <= rules.max_players:
@@ -263,36 +446,57 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
             problems.append(Reason("duplicate_player", {"player": name}))
     if deal.redeal:
         return DealReport(tuple(PlayerScore(n, 0, 0, 0) for n in names), tuple(problems))
+    deal.check_for(rules)
 
+    swap_cards = [(s.card,) for s in deal.swaps]
     laid = laid_counts([m for p in deal.players for m in p.melds] +
-                       [v.cards for p in deal.players for v in p.vists], rules)
+                       [v.cards for p in deal.players for v in p.vists] + swap_cards, rules)
     meld_checks: dict[str, list[MeldCheck]] = {}
     for p in deal.players:
-        checks = [check_parsed(m, rules, laid) for m in p.melds]
-        meld_checks.setdefault(p.name, checks)
-        for j, check in enumerate(checks):
+        checks = []
+        for j, meld in enumerate(p.melds):
+            check, early = _lenient(check_parsed(meld, rules, laid))
+            checks.append(check)
+            if early:
+                warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(meld),
+                                                            "why": early}))
             if not check.legal:
                 problems.append(Reason("illegal_meld", {"player": p.name, "meld": j + 1,
                                                         "cards": format_cards(check.written),
                                                         "why": list(check.reasons)}))
+        meld_checks.setdefault(p.name, checks)
         if rules.first_meld_run and checks and not any(c.kind == "run" and c.legal for c in checks):
             problems.append(Reason("no_run", {"player": p.name}))
         elif rules.first_meld_run and not checks and p.vists:
             problems.append(Reason("additions_without_run", {"player": p.name}))
 
     table = {name: list(checks) for name, checks in meld_checks.items()}
+    # Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker.
+    joker_points: Counter = Counter()  # owner -> points of the jokers swapped out of their melds
+    swap_results: dict[str, list[SwapResult]] = {n: [] for n in names}
+    has_layout = {p.name for p in deal.players if p.melds}
+    swapped = 0
+    for swap in deal.swaps:
+        result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
+        swap_results.setdefault(swap.by, []).append(result)
+        if problem:
+            problems.append(problem)
+        else:
+            swapped += 1
+            joker_points[swap.owner] += lost
+
     vist_results: dict[str, list[VistResult]] = {n: [] for n in names}
     # The record does not say in which order the players made their vists: a vist that does not
     # fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
     pending = [(p.name, k, vist) for p in deal.players for k, vist in enumerate(p.vists)]
-    done: dict[tuple[str, int], tuple[VistResult, Optional[Reason]]] = {}
+    done: dict[tuple[str, int], tuple] = {}
     progress = True
     while pending and progress:
         progress, waiting = False, []
         for name, k, vist in pending:
-            result, problem = _apply_vist(name, vist, table, rules, laid)
-            if problem is None:
-                done[(name, k)] = (result, None)
+            outcome = _apply_vist(name, vist, table, rules, laid)
+            if outcome[1] is None:
+                done[(name, k)] = outcome
                 progress = True
             else:
                 waiting.append((name, k, vist))
@@ -300,16 +504,22 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     for name, k, vist in pending:
         done[(name, k)] = _apply_vist(name, vist, table, rules, laid)
     for p in deal.players:
-        for k in range(len(p.vists)):
-            result, problem = done[(p.name, k)]
+        for k, vist in enumerate(p.vists):
+            result, problem, early = done[(p.name, k)]
             vist_results[p.name].append(result)
             if problem:
                 problems.append(problem)
+            if early:
+                warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(vist.cards),
+                                                            "why": early}))
 
     every = Counter(c for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists), p.hand)
                     for c in cards)
+    every.update(s.card for s in deal.swaps)
     printed = sum(n for c, n in every.items() if c.is_joker)
-    jokers = sum(n for c, n in every.items() if rules.is_joker(c))
+    summary_jokers = sum(p.hand_summary.jokers for p in deal.players if p.hand_summary)
+    # a swapped joker is recorded twice (in the meld as laid, and where it went): it is one joker
+    jokers = sum(n for c, n in every.items() if rules.is_joker(c)) + summary_jokers - swapped
     over = [(str(c), n) for c, n in every.items() if n > rules.decks and not rules.is_joker(c)]
     for card, n in sorted(over):
         problems.append(Reason("too_many_copies", {"card": card, "count": n}))
@@ -323,8 +533,11 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
         problems.append(Reason("unknown_went_out", {"player": went_out}))
         went_out = None
     for p in deal.players:
-        if p.name == went_out and p.hand:
-            problems.append(Reason("went_out_with_cards", {"player": p.name, "cards": format_cards(p.hand)}))
+        if p.name == went_out and p.holds_cards:
+            if p.hand_summary is None:
+                problems.append(Reason("went_out_with_cards", {"player": p.name, "cards": format_cards(p.hand)}))
+            else:
+                problems.append(Reason("went_out_with_hand", {"player": p.name}))
     express = deal.express
     if express and not rules.express:
         problems.append(Reason("express_not_in_game", {}))
@@ -336,9 +549,13 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     scores, details = [], []
     for p in deal.players:
         checks = meld_checks[p.name]
-        plus = sum(c.points for c in checks) + sum(v.points for v in vist_results[p.name])
+        plus = (sum(c.points for c in checks) - joker_points[p.name]
+                + sum(v.points for v in vist_results[p.name]) + sum(s.points for s in swap_results[p.name]))
         hand_jokers = sum(1 for c in p.hand if rules.is_joker(c))
         hand_points = sum(map(rules.face_points, p.hand))
+        if p.hand_summary is not None:
+            hand_jokers += p.hand_summary.jokers
+            hand_points += p.hand_summary.points_under(rules)
         if rules.joker_in_hand == "double":
             minus = hand_points * 2 ** hand_jokers
         else:
@@ -350,12 +567,56 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
                 minus *= rules.express_multiplier
         scores.append(PlayerScore(p.name, plus, minus, plus - minus))
         details.append(PlayerDetail(p.name, tuple(checks), tuple(vist_results[p.name]), hand_points, hand_jokers,
-                                    tuple(table.get(p.name, ()))))
-    return DealReport(tuple(scores), tuple(problems), tuple(details))
+                                    tuple(table.get(p.name, ())), tuple(swap_results[p.name])))
+    return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings))
+
+
+def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: RuleSet, laid: Counter):
+    """Put the swap's natural card into the owner's meld in ``table`` in place of its joker.
+
+    Returns the swap's result, its problem (None when legal) and the points the owner stops
+    scoring. Only a legal swap changes the meld.
+    """
+    card = str(swap.card)
+    naive = SwapResult(swap, swap.meld, False, rules.face_points(swap.card))
+    params = {"player": swap.by, "to": swap.owner, "card": card}
+    if swap.by not in table:
+        return naive, Reason("unknown_player", {"player": swap.by, "to": swap.by}), 0
+    if swap.owner not in table:
+        return naive, Reason("unknown_player", {"player": swap.by, "to": swap.owner}), 0
+    melds = table[swap.owner]
+    if swap.meld is not None and swap.meld >= len(melds):
+        return naive, Reason("swap_no_meld", {**params, "meld": swap.meld + 1}), 0
+    candidates = [swap.meld] if swap.meld is not None else list(range(len(melds)))
+    refused: list[tuple[int, list[Reason]]] = []  # (meld, why) for every meld with a joker that said no
+    for j in candidates:
+        current = melds[j]
+        verdict = swap_into(current, swap.card, rules)
+        if not verdict.legal:
+            if swap.meld is not None or verdict.reasons[0].code != "swap_no_joker":
+                refused.append((j, list(verdict.reasons)))
+            continue
+        written = list(current.written)
+        written[verdict.joker] = swap.card
+        after, _ = _lenient(check_parsed(tuple(written), rules, laid))
+        if not after.legal:
+            refused.append((j, [Reason("swap_breaks_meld", {})] + list(after.reasons)))
+            continue
+        if swap.by not in has_layout:
+            return (SwapResult(swap, j, False, rules.face_points(swap.card)),
+                    Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}), 0)
+        melds[j] = after
+        # the owner's meld as laid scored the joker at this written position
+        lost = laid_as[swap.owner][j].card_points[verdict.joker] if j < len(laid_as[swap.owner]) else 0
+        return SwapResult(swap, j, True, after.card_points[verdict.joker]), None, lost
+    if len(refused) != 1:  # no meld named, and none or several of the owner's melds hold a joker
+        return naive, Reason("swap_fits_nothing", params), 0
+    j, why = refused[0]
+    return naive, Reason("illegal_swap", {**params, "meld": j + 1, "why": why}), 0
 
 
 def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Counter):
-    """Extend the target meld in ``table``; return the vist's result and its problem, if any.
+    """Extend the target meld in ``table``; return the vist's result, its problem and its warnings.
 
     Only a legal vist changes the meld: an illegal one is reported, and later vists to the same
     meld are judged without its cards.
@@ -363,25 +624,25 @@ def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Coun
     shown = format_cards(vist.cards)
     naive = sum(map(rules.face_points, vist.cards))
     if vist.to not in table:
-        return VistResult(vist, None, False, naive), Reason("unknown_player", {"player": player, "to": vist.to})
+        return VistResult(vist, None, False, naive), Reason("unknown_player", {"player": player, "to": vist.to}), []
     melds = table[vist.to]
     if vist.meld is not None:
         if vist.meld >= len(melds):
             return VistResult(vist, None, False, naive), Reason(
-                "vist_no_meld", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown})
+                "vist_no_meld", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown}), []
         candidates = [vist.meld]
     else:
         candidates = list(range(len(melds)))
     for j in candidates:
-        result = extend(melds[j], vist.cards, rules, laid)
+        result, early = _lenient(extend(melds[j], vist.cards, rules, laid))
         if result.legal:
             melds[j] = result
             points = sum(result.card_points[len(result.card_points) - len(vist.cards):])
-            return VistResult(vist, j, True, points, result), None
+            return VistResult(vist, j, True, points, result), None, early
     if vist.meld is None:  # no meld of the player takes it (or the player has none)
         return VistResult(vist, None, False, naive), Reason(
-            "vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown})
+            "vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown}), []
     # the named meld was tried alone: ``result`` is its verdict
     return VistResult(vist, vist.meld, False, naive, result), Reason(
         "illegal_vist", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown,
-                         "why": list(result.reasons)})
+                         "why": list(result.reasons)}), []

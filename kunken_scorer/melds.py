@@ -386,19 +386,31 @@ class SwapCheck:
         return {"legal": self.legal, "reasons": [r.message for r in self.reasons]}
 
 
-def check_swap(meld: CardsLike, card: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> SwapCheck:
+def check_swap(meld: CardsLike, card: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = (),
+               has_layout: bool = True) -> SwapCheck:
     """May ``card`` replace a joker in ``meld`` (in a set, any suit the set lacks)?
+
+    Only a player with a layout of their own may swap: ``has_layout=False`` says no.
 
     >>> kunken = RuleSet.preset()
     >>> check_swap("JK K♠ K♣", "K♦", kunken).legal, check_swap("JK K♠ K♣", "K♠", kunken).legal
     (True, False)
+    >>> [r.code for r in check_swap("JK K♠ K♣", "K♦", kunken, has_layout=False).reasons]
+    ['swap_no_layout']
     """
     cards = parse_cards(card)
     check = check_meld(meld, rules, table)
     if len(cards) != 1 or rules.is_joker(cards[0]):
         shown = format_cards(cards) or "—"
         return SwapCheck(False, (Reason("swap_not_natural", {"card": shown}),), meld=check)
-    natural = cards[0]
+    swap = swap_into(check, cards[0], rules)
+    if swap.legal and not has_layout:
+        return SwapCheck(False, (Reason("swap_no_layout", {}),), swap.joker, check)
+    return swap
+
+
+def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
+    """May the natural card ``natural`` replace a joker of the checked meld? ``joker``: which one."""
     positions = [i for i, c in enumerate(check.written) if rules.is_joker(c)]
     if not positions:
         return SwapCheck(False, (Reason("swap_no_joker", {}),), meld=check)
@@ -486,6 +498,8 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
     {'fits': True, 'meld': 0, 'reasons': []}
     """
     cards = parse_cards(card)
+    if len(cards) != 1:
+        raise KunkenError(Reason("bad_field", {"field": "card", "expected": M_("exactly one card")}))
     parsed = [parse_cards(m) for m in melds]
     laid = laid_counts(parsed, rules)
     for n, meld in enumerate(parsed):
@@ -511,5 +525,7 @@ def check_vist(meld: CardsLike, cards: CardsLike, rules: RuleSet, table: Iterabl
     """
     base_cards = parse_cards(meld)
     added = parse_cards(cards)
+    if not added:
+        raise KunkenError(Reason("bad_field", {"field": "cards", "expected": M_("at least one card to add")}))
     laid = laid_counts([parse_cards(m) for m in table] + [base_cards, added], rules)
     return extend(check_parsed(base_cards, rules, laid), added, rules, laid)
