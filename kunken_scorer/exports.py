@@ -36,7 +36,7 @@ MAX_NOTE = 1000
 #: The years an imported date may fall in (any other date is replaced by the import's own).
 MIN_YEAR, MAX_YEAR = 1900, 9000
 CSV_COLUMNS = ("deal", "player", "plus", "minus", "score", "total", "went_out", "express", "redeal",
-               "override", "note")
+               "swaps", "override", "note")
 
 MESSAGES.update({
     "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
@@ -191,10 +191,23 @@ def csv_rows(board: Scoreboard) -> list[dict]:
                 "went_out": _text_cell(deal.went_out if deal else None),
                 "express": int(bool(deal and deal.express)),
                 "redeal": int(redeal),
+                "swaps": _text_cell(swaps_text(deal, name) if deal else None),
                 "override": int(bool(scored.row["override"])),
                 "note": _text_cell(scored.row["note"]),
             })
     return rows
+
+
+def swaps_text(deal, name: str) -> str:
+    """The joker swaps ``name`` made in ``deal``, as "K♦ → Anna 1" (card, the meld's owner and number).
+
+    >>> from kunken_scorer import Deal
+    >>> swaps_text(Deal.from_dict({"players": [{"name": "A"}], "swaps": [
+    ...     {"by": "B", "from": "A", "meld": 0, "card": "kd"}]}), "B")
+    'K♦ → A 1'
+    """
+    return "; ".join(f"{s.card} → {s.owner}" + ("" if s.meld is None else f" {s.meld + 1}")
+                     for s in deal.swaps if s.by == name)
 
 
 def csv_text(board: Scoreboard) -> str:

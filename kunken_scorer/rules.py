@@ -322,7 +322,7 @@ SWITCHES = {
     "rummy_call": _bool,
 }
 
-#: The switches RULES.md names as house rules a table may turn (shown on the rules page).
+#: The switches docs/rules.md names as house rules a table may turn (shown on the rules page).
 HOUSE_RULES = ("ace_low", "wrap", "joker_limit", "no_adjacent_jokers", "ace_points", "hand_size",
                "opening_points", "joker_in_hand", "express_multiplier", "short_ace", "wild_card")
 

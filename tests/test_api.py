@@ -154,7 +154,7 @@ def test_discard_example(client):
 def test_deal_score_example(client):
     response = client.post(f"{API}/deals/score", json=DEAL)
     assert response.status_code == 200
-    assert response.get_json() == {"valid": True, "problems": [], "players": DEAL_SCORES}
+    assert response.get_json() == {"valid": True, "problems": [], "warnings": [], "players": DEAL_SCORES}
 
 
 def test_deal_score_lists_problems_and_still_scores(client):
@@ -249,7 +249,7 @@ def test_recording_a_deal_answers_scores_totals_and_version(client, store):
     version = client.get(f"{API}/sessions/{s['id']}").get_json()["version"]
     response = post_deal(client, s, key="k1")
     assert response.status_code == 201
-    assert response.get_json() == {"number": 1, "players": DEAL_SCORES,
+    assert response.get_json() == {"number": 1, "players": DEAL_SCORES, "warnings": [],
                                    "totals": {"Anna": 35, "Boris": -5}, "version": version + 1}
     second = post_deal(client, s, key="k2").get_json()
     assert second["number"] == 2 and second["totals"] == {"Anna": 70, "Boris": -10}

@@ -1,4 +1,4 @@
-"""The JSON API (v1) of API.md: rule checks, deal scoring, sessions, export and import.
+"""The JSON API (v1) documented in docs/api.md: rule checks, deal scoring, sessions, export and import.
 
 A view here only translates: it reads the JSON body, checks the types of its fields, calls
 the rules core (``kunken_scorer``), the service or the store, and writes the answer as JSON.
@@ -318,7 +318,10 @@ def check_swap_view():
     rules = _rules(body)
     meld = _cards(body.get("meld"), "meld")
     card = _cards(body.get("card"), "card")
-    result = check_swap(meld, card, rules, _meld_list(body, "table", required=False))
+    has_layout = body.get("has_layout", True)
+    if not isinstance(has_layout, bool):
+        raise _bad("has_layout", M_("true or false"))
+    result = check_swap(meld, card, rules, _meld_list(body, "table", required=False), has_layout=has_layout)
     return {"legal": result.legal, "reasons": _reasons(result.reasons)}
 
 
@@ -356,7 +359,7 @@ def score_deal():
     rules = _rules(body)
     report = evaluate_deal(Deal.from_dict(body), rules)
     return {"valid": report.valid, "problems": _problems(report.problems),
-            "players": [p.to_dict() for p in report.players]}
+            "warnings": _problems(report.warnings), "players": [p.to_dict() for p in report.players]}
 
 
 # -- sessions ------------------------------------------------------------------------------
@@ -369,9 +372,11 @@ def _deal_entry(scored: ScoredDeal) -> dict:
     if scored.report is not None:
         entry["players"] = [p.to_dict() for p in scored.report.players]
         entry["problems"] = _problems(scored.report.problems)
+        entry["warnings"] = _problems(scored.report.warnings)
     else:
         entry["players"] = []
         entry["problems"] = _problems([scored.error] if scored.error else [])
+        entry["warnings"] = []
     return entry
 
 
@@ -424,7 +429,7 @@ def record_deal(session_id: str):
     if report.problems and not override:
         raise ApiError(422, gettext('The deal has problems; correct it, or send "override": true '
                                     'with a note to record it anyway.'),
-                       problems=_problems(report.problems))
+                       problems=_problems(report.problems), warnings=_problems(report.warnings))
     deal, created = store.add_deal(session_id, record, override=override, note=note,
                                    idempotency_key=key, expected_version=expected)
     if not created:  # the same key stored a deal in a request running alongside this one
@@ -434,7 +439,7 @@ def record_deal(session_id: str):
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
     board = scoreboard(store, session_id)
     answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
-              "totals": board.totals, "version": board.version}
+              "warnings": _problems(report.warnings), "totals": board.totals, "version": board.version}
     if key is not None:
         store.save_response(session_id, key, 201, answer)
     response = jsonify(answer)

@@ -20,7 +20,8 @@ from wtforms.validators import Length, NumberRange, Optional, Regexp, Validation
 from wtforms.widgets import NumberInput
 
 from ..cards import CardError, format_cards, parse_cards
-from ..deal import MAX_MELDS, MAX_NAME, MAX_VISTS
+from ..deal import MAX_MELDS, MAX_NAME, MAX_SWAPS, MAX_VISTS, HandSummary
+from ..rules import RuleSet
 from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
 from . import GAME_NAMES, reason_text
 
@@ -253,7 +254,10 @@ class PlayerForm(Form):
     vists = TextAreaField(lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
                           validators=[Length(max=MAX_CARDS_TEXT,
                                              message=lazy_gettext("Too long: at most %(max)d characters."))])
-    hand = StringField(lazy_gettext("Cards left in hand"), validators=[
+    swaps = TextAreaField(lazy_gettext("Joker swaps, one per line: name: the card put in (or name 2: card for their meld 2)"),
+                          validators=[Length(max=MAX_CARDS_TEXT,
+                                             message=lazy_gettext("Too long: at most %(max)d characters."))])
+    hand = StringField(lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"), validators=[
         Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
 
 
@@ -283,15 +287,19 @@ class DealForm(FlaskForm):
         """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
         ok = super().validate(extra_validators)
         body = {"players": [], "went_out": self.went_out.data or None,
-                "express": bool(self.express.data), "redeal": bool(self.redeal.data)}
+                "express": bool(self.express.data), "redeal": bool(self.redeal.data), "swaps": []}
         for name, entry in zip(self.names, self.players.entries):
             if self.redeal.data:
                 body["players"].append({"name": name})
                 continue
             melds = self._card_lines(entry.form.melds, MAX_MELDS)
             vists = self._vist_lines(entry.form.vists)
-            hand = self._cards(entry.form.hand)
+            body["swaps"] += [{"by": name, "from": s["to"], "meld": s["meld"], "card": s["cards"]}
+                              for s in self._vist_lines(entry.form.swaps, one_card=True)]
+            hand = self._hand(entry.form.hand)
             body["players"].append({"name": name, "melds": melds, "vists": vists, "hand": hand})
+        if len(body["swaps"]) > MAX_SWAPS:
+            self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None
         return ok
@@ -314,7 +322,8 @@ class DealForm(FlaskForm):
                 self._error(field, line_error(number, line, reason_text(err.reason)))
         return out
 
-    def _vist_lines(self, field) -> list[dict]:
+    def _vist_lines(self, field, one_card: bool = False) -> list[dict]:
+        """Vist lines (``Anna 2: 5♥``), or swap lines when ``one_card``: one natural card put in a joker's place."""
         lines = split_lines(field.data)
         if len(lines) > MAX_VISTS:
             self._error(field, gettext("At most %(limit)s lines.", limit=MAX_VISTS))
@@ -322,10 +331,34 @@ class DealForm(FlaskForm):
         out = []
         for number, line in lines:
             try:
-                out.append(parse_vist_line(line, self.names))
+                vist = parse_vist_line(line, self.names)
             except VistSyntaxError as err:
                 self._error(field, line_error(number, line, str(err)))
+                continue
+            if one_card and len(vist["cards"].split()) != 1:
+                self._error(field, line_error(number, line, gettext("a swap puts exactly one card in the joker’s place.")))
+                continue
+            out.append(vist)
         return out
+
+    def _hand(self, field) -> Any:
+        """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value."""
+        text = (field.data or "").strip()
+        first, _, rest = text.partition(" ")
+        if not _NUMBER.fullmatch(first):
+            return self._cards(field)
+        if not first.isdigit():
+            self._error(field, gettext("The points of a hand are a whole number, 0 or more, like “35 JK”."))
+            return ""
+        try:
+            jokers = parse_cards(rest)
+        except CardError as err:
+            self._error(field, reason_text(err.reason))
+            return ""
+        if not all(c.is_joker and c.pin is None for c in jokers):
+            self._error(field, gettext("After the points, write only the jokers, like “35 JK JK”."))
+            return ""
+        return {"points": int(first), "jokers": len(jokers)}
 
     def _cards(self, field) -> str:
         try:
@@ -333,6 +366,23 @@ class DealForm(FlaskForm):
         except CardError as err:
             self._error(field, reason_text(err.reason))
             return ""
+
+
+_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
+
+
+def hand_text(hand: Any, rules: Opt[RuleSet] = None) -> str:
+    """A stored hand as the hand field shows it: cards, or points then jokers (counts become points).
+
+    >>> hand_text({"points": 35, "jokers": 2}), hand_text("K♠ JK")
+    ('35 JK JK', 'K♠ JK')
+    >>> hand_text({"small": 1, "aces": 1, "jokers": 0}, RuleSet.preset())
+    '15'
+    """
+    if not isinstance(hand, dict):
+        return hand or ""
+    summary = HandSummary.from_value(hand, "hand")
+    return " ".join([str(summary.points_under(rules or RuleSet.preset()))] + ["JK"] * summary.jokers)
 
 
 @lru_cache(maxsize=16)
@@ -356,14 +406,18 @@ def new_form_key() -> str:
     return "form-" + secrets.token_urlsafe(16)
 
 
-def deal_form_data(record: dict, names: list[str], override: bool = False, note: Opt[str] = None) -> dict:
-    """A stored deal record as the deal form's data, players in seat order."""
+def deal_form_data(record: dict, names: list[str], override: bool = False, note: Opt[str] = None,
+                   rules: Opt[RuleSet] = None) -> dict:
+    """A stored deal record as the deal form's data, players in seat order (swaps under the swapper)."""
     by_name = {p.get("name"): p for p in record.get("players", []) if isinstance(p, dict)}
+    swaps = [s for s in record.get("swaps") or [] if isinstance(s, dict)]
     players = []
     for name in names:
         p = by_name.get(name, {})
         players.append({"melds": "\n".join(p.get("melds") or []),
                         "vists": "\n".join(vist_line(v, names) for v in p.get("vists") or []),
-                        "hand": p.get("hand") or ""})
+                        "swaps": "\n".join(vist_line({"to": s["from"], "meld": s.get("meld"), "cards": s["card"]}, names)
+                                           for s in swaps if s.get("by") == name),
+                        "hand": hand_text(p.get("hand"), rules)})
     return {"players": players, "went_out": record.get("went_out") or "", "express": bool(record.get("express")),
             "redeal": bool(record.get("redeal")), "override": override, "note": note or ""}

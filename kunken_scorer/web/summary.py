@@ -156,6 +156,8 @@ class DealRow:
     note: Optional[str]
     problems: tuple[str, ...]
     error: Optional[str]
+    swaps: tuple = ()
+    warnings: tuple[str, ...] = ()
 
 
 def deal_rows(board: Scoreboard) -> list[DealRow]:
@@ -175,6 +177,8 @@ def deal_rows(board: Scoreboard) -> list[DealRow]:
             note=scored.row["note"],
             problems=tuple(reason_text(r) for r in scored.report.problems) if scored.report else (),
             error=reason_text(scored.error) if scored.error else None,
+            swaps=scored.deal.swaps if scored.deal else (),
+            warnings=tuple(reason_text(r) for r in scored.report.warnings) if scored.report else (),
         ))
     return rows
 

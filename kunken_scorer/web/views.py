@@ -35,7 +35,9 @@ bp = Blueprint("views", __name__)
 
 #: Where a problem of a deal is shown: the field of the player it names, or a deal-wide field.
 PLAYER_FIELD = {"illegal_meld": "melds", "no_run": "melds", "illegal_vist": "vists", "vist_fits_nothing": "vists",
-                "vist_no_meld": "vists", "unknown_player": "vists", "went_out_with_cards": "hand"}
+                "vist_no_meld": "vists", "unknown_player": "vists", "went_out_with_cards": "hand",
+                "went_out_with_hand": "hand", "illegal_swap": "swaps", "swap_fits_nothing": "swaps",
+                "swap_no_meld": "swaps"}
 DEAL_FIELD = {"unknown_went_out": "went_out", "express_without_going_out": "express",
               "express_not_in_game": "express"}
 _API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)\b")
@@ -228,7 +230,8 @@ def _deal_rows(board: service.Scoreboard) -> list[dict]:
         rows.append({"id": row["id"], "number": scored.number, "cells": [by_name.get(n) for n in board.players],
                      "redeal": bool(record.get("redeal")), "went_out": record.get("went_out"),
                      "express": bool(record.get("express")), "override": row["override"], "note": row["note"],
-                     "error": scored.error})
+                     "error": scored.error, "swaps": scored.deal.swaps if scored.deal else (),
+                     "warnings": scored.report.warnings if scored.report else ()})
     return rows
 
 
@@ -459,7 +462,7 @@ def edit_deal(sid: str, deal_id: int):
         abort(404)
     names = session["players"]
     if request.method == "GET":
-        data = deal_form_data(deal["record"], names, deal["override"], deal["note"])
+        data = deal_form_data(deal["record"], names, deal["override"], deal["note"], RuleSet.from_dict(session["rules"]))
         return _render_deal(deal_form(names, data={**data, "expected": str(deal["revision"])}), session, deal)
     return _post_deal(deal_form(names), session, deal)
 
