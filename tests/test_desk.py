@@ -192,20 +192,28 @@ def test_other_melds_on_the_table_exhaust_a_jokers_card(client):
 
 
 def test_swap_a_missing_suit_for_the_joker_but_not_a_suit_the_set_holds(client):
-    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦", headers=EN)
+    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦", has_layout="y", headers=EN)
     assert page.attr("swap-answer", "data-legal") == "true"
     assert "K♦ may replace the joker" in page.text("swap-answer-verdict")
     assert "card 1" in page.text("swap-answer-detail")
-    page = ask(client, "swap", meld="JK K♠ K♣", card="Кп", headers=EN)
+    page = ask(client, "swap", meld="JK K♠ K♣", card="Кп", has_layout="y", headers=EN)
     assert page.attr("swap-answer", "data-legal") == "false"
     assert "the set already holds K♠" in page.text("swap-answer-reasons")
     assert page.reason_links("swap") == ["/rules/kunken#swap"]
 
 
+def test_swap_needs_a_layout_of_ones_own(client):
+    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦", headers=EN)  # the box left unticked
+    assert page.attr("swap-answer", "data-legal") == "false"
+    assert "meld of their own" in page.text("swap-answer-reasons")
+    # a fresh desk starts with the box ticked: the rule's usual case
+    assert '<input checked id="swap-has_layout"' in client.get(DESK, headers=EN).get_data(as_text=True)
+
+
 def test_swap_in_a_run_needs_the_exact_card(client):
-    page = ask(client, "swap", meld="5♥ JK 7♥", card="6♥", headers=EN)
+    page = ask(client, "swap", meld="5♥ JK 7♥", card="6♥", has_layout="y", headers=EN)
     assert page.attr("swap-answer", "data-legal") == "true"
-    page = ask(client, "swap", meld="5♥ JK 7♥", card="8♥", headers=EN)
+    page = ask(client, "swap", meld="5♥ JK 7♥", card="8♥", has_layout="y", headers=EN)
     assert page.attr("swap-answer", "data-legal") == "false"
     assert "the joker stands for 6♥" in page.text("swap-answer-reasons")
 
@@ -269,7 +277,7 @@ def test_a_bad_card_is_a_form_error_naming_the_token(client):
     page = ask(client, "opening", melds="A♠ A♥ A♦\n6♥ 7x 8♥", bank_card="7♥", headers=EN)
     assert page.status == 422
     assert 'Line 2: "7x": no such suit' in page.text("opening-melds-errors")
-    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦ K♥", headers=EN)
+    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦ K♥", has_layout="y", headers=EN)
     assert page.status == 422 and "exactly one card" in page.text("swap-card-errors")
     page = ask(client, "vist", meld="", cards="5♥", headers=EN)
     assert page.status == 422 and page.text("vist-meld-errors")

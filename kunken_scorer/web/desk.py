@@ -198,6 +198,7 @@ class SwapForm(FlaskForm):
 
     meld = _cards_field(_l("Meld with a joker"), example="JK K♠ K♣")
     card = _cards_field(_l("Natural card offered for the joker"), single=True, example="K♦")
+    has_layout = BooleanField(_l("The player swapping already has a layout on the table"), default=True)
     table = _lines_field(_l("Other melds on the table, one per line (optional)"))
     submit = SubmitField(_l("Check the swap"))
 
@@ -275,7 +276,7 @@ def answer_meld(form: MeldForm, rules: RuleSet) -> dict:
 def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
     """The answer to "may this card replace that joker?"."""
     table = meld_lines(form.table.data)
-    result = check_swap(form.meld.data, form.card.data, rules, table)
+    result = check_swap(form.meld.data, form.card.data, rules, table, has_layout=bool(form.has_layout.data))
     card = format_cards(parse_cards(form.card.data))
     answer = {"legal": result.legal, "card": card, "reasons": list(result.reasons),
               "meld": meld_summary(result.meld, rules, table) if result.meld is not None else None}
