@@ -213,12 +213,6 @@ class Deal:
             out["swaps"] = [s.to_dict() for s in self.swaps]
         return out
 
-    def check_for(self, rules: RuleSet) -> None:
-        """Raise ``DealInputError`` for what the record says that no deal of this game could hold."""
-        for i, p in enumerate(self.players):
-            if p.hand_summary is not None:
-                p.hand_summary.check_for(rules, f"players[{i}].hand")
-
     @property
     def names(self) -> list[str]:
         """The players' names in seat order."""
@@ -277,7 +271,7 @@ def _meld_index(meld: Any, where: str) -> Optional[int]:
 
 
 def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], Optional[HandSummary]]:
-    if isinstance(raw, Mapping):
+    if raw is not None and not isinstance(raw, (str, list)) and isinstance(raw, Mapping):
         return (), HandSummary.from_value(raw, where)
     return _cards(raw, where), None
 
@@ -320,7 +314,9 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
         vw = f"{where}.vists[{j}]"
         if not isinstance(v, Mapping):
             raise _bad(vw, M_("an object with to, meld and cards"))
-        meld = _meld_index(v.get("meld"), f"{vw}.meld")
+        meld = v.get("meld")
+        if meld is not None:
+            _meld_index(meld, f"{vw}.meld")
         cards = _cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
@@ -446,19 +442,24 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
             problems.append(Reason("duplicate_player", {"player": name}))
     if deal.redeal:
         return DealReport(tuple(PlayerScore(n, 0, 0, 0) for n in names), tuple(problems))
-    deal.check_for(rules)
+    summary_jokers = 0
+    for i, p in enumerate(deal.players):
+        if p.hand_summary is not None:  # a short form no hand of this game could have is bad input
+            p.hand_summary.check_for(rules, f"players[{i}].hand")
+            summary_jokers += p.hand_summary.jokers
 
-    swap_cards = [(s.card,) for s in deal.swaps]
     laid = laid_counts([m for p in deal.players for m in p.melds] +
-                       [v.cards for p in deal.players for v in p.vists] + swap_cards, rules)
+                       [v.cards for p in deal.players for v in p.vists] + [(s.card,) for s in deal.swaps], rules)
     meld_checks: dict[str, list[MeldCheck]] = {}
     for p in deal.players:
-        checks = []
-        for j, meld in enumerate(p.melds):
-            check, early = _lenient(check_parsed(meld, rules, laid))
-            checks.append(check)
+        checks = [check_parsed(m, rules, laid) for m in p.melds]
+        for j, check in enumerate(checks):
+            if not check.reasons:
+                continue
+            check, early = _lenient(check)
+            checks[j] = check
             if early:
-                warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(meld),
+                warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(check.written),
                                                             "why": early}))
             if not check.legal:
                 problems.append(Reason("illegal_meld", {"player": p.name, "meld": j + 1,
@@ -472,18 +473,21 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
 
     table = {name: list(checks) for name, checks in meld_checks.items()}
     # Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker.
-    joker_points: Counter = Counter()  # owner -> points of the jokers swapped out of their melds
-    swap_results: dict[str, list[SwapResult]] = {n: [] for n in names}
-    has_layout = {p.name for p in deal.players if p.melds}
+    joker_points: dict[str, int] = {}  # owner -> points of the jokers swapped out of their melds
+    swap_points: dict[str, int] = {}  # swapper -> points of the natural cards they put in
+    swap_results: dict[str, list[SwapResult]] = {}
     swapped = 0
-    for swap in deal.swaps:
-        result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
-        swap_results.setdefault(swap.by, []).append(result)
-        if problem:
-            problems.append(problem)
-        else:
-            swapped += 1
-            joker_points[swap.owner] += lost
+    if deal.swaps:
+        has_layout = {p.name for p in deal.players if p.melds}
+        for swap in deal.swaps:
+            result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
+            swap_results.setdefault(swap.by, []).append(result)
+            swap_points[swap.by] = swap_points.get(swap.by, 0) + result.points
+            if problem:
+                problems.append(problem)
+            else:
+                swapped += 1
+                joker_points[swap.owner] = joker_points.get(swap.owner, 0) + lost
 
     vist_results: dict[str, list[VistResult]] = {n: [] for n in names}
     # The record does not say in which order the players made their vists: a vist that does not
@@ -515,9 +519,9 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
 
     every = Counter(c for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists), p.hand)
                     for c in cards)
-    every.update(s.card for s in deal.swaps)
+    if deal.swaps:
+        every.update(s.card for s in deal.swaps)
     printed = sum(n for c, n in every.items() if c.is_joker)
-    summary_jokers = sum(p.hand_summary.jokers for p in deal.players if p.hand_summary)
     # a swapped joker is recorded twice (in the meld as laid, and where it went): it is one joker
     jokers = sum(n for c, n in every.items() if rules.is_joker(c)) + summary_jokers - swapped
     over = [(str(c), n) for c, n in every.items() if n > rules.decks and not rules.is_joker(c)]
@@ -549,8 +553,9 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     scores, details = [], []
     for p in deal.players:
         checks = meld_checks[p.name]
-        plus = (sum(c.points for c in checks) - joker_points[p.name]
-                + sum(v.points for v in vist_results[p.name]) + sum(s.points for s in swap_results[p.name]))
+        plus = sum(c.points for c in checks) + sum(v.points for v in vist_results[p.name])
+        if swap_points:
+            plus += swap_points.get(p.name, 0) - joker_points.get(p.name, 0)
         hand_jokers = sum(1 for c in p.hand if rules.is_joker(c))
         hand_points = sum(map(rules.face_points, p.hand))
         if p.hand_summary is not None:
@@ -567,7 +572,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
                 minus *= rules.express_multiplier
         scores.append(PlayerScore(p.name, plus, minus, plus - minus))
         details.append(PlayerDetail(p.name, tuple(checks), tuple(vist_results[p.name]), hand_points, hand_jokers,
-                                    tuple(table.get(p.name, ())), tuple(swap_results[p.name])))
+                                    tuple(table.get(p.name, ())), tuple(swap_results.get(p.name, ()))))
     return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings))
 
 

@@ -87,6 +87,12 @@ def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()
 def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldCheck:
     """Check parsed cards; ``laid`` counts every natural card on the table, this meld's included."""
     meld = tuple(meld)
+    # Without jokers the verdict does not depend on the table: the memo holds only such melds,
+    # so a hit needs no look at the cards.
+    cache = rules.natural_meld_checks
+    verdict = cache.get(meld)
+    if verdict is not None:
+        return verdict
     if not meld:
         return _illegal(meld, None, rules, Reason("no_cards", {}))
     if len(meld) < 3:
@@ -94,14 +100,10 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldChe
     is_joker = rules.is_joker
     naturals = [c for c in meld if not is_joker(c)]
     if len(naturals) == len(meld):
-        # Without jokers the verdict does not depend on the table: look it up, or work it out once.
-        cache = rules.natural_meld_checks
-        verdict = cache.get(meld)
-        if verdict is None:
-            verdict = _check_cards(meld, rules, laid)
-            if len(cache) >= 8192:
-                cache.clear()
-            cache[meld] = verdict
+        verdict = _check_cards(meld, rules, laid)
+        if len(cache) >= 8192:
+            cache.clear()
+        cache[meld] = verdict
         return verdict
     return _check_cards(meld, rules, laid, naturals)
 
