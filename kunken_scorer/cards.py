@@ -256,15 +256,53 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
 @lru_cache(maxsize=8192)
 def _parse_text(text: str) -> tuple[Card, ...]:
     # the same melds and hands are typed again and again (every preview of a deal re-sends them)
+    if "…" in text or ".." in text:
+        text = _RANGE_GAP.sub("…", text)  # "6♥ … 10♥" is one range, like "6♥…10♥"
     if "," in text or ";" in text:
         return _parse_tokens([t for t in _SPLIT.split(text) if t])
     return _parse_tokens(text.split())
 
 
+_RANGE_GAP = re.compile(r"\s*(?:…|\.\.+)\s*")
+
+
 def _parse_tokens(tokens: list) -> tuple[Card, ...]:
     if len(tokens) > MAX_CARDS_PER_ENTRY:
         raise CardError(Reason("too_many_cards_typed", {"limit": MAX_CARDS_PER_ENTRY}))
-    return tuple(t if isinstance(t, Card) else _parse_token(t) for t in tokens)
+    out: list[Card] = []
+    for t in tokens:
+        if isinstance(t, Card):
+            out.append(t)
+        elif "…" in t or ".." in t:
+            out.extend(_parse_range(t))
+        else:
+            out.append(_parse_token(t))
+    if len(out) > MAX_CARDS_PER_ENTRY:
+        raise CardError(Reason("too_many_cards_typed", {"limit": MAX_CARDS_PER_ENTRY}))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _parse_range(token: str) -> tuple[Card, ...]:
+    """``6♥…10♥`` (or ``6♥..10♥``): every card of one suit from the first to the last, as written.
+
+    Of the two ways round, the shorter is meant: ``A♥…3♥`` is A 2 3 (the ace low), ``3♥…A♥``
+    is 3 2 A, ``Q♥…A♥`` is Q K A, ``10♥…6♥`` runs downwards.
+    """
+    first, last = (t for t in _RANGE_GAP.split(token, maxsplit=1))
+    if not first or not last:
+        raise CardError(Reason("range_open", {"token": token}))
+    low, high = _parse_token(first), _parse_token(last)
+    if low.is_joker or high.is_joker or low.suit != high.suit:
+        raise CardError(Reason("range_one_suit", {"token": token}))
+    # positions in the rank order with the ace high (2..14) or low (1..13); take the shorter way
+    ways = []
+    for ace in (14, 1):
+        a, b = (ace if c.rank == Rank.ACE else int(c.rank) for c in (low, high))
+        ways.append((abs(b - a), a, b))
+    _, a, b = min(ways)
+    step = 1 if b >= a else -1
+    return tuple(Card(Rank.ACE if v in (1, 14) else Rank(v), low.suit) for v in range(a, b + step, step))
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -218,6 +218,15 @@ class Deal:
         """The players' names in seat order."""
         return [p.name for p in self.players]
 
+    @property
+    def empty_hands(self) -> list[str]:
+        """The players who hold no card at the end of the deal (the one who went out, usually).
+
+        >>> Deal.from_dict({"players": [{"name": "A", "hand": ""}, {"name": "B", "hand": {"points": 5}}]}).empty_hands
+        ['A']
+        """
+        return [p.name for p in self.players if not p.holds_cards]
+
 
 def _bad(name: str, expected: str) -> DealInputError:
     return DealInputError(Reason("bad_field", {"field": name, "expected": expected}))
@@ -374,6 +383,8 @@ class PlayerDetail:
     final_melds: tuple[MeldCheck, ...] = ()
     #: the swaps this player made
     swaps: tuple[SwapResult, ...] = ()
+    #: plus points of this player's illegal melds, vists and swaps (before express)
+    unchecked: int = 0
 
 
 @dataclass(frozen=True)
@@ -387,6 +398,27 @@ class DealReport:
     problems: tuple[Reason, ...] = ()
     details: tuple[PlayerDetail, ...] = ()
     warnings: tuple[Reason, ...] = ()
+    #: the player whose express doubled the scores (None without an express), and by how much
+    express_by: Optional[str] = None
+    express_multiplier: int = 1
+
+    @property
+    def checked_players(self) -> tuple[PlayerScore, ...]:
+        """The scores with nothing counted for illegal melds, vists and swaps (the preview's view).
+
+        >>> report = evaluate_deal(Deal.from_dict({"players": [
+        ...     {"name": "A", "melds": ["K♠ K♠ K♥", "2♣ 3♣ 4♣"]}, {"name": "B", "hand": "5♦"}]}), RuleSet.preset())
+        >>> report.players[0].plus, report.checked_players[0].plus
+        (45, 15)
+        """
+        out = []
+        for score, detail in zip(self.players, self.details):
+            if not detail.unchecked:
+                out.append(score)
+                continue
+            plus = score.plus - detail.unchecked * (self.express_multiplier if score.name == self.express_by else 1)
+            out.append(PlayerScore(score.name, plus, score.minus, plus - score.minus))
+        return tuple(out)
 
     @property
     def valid(self) -> bool:
@@ -404,6 +436,15 @@ class DealReport:
                 "problems": [{"code": p.code, "message": p.message} for p in self.problems],
                 "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
                 "players": [p.to_dict() for p in self.players]}
+
+
+def hand_entries(rules: RuleSet) -> tuple[str, ...]:
+    """The ways a table of this game may enter cards left in hand: counts need small cards alike.
+
+    >>> hand_entries(RuleSet.preset()), hand_entries(RuleSet.preset("ordered-rummy"))
+    (('counts', 'points', 'cards'), ('points', 'cards'))
+    """
+    return ("counts", "points", "cards") if rules.number_points is not None else ("points", "cards")
 
 
 def _lenient(check: MeldCheck) -> tuple[MeldCheck, list[Reason]]:
@@ -571,9 +612,15 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
             else:
                 minus *= rules.express_multiplier
         scores.append(PlayerScore(p.name, plus, minus, plus - minus))
+        unchecked = 0
+        if problems:
+            unchecked = (sum(c.points for c in checks if not c.legal)
+                         + sum(v.points for v in vist_results[p.name] if not v.legal)
+                         + sum(s.points for s in swap_results.get(p.name, ()) if not s.legal))
         details.append(PlayerDetail(p.name, tuple(checks), tuple(vist_results[p.name]), hand_points, hand_jokers,
-                                    tuple(table.get(p.name, ())), tuple(swap_results.get(p.name, ()))))
-    return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings))
+                                    tuple(table.get(p.name, ())), tuple(swap_results.get(p.name, ())), unchecked))
+    return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings),
+                      went_out if express else None, rules.express_multiplier if express else 1)
 
 
 def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: RuleSet, laid: Counter):

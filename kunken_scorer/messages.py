@@ -44,6 +44,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "missing_suit": ("cards", N_('"{token}": the suit is missing')),
     "bad_pin": ("cards", N_('"{token}": a joker can only be pinned to a natural card, like JK=K♦')),
     "not_card_text": ("cards", N_('Cards are written as text, like "K♠ 10♥ JK", not as {value}.')),
+    "range_open": ("cards", N_('"{token}": a run of cards is written from one card to another, like 6♥…10♥')),
+    "range_one_suit": ("cards", N_('"{token}": a run of cards goes from one natural card to another of the same suit, like 6♥…10♥')),
     "too_many_cards_typed": ("cards", N_("Too many cards: at most {limit} in one entry.")),
     # melds
     "no_cards": ("melds", N_("No cards were given.")),

@@ -148,6 +148,15 @@ def m002_creation_keys(db: Database) -> None:
     )
 
 
+@migrations()
+def m003_hand_entry(db: Database) -> None:
+    """How the table enters the cards left in hand (cards, counts or points); empty: the game's default."""
+    db["sessions"].add_column("hand_entry", str)
+
+
+#: The ways a table may enter the cards left in hand.
+HAND_ENTRIES = ("cards", "counts", "points")
+
 HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"})
 
 
@@ -254,6 +263,7 @@ class Store:
             "created_at": row["created_at"],
             "ended_at": row["ended_at"],
             "version": row["version"],
+            "hand_entry": row.get("hand_entry"),
         }
 
     @staticmethod
@@ -373,6 +383,14 @@ class Store:
         if row is None:
             raise NotFound(f"There is no score sheet with id {session_id!r}.")
         return row[0]
+
+    def set_hand_entry(self, session_id: str, hand_entry: str) -> None:
+        """Remember how the table enters hands (not a change of the score sheet: no new version)."""
+        if hand_entry not in HAND_ENTRIES:
+            raise ValueError(f"hand_entry must be one of {HAND_ENTRIES}")
+        with self._write():
+            self._session_row(session_id)
+            self.db.execute("UPDATE sessions SET hand_entry = ? WHERE id = ?", [hand_entry, session_id])
 
     def end_session(self, session_id: str) -> dict:
         """End the session (a no-op if it already ended); return the session."""

@@ -1,17 +1,31 @@
-/* Tap-to-pick card keypad (templates/_keypad.html). Types canonical card tokens (K♠, 10♥, JK)
-   into the last focused <input>/<textarea> with a data-keypad attribute. Pages work without it. */
+/* Tap-to-pick card keypad (templates/_keypad.html). Types card tokens in the page's notation
+   (K♠ 10♥ JK, or К♠ 10♥ Дж on Russian pages) into the last focused <input>/<textarea> that has a
+   data-keypad attribute. Pages work without it.
+
+   Fast entry:
+   - a set by rank and suits: tap a rank, then each suit (A ♠ ♥ ♦): the rank stays picked;
+   - a run by its ends: a card, "…", the last rank (6 ♥ … 10 gives 6♥…10♥);
+   - a suit first keeps the suit picked for the ranks that follow (♥ 5 6 7);
+   - a new meld starts on its own line when the rank changes after a set, or after a run's end;
+   - hand fields in points mode get digits (40 Дж);
+   - vists and swaps: the picks row inserts "Борис 1: " into the current player's field. */
 (function () {
   "use strict";
   var pad = document.getElementById("keypad");
   if (!pad) { return; }
   var FIELDS = "input[data-keypad], textarea[data-keypad]";
   var STORE = "kunken-keypad-mode";
+  var RU = { J: "В", Q: "Д", K: "К", A: "Т", JK: "Дж" };
+  var russian = pad.getAttribute("data-lang") === "ru";
   var target = null;
-  var rank = null;   // a rank waiting for its suit
-  var suit = null;   // a picked suit: stays until tapped again (quick runs: ♠ then 5 6 7)
+  var rank = null;     // a picked rank: each suit tapped adds a card of it
+  var suit = null;     // a picked suit (no rank picked first): each rank tapped adds a card of it
+  var ranging = false; // "…" tapped: the next rank ends a run from the last card
+  var lineDone = false; // a run's end was tapped: the next rank starts a new meld
   var label = document.getElementById("keypad-target");
 
   function fields() { return Array.prototype.slice.call(document.querySelectorAll(FIELDS)); }
+  function text(token) { return russian && RU[token] ? RU[token] : token; }
 
   function mode() {
     try { return window.localStorage.getItem(STORE) || "keypad"; } catch (e) { return "keypad"; }
@@ -27,21 +41,30 @@
   }
 
   function press(button, on) { if (button) { button.setAttribute("aria-pressed", on ? "true" : "false"); } }
+  function pressAll(selector, on) {
+    Array.prototype.forEach.call(pad.querySelectorAll(selector), function (b) { press(b, on); });
+  }
 
   function clearPending(keepSuit) {
     rank = null;
-    Array.prototype.forEach.call(pad.querySelectorAll("[data-rank]"), function (b) { press(b, false); });
+    ranging = false;
+    pressAll("[data-rank]", false);
+    press(pad.querySelector('[data-action="range"]'), false);
     if (!keepSuit) {
       suit = null;
-      Array.prototype.forEach.call(pad.querySelectorAll("[data-suit]"), function (b) { press(b, false); });
+      pressAll("[data-suit]", false);
     }
   }
 
+  function kind(el) { return (el && el.getAttribute("data-keypad-kind")) || "cards"; }
+
   function setTarget(el) {
-    if (target !== el) { clearPending(false); }
+    if (target !== el) { clearPending(false); lineDone = false; }
     target = el;
     if (label) { label.textContent = el.getAttribute("data-keypad") || ""; }
     pad.classList.remove("hidden");
+    pad.setAttribute("data-kind", kind(el));
+    pad.setAttribute("data-digits", el.hasAttribute("data-keypad-points") ? "true" : "false");
     fields().forEach(function (f) { f.classList.toggle("keypad-target-field", f === el); });
     reveal(el);
   }
@@ -82,7 +105,7 @@
     if (document.activeElement !== el) { el.focus(); }
   }
 
-  function insert(text, opts) {
+  function insert(token, opts) {
     var el = ensureTarget();
     if (!el) { return; }
     var c = caret(el);
@@ -92,22 +115,100 @@
     } else if (before && !/[\s]$/.test(before) && !(opts && opts.raw)) {
       before += " ";
     }
-    put(el, before + text, c.after);
+    put(el, before + token, c.after);
   }
 
   function card(token) { insert(token + " "); }
 
+  /* The tokens of the line the caret is on, up to the caret. */
+  function lineTokens(el) {
+    var before = caret(el).before;
+    var line = before.slice(before.lastIndexOf("\n") + 1);
+    return line.split(/\s+/).filter(Boolean);
+  }
+
+  function rankOf(token) { return /…|\.\./.test(token) ? null : token.slice(0, -1).toUpperCase(); }
+
+  /* True when the line ends with two or more cards of the picked rank: a set being laid. */
+  function inSet(el, r) {
+    var tokens = lineTokens(el);
+    var count = 0;
+    for (var i = tokens.length - 1; i >= 0 && rankOf(tokens[i]) === text(r).toUpperCase(); i--) { count++; }
+    return count >= 2;
+  }
+
+  function startMeld(el) {
+    if (el.tagName !== "TEXTAREA") { return; }
+    var c = caret(el);
+    if (!c.before || /\n\s*$/.test(c.before)) { return; }
+    put(el, c.before.replace(/[ \t]+$/, "") + "\n", c.after);
+  }
+
+  function tapRank(r) {
+    var el = ensureTarget();
+    if (!el) { return; }
+    if (ranging) {
+      // End the run: "6♥ " becomes "6♥…10♥ ".
+      var c = caret(el);
+      var last = /(\S+)\s*$/.exec(c.before);
+      ranging = false;
+      press(pad.querySelector('[data-action="range"]'), false);
+      if (last) {
+        var suitOf = last[1].slice(-1);
+        put(el, c.before.replace(/\s+$/, "") + "…" + text(r) + suitOf + " ", c.after);
+        clearPending(true);
+        lineDone = true;
+      }
+      return;
+    }
+    if (lineDone || (rank && rank !== r && inSet(el, rank))) { startMeld(el); }
+    lineDone = false;
+    if (suit) { card(text(r) + suit); return; }
+    pressAll("[data-rank]", false);
+    rank = r;
+    press(pad.querySelector('[data-rank="' + r + '"]'), true);
+  }
+
+  function tapSuit(s, button) {
+    ranging = false;
+    press(pad.querySelector('[data-action="range"]'), false);
+    if (rank) { card(text(rank) + s); return; }  // the rank stays picked: A ♠ ♥ ♦
+    var again = suit === s;
+    clearPending(false);
+    if (!again) { suit = s; press(button, true); }
+  }
+
+  function tapRange(button) {
+    var el = ensureTarget();
+    if (!el) { return; }
+    var tokens = lineTokens(el);
+    var last = tokens[tokens.length - 1];
+    if (!last || !rankOf(last) || /^(JK|ДЖ|\*)/i.test(last)) { return; }  // a run starts at a natural card
+    ranging = !ranging;
+    press(button, ranging);
+  }
+
+  function digit(d) {
+    var el = ensureTarget();
+    if (!el) { return; }
+    var c = caret(el);
+    var before = /\d$/.test(c.before) || !c.before ? c.before : c.before.replace(/\s*$/, " ");
+    put(el, before + d, c.after);
+  }
+
   function backspace() {
     var el = ensureTarget();
     if (!el) { return; }
-    if (rank) { clearPending(true); return; }
+    if (rank || ranging) { clearPending(true); return; }
     var c = caret(el);
     if (el.selectionStart !== el.selectionEnd && typeof el.selectionStart === "number") {
       put(el, c.before, c.after);
       return;
     }
     var before = /\n[ \t]*$/.test(c.before) ? c.before.replace(/\n[ \t]*$/, "")
+      : /\d$/.test(c.before) ? c.before.slice(0, -1)
       : c.before.replace(/\S+[ \t]*$|[ \t]+$/, "");
+    lineDone = false;
     put(el, before, c.after);
   }
 
@@ -115,43 +216,51 @@
     var el = ensureTarget();
     if (!el) { return; }
     clearPending(false);
+    lineDone = false;
     if (el.tagName === "TEXTAREA") {
       var c = caret(el);
       put(el, c.before.replace(/[ \t]+$/, "") + "\n", c.after);
       return;
     }
-    var all = fields();
+    var all = fields().filter(function (f) { return f.offsetParent !== null; });
     var next = all[all.indexOf(el) + 1];
     if (next) { setTarget(next); next.focus(); }
+  }
+
+  /* A pick (vist or swap target) goes into the current player's vists or swaps field. */
+  function pick(button) {
+    var el = ensureTarget();
+    var field = el;
+    var wanted = button.getAttribute("data-kind");
+    if (wanted && kind(el) !== wanted) {
+      var scope = (el && el.closest("fieldset")) || document;
+      field = scope.querySelector('[data-keypad-kind="' + wanted + '"]') || el;
+      if (field !== el) { setTarget(field); field.focus(); }
+    }
+    clearPending(false);
+    lineDone = false;
+    insert(button.getAttribute("data-insert"), { line: true, raw: true });
   }
 
   function tap(button) {
     var r = button.getAttribute("data-rank");
     var s = button.getAttribute("data-suit");
     var action = button.getAttribute("data-action");
-    if (r) {
-      if (suit) { card(r + suit); return; }
-      var same = rank === r;
+    if (r) { tapRank(r); return; }
+    if (s) { tapSuit(s, button); return; }
+    if (button.hasAttribute("data-digit")) { digit(button.getAttribute("data-digit")); return; }
+    if (button.hasAttribute("data-hand-joker")) { insert(text("JK"), {}); return; }
+    if (button.hasAttribute("data-joker")) {
       clearPending(true);
-      if (!same) { rank = r; press(button, true); }
+      lineDone = false;
+      card(text(button.getAttribute("data-joker") || "JK"));
       return;
     }
-    if (s) {
-      if (rank) { var token = rank + s; clearPending(true); card(token); return; }
-      var again = suit === s;
-      clearPending(false);
-      if (!again) { suit = s; press(button, true); }
-      return;
-    }
-    if (button.hasAttribute("data-joker")) { clearPending(true); card(button.getAttribute("data-joker") || "JK"); return; }
-    if (button.hasAttribute("data-insert")) {
-      clearPending(false);
-      insert(button.getAttribute("data-insert"), { line: true, raw: true });
-      return;
-    }
+    if (button.hasAttribute("data-insert")) { pick(button); return; }
+    if (action === "range") { tapRange(button); return; }
     if (action === "space") { insert(" ", { raw: true }); return; }
     if (action === "newline") { newline(); return; }
-    if (action === "backspace") { backspace(); return; }
+    if (action === "backspace" || action === "erase") { backspace(); return; }
     if (action === "keyboard") {
       try { window.localStorage.setItem(STORE, mode() === "keypad" ? "keyboard" : "keypad"); } catch (e) { /* private mode */ }
       applyMode();
@@ -177,6 +286,11 @@
     var button = event.target.closest && event.target.closest("button");
     if (button && pad.contains(button)) { event.preventDefault(); tap(button); }
   });
+  /* Other scripts (entry.js) ask for a field: window.kunkenKeypad.focus(el). */
+  window.kunkenKeypad = {
+    focus: function (el) { setTarget(el); el.focus(); },
+    refresh: function () { applyMode(); if (target) { setTarget(target); } }
+  };
   applyMode();
   pad.setAttribute("data-ready", "true");
 })();

@@ -94,11 +94,26 @@ def close_keypad(page: Page) -> None:
         expect(page.locator("#keypad")).to_be_hidden()
 
 
+def show_field(page: Page, field_id: str):
+    """The field, on screen: one player per screen, so go to its player's tab first."""
+    field = page.locator(f"#{field_id}")
+    seat = re.match(r"players-(\d+)-", field_id)
+    if seat and not field.is_visible():
+        page.locator(f"#seat-tab-{seat[1]}").tap()
+        expect(field).to_be_visible()
+    return field
+
+
+def fill(page: Page, field_id: str, text: str) -> None:
+    """Type into a field as with the phone's keyboard (the tests that are not about the keypad)."""
+    show_field(page, field_id).fill(text)
+
+
 def keypad_field(page: Page, field_id: str) -> None:
     """Tap a card field so the keypad types into it; the caret goes to the end of its text."""
     pad = page.locator("#keypad")
     close_keypad(page)  # an open keypad may cover the field
-    field = page.locator(f"#{field_id}")
+    field = show_field(page, field_id)
     field.scroll_into_view_if_needed()
     box = field.bounding_box()
     # At the right edge, half-way down, the tap lies past the end of the (one- or two-line) text,
@@ -145,9 +160,8 @@ def vist(page: Page, field_id: str, to: str, cards: str) -> None:
 def open_deal_form(page: Page, link) -> None:
     """Go from the session page to a deal form and wait for its keypad script."""
     tap_and_wait(page, link)
-    expect(page.locator("#deal-form")).to_be_visible()
+    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
     expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
-    expect(page.locator("#keypad")).to_be_hidden()
 
 
 def check(page: Page) -> None:
@@ -332,9 +346,9 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
     sid = session_url.rsplit("/", 1)[1]
     # A deal typed in (this test is not about the keypad), so the deals table and its links exist.
     open_deal_form(page, "#record-deal")
-    page.locator("#players-0-melds").fill("K♠ K♥ K♦")
-    page.locator("#players-1-hand").fill("2♣")
-    page.locator("#players-2-hand").fill("Q♠")
+    fill(page, "players-0-melds", "K♠ K♥ K♦")
+    fill(page, "players-1-hand", "2♣")
+    fill(page, "players-2-hand", "Q♠")
     page.locator("#went_out").select_option("Anna")
     tap_and_wait(page, "#save")
     expect(page.locator("p.flash")).to_contain_text("Deal 1 saved")
@@ -398,7 +412,8 @@ def test_rules_desk_in_russian(server, phones):
     king.tap()
     page.locator('#keypad [data-suit="♦"]').tap()
     tap_cards(page, "K♦ K♥")
-    expect(page.locator("#meld-cards")).to_have_value(as_typed("K♦ K♦ K♥"))
+    # one notation on screen: the Russian keypad types Russian ranks
+    expect(page.locator("#meld-cards")).to_have_value(as_typed("К♦ К♦ К♥"))
     close_keypad(page)
     tap_and_wait(page, "#meld-submit")
 
@@ -480,11 +495,11 @@ def test_phone_screenshots_without_horizontal_overflow(server, phones, tmp_path)
     page = phone.new_page()
     start_session(page, server, players=["Anna-Maria", "Boris", "Vera", "Grigory"])
     open_deal_form(page, "#record-deal")
-    page.locator("#players-0-melds").fill("K♠ K♥ K♦\n5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥")
-    page.locator("#players-1-melds").fill("A♠ A♥ A♣")
-    page.locator("#players-1-hand").fill("2♣ J♦ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠")
-    page.locator("#players-2-hand").fill("Q♠ 3♦")
-    page.locator("#players-3-hand").fill("JK")
+    fill(page, "players-0-melds", "K♠ K♥ K♦\n5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥")
+    fill(page, "players-1-melds", "A♠ A♥ A♣")
+    fill(page, "players-1-hand", "2♣ J♦ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠")
+    fill(page, "players-2-hand", "Q♠ 3♦")
+    fill(page, "players-3-hand", "JK")
     page.locator("#went_out").select_option("Anna-Maria")
     check(page)
     preview_shot = tmp_path / "deal-form-preview.png"

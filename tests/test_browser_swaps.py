@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from test_browser import (PNG_SIGNATURE, check, close_keypad, expect_preview, no_horizontal_overflow,  # noqa: F401
+from test_browser import (PNG_SIGNATURE, check, close_keypad, expect_preview, fill, no_horizontal_overflow,  # noqa: F401
                           open_deal_form, phones, save, server, start_session)
 
 
@@ -25,12 +25,12 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     start_session(page, server, players=["Анна", "Борис", "Вера"])
     open_deal_form(page, "#record-deal")
     expect(page.locator("label[for=players-1-swaps]")).to_contain_text("Замены джокера")
-    page.locator("#players-0-melds").fill("К♠ К♣ Дж\n9т Дж Вт")
-    page.locator("#players-1-melds").fill("5ч Дж 7ч\n10т 10ч 10п")
-    page.locator("#players-1-swaps").fill("Анна 1: Кб")
-    page.locator("#players-1-hand").fill("15")
-    page.locator("#players-2-melds").fill("10т 10б 10п")
-    page.locator("#players-2-hand").fill("35 Дж")
+    fill(page, "players-0-melds", "К♠ К♣ Дж\n9т Дж Вт")
+    fill(page, "players-1-melds", "5ч Дж 7ч\n10т 10ч 10п")
+    fill(page, "players-1-swaps", "Анна 1: Кб")
+    fill(page, "players-1-hand", "15")
+    fill(page, "players-2-melds", "10т 10б 10п")
+    fill(page, "players-2-hand", "35 Дж")
     page.locator("#went_out").select_option("Анна")
     check(page)
     # Anna: К♠ К♣ (20) + 9♣ JK=10♣ J♣ (20); Boris: К♦ 10 + run 15 + set 15, minus 15; Vera: 15 − (35 + 10)

@@ -62,7 +62,8 @@ def count(store, table, where="1", params=()):
 
 def test_open_applies_migrations_once(db_path):
     first = Store.open(db_path)
-    assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables", "m002_creation_keys"]
+    assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables", "m002_creation_keys",
+                                                              "m003_hand_entry"]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
     first.close()
@@ -70,7 +71,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 2
+        assert count(second, "_sqlite_migrations") == 3
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:
@@ -633,5 +634,21 @@ def test_a_database_from_the_first_release_is_upgraded_without_losing_data(db_pa
         session, token = store.create_session("kunken", RULES, PLAYERS, None, idempotency_key="k" * 22)
         again, none = store.create_session("kunken", RULES, PLAYERS, None, idempotency_key="k" * 22)
         assert token and none is None and again["id"] == session["id"]
+    finally:
+        store.close()
+
+
+def test_hand_entry_is_remembered_without_a_new_version(db_path):
+    store = Store.open(db_path)
+    try:
+        session, _ = store.create_session("kunken", RULES, PLAYERS, None)
+        assert session["hand_entry"] is None
+        store.set_hand_entry(session["id"], "points")
+        again = store.get_session(session["id"])
+        assert again["hand_entry"] == "points" and again["version"] == session["version"]
+        with pytest.raises(ValueError):
+            store.set_hand_entry(session["id"], "pictures")
+        with pytest.raises(NotFound):
+            store.set_hand_entry("no-such-session", "points")
     finally:
         store.close()

@@ -14,13 +14,13 @@ from typing import Any, Optional as Opt, Sequence
 
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, SelectChoice,
+from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField, SelectChoice,
                      SelectField, StringField, SubmitField, TextAreaField)
 from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import NumberInput
 
 from ..cards import CardError, format_cards, parse_cards
-from ..deal import MAX_MELDS, MAX_NAME, MAX_SWAPS, MAX_VISTS, HandSummary
+from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
 from ..rules import RuleSet
 from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
 from . import GAME_NAMES, reason_text
@@ -131,6 +131,10 @@ class SessionForm(FlaskForm):
     target_value = IntegerField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000),
                                 validators=[Optional(), NumberRange(min=1, max=100000)])
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
+    hand_entry = SelectField(lazy_gettext("Cards left in hand are entered as"), default="cards", choices=[
+        SelectChoice("cards", lazy_gettext("cards, one by one (or points)")),
+        SelectChoice("counts", lazy_gettext("counts: small cards, J Q K, aces, jokers (Kunken)")),
+        SelectChoice("points", lazy_gettext("points and jokers"))])
     #: one-time key of this rendering of the form: a double tap on Start creates one session
     form_key = HiddenField()
     #: the game whose defaults the switches showed; only switches changed from them are kept
@@ -259,12 +263,22 @@ class PlayerForm(Form):
                                              message=lazy_gettext("Too long: at most %(max)d characters."))])
     hand = StringField(lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"), validators=[
         Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    # counts of the cards left in hand (the "counts" way of entering hands)
+    small = IntegerField(lazy_gettext("Small cards, 2 to 10"), widget=NumberInput(min=0, max=72),
+                         validators=[Optional(), NumberRange(min=0, max=72)])
+    faces = IntegerField(lazy_gettext("J Q K"), widget=NumberInput(min=0, max=24),
+                         validators=[Optional(), NumberRange(min=0, max=24)])
+    aces = IntegerField(lazy_gettext("Aces"), widget=NumberInput(min=0, max=8),
+                        validators=[Optional(), NumberRange(min=0, max=8)])
+    jokers = IntegerField(lazy_gettext("Jokers"), widget=NumberInput(min=0, max=12),
+                          validators=[Optional(), NumberRange(min=0, max=12)])
 
 
 class DealForm(FlaskForm):
     """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
 
     went_out = SelectField(lazy_gettext("Who went out"), choices=[])
+    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
     express = BooleanField(lazy_gettext("Express: went out in a single turn"))
     redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
     override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
@@ -296,7 +310,10 @@ class DealForm(FlaskForm):
             vists = self._vist_lines(entry.form.vists)
             body["swaps"] += [{"by": name, "from": s["to"], "meld": s["meld"], "card": s["cards"]}
                               for s in self._vist_lines(entry.form.swaps, one_card=True)]
-            hand = self._hand(entry.form.hand)
+            if self.hand_mode.data == "counts":
+                hand = {key: getattr(entry.form, key).data or 0 for key in HAND_COUNTS}
+            else:
+                hand = self._hand(entry.form.hand)
             body["players"].append({"name": name, "melds": melds, "vists": vists, "hand": hand})
         if len(body["swaps"]) > MAX_SWAPS:
             self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
@@ -391,10 +408,17 @@ def _deal_form_class(seats: int) -> type:
         "players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats)})
 
 
-def deal_form(names: list[str], **kwargs: Any) -> DealForm:
+HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("points"),
+                    "cards": lazy_gettext("cards")}
+
+
+def deal_form(names: list[str], rules: Opt[RuleSet] = None, **kwargs: Any) -> DealForm:
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
     form = _deal_form_class(len(names))(**kwargs)
     form.names = list(names)
+    form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules or RuleSet.preset())]
+    if form.hand_mode.data not in dict(form.hand_mode.choices):
+        form.hand_mode.data = "cards"
     form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
     if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
         form.form_key.data = new_form_key()
@@ -406,18 +430,38 @@ def new_form_key() -> str:
     return "form-" + secrets.token_urlsafe(16)
 
 
+def shown_cards(text: str, russian: bool) -> str:
+    """Canonical card text in the page's notation (Russian ranks on Russian pages).
+
+    >>> shown_cards("K♠ JK 10♥", True), shown_cards("K♠ JK", False)
+    ('К♠ Дж 10♥', 'K♠ JK')
+    """
+    if not russian or not text:
+        return text
+    try:
+        return " ".join(c.russian() for c in parse_cards(text))
+    except CardError:
+        return text
+
+
 def deal_form_data(record: dict, names: list[str], override: bool = False, note: Opt[str] = None,
-                   rules: Opt[RuleSet] = None) -> dict:
-    """A stored deal record as the deal form's data, players in seat order (swaps under the swapper)."""
+                   rules: Opt[RuleSet] = None, russian: bool = False) -> dict:
+    """A stored deal record as the deal form's data, players in seat order (swaps under the swapper),
+    cards in the page's notation."""
     by_name = {p.get("name"): p for p in record.get("players", []) if isinstance(p, dict)}
     swaps = [s for s in record.get("swaps") or [] if isinstance(s, dict)]
     players = []
     for name in names:
         p = by_name.get(name, {})
-        players.append({"melds": "\n".join(p.get("melds") or []),
-                        "vists": "\n".join(vist_line(v, names) for v in p.get("vists") or []),
-                        "swaps": "\n".join(vist_line({"to": s["from"], "meld": s.get("meld"), "cards": s["card"]}, names)
+        hand = p.get("hand")
+        counts = hand if isinstance(hand, dict) and "points" not in hand else {}
+        players.append({**{key: counts.get(key, 0) for key in HAND_COUNTS},
+                        "melds": "\n".join(shown_cards(m, russian) for m in p.get("melds") or []),
+                        "vists": "\n".join(vist_line({**v, "cards": shown_cards(v.get("cards", ""), russian)}, names)
+                                            for v in p.get("vists") or []),
+                        "swaps": "\n".join(vist_line({"to": s["from"], "meld": s.get("meld"),
+                                                      "cards": shown_cards(s["card"], russian)}, names)
                                            for s in swaps if s.get("by") == name),
-                        "hand": hand_text(p.get("hand"), rules)})
+                        "hand": shown_cards(hand_text(p.get("hand"), rules), russian)})
     return {"players": players, "went_out": record.get("went_out") or "", "express": bool(record.get("express")),
             "redeal": bool(record.get("redeal")), "override": override, "note": note or ""}

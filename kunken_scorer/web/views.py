@@ -21,8 +21,9 @@ from markupsafe import Markup, escape
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
-from ..deal import DealReport
-from .forms import (FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values)
+from ..deal import Deal, DealReport, hand_entries
+from .forms import (FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values,
+                    vist_line)
 from ..messages import KunkenError, Reason
 from .qr import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
@@ -40,7 +41,7 @@ PLAYER_FIELD = {"illegal_meld": "melds", "no_run": "melds", "illegal_vist": "vis
                 "swap_no_meld": "swaps"}
 DEAL_FIELD = {"unknown_went_out": "went_out", "express_without_going_out": "express",
               "express_not_in_game": "express"}
-_API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)\b")
+_API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)(?:\.(small|faces|aces|jokers))?\b")
 
 
 # -- template helpers -------------------------------------------------------------------------
@@ -187,6 +188,8 @@ def create_session():
     response = _to_session(session["id"])
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
         return response
+    if form.hand_entry.data in hand_entries(rules):
+        get_store().set_hand_entry(session["id"], form.hand_entry.data)
     flash(gettext("The session has started. Let the others scan the QR code to watch."), "ok")
     set_scorer_cookie(response, session["id"], token)
     return response
@@ -353,7 +356,8 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
     """Put a core input error next to its field; return it as a form-wide error otherwise."""
     where = _API_FIELD.match(str(err.reason.params.get("field", "")))
     if where and int(where[1]) < len(form.players.entries):
-        _add_error(form.players.entries[int(where[1])].form[where[2]], reason_text(err.reason))
+        counted = where[3] if form.hand_mode.data == "counts" else None
+        _add_error(form.players.entries[int(where[1])].form[counted or where[2]], reason_text(err.reason))
         return []
     return [reason_text(err.reason)]
 
@@ -364,11 +368,32 @@ def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int 
     preview = None
     if report is not None:
         details = report.details or (None,) * len(report.players)
-        preview = list(zip(report.players, details))
+        preview = list(zip(report.checked_players, details))
+    empty = [] if report is None or form.body is None else Deal.from_dict(form.body).empty_hands
     return render_template("deal_form.html", form=form, session=session, sid=session["id"], deal=deal,
                            board=board, report=report, preview=preview, placed=placed or {},
                            general=list(general), form_errors=list(form_errors), conflict=conflict,
-                           rules_game=session["game"]), status
+                           rules_game=session["game"], picks=_picks(form.names, report),
+                           went_out_suggestion=empty[0] if len(empty) == 1 else ""), status
+
+
+def _picks(names: list[str], report: Optional[DealReport]) -> list[dict]:
+    """The keypad's vist and swap targets: every meld typed so far, and each player's name."""
+    picks = []
+    details = report.details if report is not None else ()
+    for i, name in enumerate(names):
+        checks = details[i].melds if i < len(details) else ()
+        for j, check in enumerate(checks):
+            start = vist_line({"to": name, "meld": j, "cards": ""}, names)
+            shown = str(cards_filter(check.written))
+            picks.append({"kind": "vists", "insert": start, "label": Markup(f"{escape(start)}{shown}"),
+                          "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name)})
+            if any(c.is_joker for c in check.written):
+                picks.append({"kind": "swaps", "insert": start, "label": Markup(f"{escape(start)}{shown}"),
+                              "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name)})
+        picks.append({"kind": "vists", "insert": f"{name}: ", "label": f"{name}:",
+                      "spoken": gettext("Vist to %(name)s", name=name)})
+    return picks
 
 
 def _same_as_stored(stored: dict, record: dict, override: bool, note: Optional[str]) -> bool:
@@ -386,6 +411,9 @@ def _post_deal(form: Any, session: dict, deal: Optional[dict]):
         return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
     placed, general = _place_problems(form, report)
     show = {"report": report, "placed": placed, "general": general}
+    if form.hand_mode.data != session.get("hand_entry"):
+        get_store().set_hand_entry(sid, form.hand_mode.data)  # the table chose: remember it
+        session = {**session, "hand_entry": form.hand_mode.data}
     if not form.save.data:
         return _render_deal(form, session, deal, **show)
     note = (form.note.data or "").strip() or None
@@ -444,10 +472,12 @@ def record_deal(sid: str):
     session = _scorer_session(sid)
     if session["ended_at"]:
         return _refuse_ended(sid)
+    rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
-        form = deal_form(session["players"], data={"expected": str(session["version"])})
+        form = deal_form(session["players"], rules, data={"expected": str(session["version"]),
+                                                          "hand_mode": hand_entry(session, rules)})
         return _render_deal(form, session, None)
-    return _post_deal(deal_form(session["players"]), session, None)
+    return _post_deal(deal_form(session["players"], rules), session, None)
 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
@@ -461,10 +491,25 @@ def edit_deal(sid: str, deal_id: int):
     except NotFound:
         abort(404)
     names = session["players"]
+    rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
-        data = deal_form_data(deal["record"], names, deal["override"], deal["note"], RuleSet.from_dict(session["rules"]))
-        return _render_deal(deal_form(names, data={**data, "expected": str(deal["revision"])}), session, deal)
-    return _post_deal(deal_form(names), session, deal)
+        data = deal_form_data(deal["record"], names, deal["override"], deal["note"], rules,
+                              russian=current_language() == "ru")
+        mode = hand_entry(session, rules)
+        hands = [p.get("hand") for p in deal["record"].get("players", []) if isinstance(p, dict)]
+        if any(isinstance(h, dict) and "points" not in h for h in hands):
+            mode = "counts"  # the deal was entered by counts: show them as they were
+        elif mode == "counts" and any(h for h in hands if not isinstance(h, dict)):
+            mode = "cards"  # typed hands stay typed
+        form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
+        return _render_deal(form, session, deal)
+    return _post_deal(deal_form(names, rules), session, deal)
+
+
+def hand_entry(session: dict, rules: RuleSet) -> str:
+    """How this table enters the cards left in hand: its remembered choice, else by card."""
+    chosen = session.get("hand_entry")
+    return chosen if chosen in hand_entries(rules) else "cards"
 
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")

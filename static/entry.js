@@ -1,0 +1,190 @@
+/* Fast deal entry (templates/deal_form.html): one player per screen, live verdicts and scores.
+
+   - Tabs, a swipe, or "Next player" move between the players in seat order; the melds field of
+     the player shown takes the keypad at once.
+   - Every change is posted as "Check" (the server's own check: no rule lives here) and each
+     [data-live] part of the answer replaces the same part of this page; typed text is never touched.
+   - "Who went out" follows the one player with an empty hand until the scorer picks by hand.
+   - Hands by counts get big − and + steppers; the way hands are entered switches at once.
+   - A page that comes back with errors opens on the first of them. */
+(function () {
+  "use strict";
+  var form = document.getElementById("deal-form");
+  if (!form || !window.fetch || !window.FormData || !window.DOMParser) { return; }
+  var panels = Array.prototype.slice.call(form.querySelectorAll("fieldset.player"));
+  var tabs = Array.prototype.slice.call(form.querySelectorAll(".seat-tab"));
+  var prev = document.getElementById("prev-seat");
+  var next = document.getElementById("next-seat");
+  var wentOut = document.getElementById("went_out");
+  var wentOutTouched = !!(wentOut && wentOut.value);
+  var current = 0;
+  var sent = 0;
+  var shown = 0;
+  var timer = null;
+
+  function keypadFocus(el) {
+    if (!el) { return; }
+    if (window.kunkenKeypad) { window.kunkenKeypad.focus(el); } else { el.focus(); }
+  }
+
+  function show(seat, focusField) {
+    current = Math.max(0, Math.min(panels.length - 1, seat));
+    panels.forEach(function (panel, i) { panel.classList.toggle("off-screen", i !== current); });
+    tabs.forEach(function (tab, i) {
+      tab.classList.toggle("current", i === current);
+      if (i === current) { tab.setAttribute("aria-current", "step"); } else { tab.removeAttribute("aria-current"); }
+    });
+    Array.prototype.forEach.call(form.querySelectorAll(".footer-scores .chip"), function (chip) {
+      chip.classList.toggle("current", chip.getAttribute("data-seat") === String(current));
+    });
+    prev.hidden = current === 0;
+    next.hidden = current === panels.length - 1;
+    if (focusField !== false) {
+      keypadFocus(focusField || firstField(panels[current]));
+    }
+  }
+
+  function firstField(panel) {
+    var melds = panel.querySelector("textarea[data-keypad-kind=melds]");
+    return melds;
+  }
+
+  /* -- live check ------------------------------------------------------------------------ */
+
+  function schedule() {
+    if (timer) { window.clearTimeout(timer); }
+    timer = window.setTimeout(check, 350);
+  }
+
+  function check() {
+    timer = null;
+    var body = new FormData(form);
+    body.delete("save");
+    body.set("check", "1");
+    var number = ++sent;
+    form.setAttribute("data-checking", "true");
+    window.fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        if (number < shown) { return; }  // an older answer arriving late
+        shown = number;
+        apply(new DOMParser().parseFromString(html, "text/html"));
+        if (number === sent) { form.setAttribute("data-checking", "false"); }
+      })
+      .catch(function () { form.setAttribute("data-checking", "false"); });
+  }
+
+  function apply(doc) {
+    Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
+      var here = document.getElementById(fresh.id);
+      if (!here) { return; }
+      here.innerHTML = fresh.innerHTML;
+      var wrapper = here.closest(".field, .count");
+      if (wrapper) {
+        var bad = !!here.querySelector(".errors");
+        wrapper.classList.toggle("invalid", bad);
+        var input = wrapper.querySelector("input, textarea, select");
+        if (input) { if (bad) { input.setAttribute("aria-invalid", "true"); } else { input.removeAttribute("aria-invalid"); } }
+      }
+    });
+    var freshForm = doc.getElementById("deal-form");
+    if (freshForm) {
+      var suggestion = freshForm.getAttribute("data-went-out-suggestion") || "";
+      form.setAttribute("data-went-out-suggestion", suggestion);
+      if (wentOut && !wentOutTouched && wentOut.value !== suggestion) {
+        wentOut.value = suggestion;
+      }
+    }
+    show(current, false);
+    if (window.kunkenKeypad) { window.kunkenKeypad.refresh(); }
+  }
+
+  form.addEventListener("input", function (event) {
+    if (event.target === wentOut) { return; }
+    schedule();
+  });
+  form.addEventListener("change", function (event) {
+    if (event.target === wentOut) { wentOutTouched = true; }
+    if (event.target.name === "hand_mode") { setHandMode(event.target.value); }
+    schedule();
+  });
+
+  /* -- the way hands are entered ------------------------------------------------------------- */
+
+  function setHandMode(mode) {
+    form.setAttribute("data-hand-mode", mode);
+    Array.prototype.forEach.call(form.querySelectorAll(".hand-text"), function (el) { el.hidden = mode === "counts"; });
+    Array.prototype.forEach.call(form.querySelectorAll(".hand-counts"), function (el) { el.hidden = mode !== "counts"; });
+    Array.prototype.forEach.call(form.querySelectorAll("input[data-keypad-kind=hand]"), function (el) {
+      if (mode === "points") { el.setAttribute("data-keypad-points", ""); } else { el.removeAttribute("data-keypad-points"); }
+    });
+    if (window.kunkenKeypad) { window.kunkenKeypad.refresh(); }
+  }
+
+  function stepper(input) {
+    var wrap = document.createElement("span");
+    wrap.className = "stepper";
+    input.parentNode.insertBefore(wrap, input);
+    var minus = document.createElement("button");
+    var plus = document.createElement("button");
+    var label = (form.querySelector('label[for="' + input.id + '"]') || {}).textContent || "";
+    minus.type = plus.type = "button";
+    minus.className = "button secondary step step-minus";
+    plus.className = "button step step-plus";
+    minus.textContent = "−";
+    plus.textContent = "+";
+    minus.setAttribute("aria-label", "− " + label);
+    plus.setAttribute("aria-label", "+ " + label);
+    wrap.appendChild(minus);
+    wrap.appendChild(input);
+    wrap.appendChild(plus);
+    function step(by) {
+      var value = Math.max(0, (parseInt(input.value, 10) || 0) + by);
+      var max = parseInt(input.getAttribute("max"), 10);
+      if (!isNaN(max)) { value = Math.min(max, value); }
+      input.value = String(value);
+      schedule();
+    }
+    minus.addEventListener("click", function () { step(-1); });
+    plus.addEventListener("click", function () { step(1); });
+  }
+  Array.prototype.forEach.call(form.querySelectorAll("input.count-input"), stepper);
+
+  /* -- moving between players ---------------------------------------------------------------- */
+
+  tabs.forEach(function (tab, i) {
+    tab.addEventListener("click", function (event) { event.preventDefault(); show(i); });
+  });
+  prev.addEventListener("click", function () { show(current - 1); });
+  next.addEventListener("click", function () { show(current + 1); });
+  var startX = null;
+  var startY = null;
+  form.addEventListener("touchstart", function (event) {
+    if (event.target.closest && event.target.closest("#keypad, input, textarea, select")) { startX = null; return; }
+    startX = event.touches[0].clientX;
+    startY = event.touches[0].clientY;
+  }, { passive: true });
+  form.addEventListener("touchend", function (event) {
+    if (startX === null) { return; }
+    var dx = event.changedTouches[0].clientX - startX;
+    var dy = event.changedTouches[0].clientY - startY;
+    startX = null;
+    if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) { show(current + (dx < 0 ? 1 : -1)); }
+  }, { passive: true });
+
+  form.classList.add("paged");
+  prev.hidden = false;
+  next.hidden = false;
+  /* A page that came back with errors opens on the first of them; otherwise on the first player. */
+  var firstError = form.querySelector("fieldset.player .invalid");
+  if (firstError) {
+    var panel = firstError.closest("fieldset.player");
+    show(panels.indexOf(panel), firstError.querySelector("input, textarea") || undefined);
+    firstError.scrollIntoView({ block: "center" });
+  } else {
+    var general = document.querySelector("#form-errors, #deal-problems, #override-errors, #note-errors, #conflict");
+    show(0, general ? false : undefined);
+    if (general) { general.scrollIntoView({ block: "center" }); }
+  }
+  form.setAttribute("data-ready", "true");
+})();

@@ -1,0 +1,185 @@
+"""Fast entry on the scorer's phone (issue 8): the reference deal tapped in, every tap counted.
+
+Every interaction goes through ``Taps.tap`` (keys, fields, tabs, Next, Save, navigation), so the
+count is what a person's thumb does. The count is deterministic; the budget is 40 taps.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from test_browser import (PNG_SIGNATURE, expect_totals, no_horizontal_overflow, phones, server,  # noqa: F401
+                          tap_and_wait)
+
+TAP_BUDGET = 40
+
+
+class Taps:
+    """Taps on a page, counted."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, target, navigates: bool = False) -> None:
+        locator = self.page.locator(target) if isinstance(target, str) else target
+        if navigates:
+            tap_and_wait(self.page, locator)
+        else:
+            locator.tap()
+        self.count += 1
+
+    def keys(self, *keys: str) -> None:
+        """Keypad keys: ranks (``A``, ``10``), suits, ``…``, ``↵``, ``JK``, digits ``d4``."""
+        for key in keys:
+            if key in "♠♥♦♣":
+                selector = f'[data-suit="{key}"]'
+            elif key == "…":
+                selector = '[data-action="range"]'
+            elif key == "↵":
+                selector = '[data-action="newline"]'
+            elif key == "JK":
+                selector = '[data-joker="JK"]'
+            elif key == "hJK":
+                selector = "[data-hand-joker]"
+            elif key.startswith("d"):
+                selector = f'[data-digit="{key[1:]}"]'
+            else:
+                selector = f'[data-rank="{key}"]'
+            self.tap(f"#keypad {selector}")
+
+    def pick(self, insert: str) -> None:
+        """A vist or swap target from the keypad's list of what is on the table."""
+        self.tap(self.page.locator(f'#keypad .key.name[data-insert="{insert}"]'))
+
+
+def start(page: Page, base: str, players: list[str], hand_entry: str, game: str = "kunken") -> str:
+    """Start a session on the home page (not counted: the evening's setup, not a deal)."""
+    page.goto(base + "/")
+    page.locator("#game").select_option(game)
+    for i, name in enumerate(players):
+        page.locator(f"#players-{i}").fill(name)
+    page.locator("#hand_entry").select_option(hand_entry)
+    tap_and_wait(page, "#create")
+    expect(page.locator("#record-deal")).to_be_visible()
+    return page.url
+
+
+def ready(page: Page) -> None:
+    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def settled(page: Page) -> None:
+    """The live check has answered the last change."""
+    expect(page.locator("#deal-form")).to_have_attribute("data-checking", "false")
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("KUNKEN_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_the_reference_deal_in_at_most_40_taps(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    page = phones(locale="ru-RU").new_page()
+    start(page, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
+    taps = Taps(page)
+    taps.tap("#record-deal", navigates=True)
+    ready(page)
+    melds = page.locator("#players-0-melds")
+    expect(melds).to_be_focused()  # the first player's melds take the keypad at once
+    expect(page.locator("#player-1")).to_be_hidden()  # one player per screen
+
+    # Анна: A♠ A♥ A♦, 6♥…10♥, J♣…K♣ by shape; the vist 5♦ to Борис picked from the list.
+    taps.keys("A", "♠", "♥", "♦")
+    taps.keys("6", "♥", "…", "10")
+    taps.keys("J", "♣", "…", "K")
+    expect(melds).to_have_value(re.compile(r"^Т♠ Т♥ Т♦\n6♥…10♥\nВ♣…К♣\s*$"))
+    taps.pick("Борис: ")
+    taps.keys("5", "♦")
+    expect(page.locator("#players-0-vists")).to_have_value(re.compile(r"^Борис: 5♦\s*$"))
+    settled(page)
+    verdicts = page.locator("#players-0-melds-verdicts li.verdict")
+    expect(verdicts).to_have_count(3)
+    expect(verdicts.nth(1)).to_have_attribute("data-legal", "true")
+    expect(verdicts.nth(1).locator(".cards")).to_have_text("6♥ 7♥ 8♥ 9♥ 10♥")
+    expect(page.locator('#footer-scores .chip[data-player="Анна"] .chip-plus')).to_have_attribute("data-plus", "85")
+
+    # Борис: 2♦…4♦; his hand in points: 40 and a joker.
+    taps.tap("#next-seat")
+    expect(page.locator("#player-1")).to_be_visible()
+    expect(page.locator("#players-1-melds")).to_be_focused()
+    taps.keys("2", "♦", "…", "4")
+    taps.tap("#players-1-hand")
+    expect(page.locator("#keypad .keypad-digits")).to_be_visible()
+    taps.keys("d4", "d0", "hJK")
+    expect(page.locator("#players-1-hand")).to_have_value(re.compile(r"^40 Дж\s*$"))
+
+    # Вера: 7♠…9♠; hand 45 points.
+    taps.tap("#next-seat")
+    taps.keys("7", "♠", "…", "9")
+    taps.tap("#players-2-hand")
+    taps.keys("d4", "d5")
+
+    # Гоша: no melds; hand 70 points.
+    taps.tap("#next-seat")
+    taps.tap("#players-3-hand")
+    taps.keys("d7", "d0")
+    settled(page)
+    expect(page.locator("#went_out")).to_have_value("Анна")  # the one player with an empty hand
+    expect(page.locator("#preview")).to_have_attribute("data-valid", "true")
+    chips = {"Анна": (90, 0), "Борис": (15, 50), "Вера": (15, 45), "Гоша": (0, 70)}
+    for name, (plus, minus) in chips.items():
+        chip = page.locator(f'#footer-scores .chip[data-player="{name}"]')
+        expect(chip.locator(".chip-plus")).to_have_attribute("data-plus", str(plus))
+        expect(chip.locator(".chip-minus")).to_have_attribute("data-minus", str(minus))
+    page.screenshot(path=str(shots / "entry-reference-ru.png"), full_page=False)
+    no_horizontal_overflow(page)
+
+    taps.tap("#footer-save", navigates=True)
+    expect(page.locator("p.flash")).to_contain_text("Партия 1")
+    expect_totals(page, {"Анна": 90, "Борис": -35, "Вера": -30, "Гоша": -70}, 1)
+    print(f"\nreference deal: {taps.count} taps")
+    assert taps.count <= TAP_BUDGET, f"{taps.count} taps for the reference deal (budget {TAP_BUDGET})"
+    assert (shots / "entry-reference-ru.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_an_ordered_rummy_deal_by_tapping(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    page = phones().new_page()
+    start(page, server, ["Ann", "Bob", "Cid"], "cards", game="ordered-rummy")
+    taps = Taps(page)
+    taps.tap("#record-deal", navigates=True)
+    ready(page)
+    # Ann: 8♥ 9♥ 10♥ (27) and 10♣ J♣ Q♣ K♣ (40), out; Bob: 2♠ 3♠ 4♠ (9), 5♠ 5♥ 5♦ (15), K♦ in
+    # hand; Ann adds 5♣ to Bob's set (5) -> Ann 72. Cid: 3♠ 8♥ in hand -> −11.
+    taps.keys("8", "♥", "…", "10")
+    taps.keys("10", "♣", "…", "K")
+    taps.tap("#next-seat")
+    taps.keys("2", "♠", "…", "4", "↵", "5", "♠", "♥", "♦")
+    taps.tap("#players-1-hand")
+    taps.keys("K", "♦")
+    taps.tap("#prev-seat")
+    taps.tap("#players-0-vists")
+    settled(page)
+    taps.pick("Bob 2: ")
+    taps.keys("5", "♣")
+    expect(page.locator("#players-0-vists")).to_have_value(re.compile(r"^Bob 2: 5♣\s*$"))
+    taps.tap("#seat-tab-2")
+    taps.tap("#players-2-hand")
+    taps.keys("3", "♠", "8", "♥")
+    settled(page)
+    expect(page.locator("#went_out")).to_have_value("Ann")
+    expect(page.locator("#preview")).to_have_attribute("data-valid", "true")
+    page.screenshot(path=str(shots / "entry-ordered-en.png"), full_page=False)
+    no_horizontal_overflow(page)
+    taps.tap("#footer-save", navigates=True)
+    expect_totals(page, {"Ann": 72, "Bob": 24 - 10, "Cid": -11}, 1)
+    print(f"\nordered-rummy deal: {taps.count} taps")
+    assert taps.count <= 34  # 27 of them for the 13 cards laid and left in hand
