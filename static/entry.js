@@ -25,6 +25,7 @@
   function keypadFocus(el) {
     if (!el) { return; }
     if (window.kunkenKeypad) { window.kunkenKeypad.focus(el); } else { el.focus(); }
+    try { el.setSelectionRange(el.value.length, el.value.length); } catch (e) { /* not a text field */ }
   }
 
   function show(seat, focusField) {
@@ -180,7 +181,11 @@
   if (firstError) {
     var panel = firstError.closest("fieldset.player");
     show(panels.indexOf(panel), firstError.querySelector("input, textarea") || undefined);
-    firstError.scrollIntoView({ block: "center" });
+    // The field and its error above the sticky footer (and the keypad in it).
+    var footer = document.getElementById("deal-footer");
+    var room = window.innerHeight - (footer ? footer.getBoundingClientRect().height : 0);
+    var box = firstError.getBoundingClientRect();
+    window.scrollBy(0, box.top - Math.max(8, room - box.height - 8));
   } else {
     var general = document.querySelector("#form-errors, #deal-problems, #override-errors, #note-errors, #conflict");
     show(0, general ? false : undefined);

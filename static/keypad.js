@@ -70,8 +70,9 @@
   }
 
   function reveal(el) {
-    // Keep the field above the keypad, which sits over the bottom of the screen.
-    var limit = window.innerHeight - pad.getBoundingClientRect().height - 8;
+    // Keep the field above the keypad (and the footer holding it), which sit over the bottom of the screen.
+    var cover = pad.closest(".deal-footer") || pad;
+    var limit = window.innerHeight - cover.getBoundingClientRect().height - 8;
     var rect = el.getBoundingClientRect();
     if (rect.bottom > limit) { window.scrollBy(0, Math.min(rect.bottom - limit, Math.max(rect.top - 8, 0))); }
   }

@@ -52,9 +52,9 @@ class Taps:
                 selector = f'[data-rank="{key}"]'
             self.tap(f"#keypad {selector}")
 
-    def pick(self, insert: str) -> None:
+    def pick(self, insert: str, kind: str = "vists") -> None:
         """A vist or swap target from the keypad's list of what is on the table."""
-        self.tap(self.page.locator(f'#keypad .key.name[data-insert="{insert}"]'))
+        self.tap(self.page.locator(f'#keypad .key.name[data-kind="{kind}"][data-insert="{insert}"]'))
 
 
 def start(page: Page, base: str, players: list[str], hand_entry: str, game: str = "kunken") -> str:
@@ -183,3 +183,54 @@ def test_an_ordered_rummy_deal_by_tapping(server, phones, tmp_path):
     expect_totals(page, {"Ann": 72, "Bob": 24 - 10, "Cid": -11}, 1)
     print(f"\nordered-rummy deal: {taps.count} taps")
     assert taps.count <= 34  # 27 of them for the 13 cards laid and left in hand
+
+
+def test_counts_a_swap_and_a_failed_save_that_lands_on_the_first_error(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    page = phones().new_page()
+    start(page, server, ["Ann", "Bob", "Cid"], "counts")
+    taps = Taps(page)
+    taps.tap("#record-deal", navigates=True)
+    ready(page)
+    expect(page.locator("#players-0-small")).to_be_visible()  # hands by counts, on each player's screen
+    expect(page.locator("#players-1-small")).to_be_hidden()
+    taps.keys("K", "♠", "♥", "♦")  # Ann: K♠ K♥ K♦, out
+    taps.tap("#next-seat")
+    taps.keys("5", "♥", "JK", "7", "♥")  # Bob: 5♥ JK 7♥ and two small cards in hand
+    taps.tap(page.locator("#players-1-small + .step-plus"))
+    taps.tap(page.locator("#players-1-small + .step-plus"))
+    expect(page.locator("#players-1-small")).to_have_value("2")
+    taps.tap("#next-seat")
+    taps.keys("Q", "♠", "♠", "♥")  # Cid: Q♠ Q♠ Q♥ (one card twice: not legal yet)
+    settled(page)
+    taps.tap("#players-2-swaps")
+    taps.pick("Bob 1: ", "swaps")  # Cid puts 6♥ in for Bob's joker and keeps the joker in hand
+    taps.keys("6", "♥")
+    taps.tap(page.locator("#players-2-jokers + .step-plus"))
+    settled(page)
+    verdict = page.locator("#players-2-melds-verdicts li.verdict")
+    expect(verdict).to_have_attribute("data-legal", "false")
+    expect(verdict.locator(".points")).to_have_count(0)  # an illegal meld shows no points
+    expect(page.locator('#footer-scores .chip[data-player="Cid"] .chip-plus')).to_have_attribute("data-plus", "5")
+
+    # Save with the problem: refused, and the page opens on Cid's melds with everything kept.
+    taps.tap("#footer-save", navigates=True)
+    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#player-2")).to_be_visible()
+    expect(page.locator("#player-0")).to_be_hidden()
+    expect(page.locator("#players-2-melds")).to_be_focused()
+    expect(page.locator("#players-2-melds")).to_have_value(re.compile(r"^Q♠ Q♠ Q♥\s*$"))
+    expect(page.locator("#players-2-swaps")).to_have_value(re.compile(r"^Bob 1: 6♥\s*$"))
+    expect(page.locator("#players-1-small")).to_have_value("2")
+    page.screenshot(path=str(shots / "entry-failed-save-en.png"), full_page=False)
+    # the keypad is on the field that failed, the caret at its end: drop Q♥ and the second Q♠
+    taps.tap('#keypad [data-action="backspace"]')
+    taps.tap('#keypad [data-action="backspace"]')
+    taps.keys("Q", "♦", "♥")
+    expect(page.locator("#players-2-melds")).to_have_value(re.compile(r"^Q♠ Q♦ Q♥\s*$"))
+    settled(page)
+    expect(page.locator("#went_out")).to_have_value("Ann")
+    expect(page.locator("#preview")).to_have_attribute("data-valid", "true")
+    taps.tap("#footer-save", navigates=True)
+    # Ann 30; Bob 5♥ 7♥ (10) − 2 small (10); Cid Q set (30) + 6♥ (5) − the joker in hand (10)
+    expect_totals(page, {"Ann": 30, "Bob": 0, "Cid": 25}, 1)

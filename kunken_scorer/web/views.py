@@ -386,10 +386,11 @@ def _picks(names: list[str], report: Optional[DealReport]) -> list[dict]:
         for j, check in enumerate(checks):
             start = vist_line({"to": name, "meld": j, "cards": ""}, names)
             shown = str(cards_filter(check.written))
-            picks.append({"kind": "vists", "insert": start, "label": Markup(f"{escape(start)}{shown}"),
+            label = Markup('<span>%s%s</span>') % (start, Markup(shown))
+            picks.append({"kind": "vists", "insert": start, "label": label,
                           "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name)})
             if any(c.is_joker for c in check.written):
-                picks.append({"kind": "swaps", "insert": start, "label": Markup(f"{escape(start)}{shown}"),
+                picks.append({"kind": "swaps", "insert": start, "label": label,
                               "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name)})
         picks.append({"kind": "vists", "insert": f"{name}: ", "label": f"{name}:",
                       "spoken": gettext("Vist to %(name)s", name=name)})
