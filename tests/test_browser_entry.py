@@ -234,3 +234,48 @@ def test_counts_a_swap_and_a_failed_save_that_lands_on_the_first_error(server, p
     taps.tap("#footer-save", navigates=True)
     # Ann 30; Bob 5♥ 7♥ (10) − 2 small (10); Cid Q set (30) + 6♥ (5) − the joker in hand (10)
     expect_totals(page, {"Ann": 30, "Bob": 0, "Cid": 25}, 1)
+
+
+def test_a_swipe_moves_between_players(server, phones):
+    page = phones().new_page()
+    start(page, server, ["Ann", "Bob", "Cid"], "cards")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    page.locator('#keypad [data-action="close"]').tap()  # the swipe starts on the player's card
+    cdp = page.context.new_cdp_session(page)
+
+    def swipe(x0: int, x1: int, y: int = 300) -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
+        for x in range(x0, x1, (x1 - x0) // 6):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    legend = page.locator("#player-0 legend")
+    y = int(legend.bounding_box()["y"] + 10)
+    swipe(350, 60, y)  # right to left: the next player
+    expect(page.locator("#player-1")).to_be_visible()
+    expect(page.locator("#player-0")).to_be_hidden()
+    expect(page.locator("#seat-tab-1")).to_have_attribute("aria-current", "step")
+    y = int(page.locator("#player-1 legend").bounding_box()["y"] + 10)
+    swipe(60, 350, y)  # left to right: back
+    expect(page.locator("#player-0")).to_be_visible()
+
+
+def test_switching_how_hands_are_entered_is_remembered(server, phones):
+    page = phones().new_page()
+    start(page, server, ["Ann", "Bob"], "cards")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    expect(page.locator("#players-0-hand")).to_be_visible()
+    expect(page.locator("#players-0-small")).to_be_hidden()
+    page.locator('label.segment:has(input[value="counts"])').tap()
+    expect(page.locator("#players-0-small")).to_be_visible()  # at once, no reload
+    expect(page.locator("#players-0-hand")).to_be_hidden()
+    page.locator('label.segment:has(input[value="points"])').tap()
+    page.locator("#players-0-hand").tap()
+    expect(page.locator("#keypad .keypad-digits")).to_be_visible()
+    expect(page.locator("#keypad .keypad-ranks")).to_be_hidden()
+    settled(page)
+    page.reload()
+    ready(page)
+    expect(page.locator('input[name="hand_mode"][value="points"]')).to_be_checked()
