@@ -1,0 +1,50 @@
+"""The pages fast entry touches pass axe-core's WCAG 2.1 AA rules on a phone (both languages)."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page, expect
+
+from test_browser import phones, server, tap_and_wait  # noqa: F401
+from test_browser_entry import ready, settled, start
+
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+           "resultTypes": ["violations"]}
+
+
+def violations(page: Page) -> list[str]:
+    """Each violation as "rule: the first element it names"."""
+    found = Axe().run(page, options=WCAG_AA).response["violations"]
+    return [f"{v['id']}: {v['nodes'][0]['html'][:120]}" for v in found]
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_the_deal_form_and_the_session_page_pass_axe(server, phones, locale):
+    page = phones(locale=locale).new_page()
+    start(page, server, ["Anna", "Boris", "Vera"], "counts")
+    assert violations(page) == [], "session page"
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    # A deal with a meld, an illegal meld, a vist, counts and a swap: every kind of live part shows.
+    page.locator("#players-0-melds").fill("A♠ A♥ A♦\nK♠ K♠ K♥")
+    page.locator("#players-0-vists").fill("Boris: 5♥")
+    page.locator("#next-seat").tap()
+    page.locator("#players-1-melds").fill("2♥ 3♥ 4♥")
+    settled(page)
+    expect(page.locator("#preview")).to_be_visible()
+    assert violations(page) == [], "deal form with the keypad open"
+    page.locator('label.segment:has(input[value="points"])').tap()
+    page.locator("#players-1-hand").tap()
+    assert violations(page) == [], "deal form, points on the keypad"
+    tap_and_wait(page, "#footer-save")  # refused: the illegal meld
+    ready(page)
+    assert violations(page) == [], "deal form after a failed save"
+
+
+def test_axe_finds_a_field_without_a_label(server, phones):
+    """The check above can fail: a field with no label on the same page is reported."""
+    page = phones().new_page()
+    page.goto(server + "/")
+    page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<input id=bare>')")
+    assert any(v.startswith("label:") for v in violations(page))
