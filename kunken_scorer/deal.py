@@ -29,8 +29,10 @@ MAX_SWAPS = 40
 #: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
 HAND_COUNTS = ("small", "faces", "aces", "jokers")
 HAND_POINTS = ("points", "jokers")
-#: How many cards of each kind two decks hold (small: 2..10 of four suits, faces: J Q K, aces).
-_KIND_LIMITS = {"small": 2 * 9 * 4, "faces": 2 * 3 * 4, "aces": 2 * 4}
+#: How many cards of each kind one deck holds (small: 2..10 of four suits, faces: J Q K, aces).
+_PER_DECK = {"small": 9 * 4, "faces": 3 * 4, "aces": 4}
+#: The ways a table may enter the cards left in hand (counts only where small cards score alike).
+HAND_ENTRIES = ("counts", "points", "cards")
 #: The reason a rule-set-dependent check of a recorded deal reports as a warning, not a problem:
 #: a record has no order, and a joker may have been laid before the second copy of its card.
 ORDER_DEPENDENT = frozenset({"joker_copies_played", "set_joker_no_suit"})
@@ -101,11 +103,10 @@ class HandSummary:
         counts = {}
         for key in keys:
             n = value.get(key, 0)
-            limit = _KIND_LIMITS.get(key, 10_000 if key == "points" else MAX_CARDS_PER_ENTRY)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise _bad(f"{where}.{key}", M_("a whole number, 0 or more"))
-            if n > limit:
-                raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": limit}))
+            if n > 100_000:  # more than any decks hold, whatever the game: not worth reading
+                raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": 100_000}))
             counts[key] = n
         return cls(**counts)
 
@@ -114,11 +115,15 @@ class HandSummary:
         if self.points is None:
             if self.small and rules.number_points is None:
                 raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}))
+            for key, per_deck in _PER_DECK.items():
+                if getattr(self, key) > per_deck * rules.decks:
+                    raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}",
+                                                                       "limit": per_deck * rules.decks}))
             return
         values = set(rules.points_by_rank.values())
-        step = gcd(*values)
+        step = gcd(*values)  # 0 when no card is worth anything
         most = rules.decks * 4 * sum(rules.points_by_rank.values())
-        if self.points % step or self.points > most:
+        if (step and self.points % step) or self.points > most:
             raise DealInputError(Reason("hand_points_impossible", {"field": f"{where}.points",
                                                                    "step": step, "most": most}))
 
@@ -411,6 +416,8 @@ class DealReport:
         >>> report.players[0].plus, report.checked_players[0].plus
         (45, 15)
         """
+        if not self.details:  # a redeal: nothing was scored
+            return self.players
         out = []
         for score, detail in zip(self.players, self.details):
             if not detail.unchecked:
@@ -444,7 +451,7 @@ def hand_entries(rules: RuleSet) -> tuple[str, ...]:
     >>> hand_entries(RuleSet.preset()), hand_entries(RuleSet.preset("ordered-rummy"))
     (('counts', 'points', 'cards'), ('points', 'cards'))
     """
-    return ("counts", "points", "cards") if rules.number_points is not None else ("points", "cards")
+    return HAND_ENTRIES if rules.number_points is not None else HAND_ENTRIES[1:]
 
 
 def _lenient(check: MeldCheck) -> tuple[MeldCheck, list[Reason]]:
@@ -632,6 +639,9 @@ def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: 
     card = str(swap.card)
     naive = SwapResult(swap, swap.meld, False, rules.face_points(swap.card))
     params = {"player": swap.by, "to": swap.owner, "card": card}
+    if rules.is_joker(swap.card):
+        return naive, Reason("illegal_swap", {**params, "meld": (swap.meld or 0) + 1,
+                                              "why": [Reason("swap_not_natural", {"card": card})]}), 0
     if swap.by not in table:
         return naive, Reason("unknown_player", {"player": swap.by, "to": swap.by}), 0
     if swap.owner not in table:
@@ -659,7 +669,7 @@ def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: 
                     Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}), 0)
         melds[j] = after
         # the owner's meld as laid scored the joker at this written position
-        lost = laid_as[swap.owner][j].card_points[verdict.joker] if j < len(laid_as[swap.owner]) else 0
+        lost = laid_as[swap.owner][j].card_points[verdict.joker]
         return SwapResult(swap, j, True, after.card_points[verdict.joker]), None, lost
     if len(refused) != 1:  # no meld named, and none or several of the owner's melds hold a joker
         return naive, Reason("swap_fits_nothing", params), 0

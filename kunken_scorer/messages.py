@@ -92,7 +92,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "joker_laid_early": ("joker-copies", N_("{player}: {cards} — {why} The record does not say which came first: this is legal only if the joker was laid before the second copy.")),
     "went_out_with_hand": ("end-of-deal", N_("{player} went out but still has cards in hand.")),
     "hand_unknown_key": ("hand-short", N_("{field}: no such count; use {keys}.")),
-    "hand_count_too_big": ("hand-short", N_("{field}: at most {limit}; two decks hold no more.")),
+    "hand_count_too_big": ("hand-short", N_("{field}: at most {limit}; the decks hold no more.")),
     "hand_small_not_alike": ("hand-short", N_("{field}: small cards score their face value in this game, so they cannot be counted together; give the points instead.")),
     "hand_points_impossible": ("hand-short", N_("{field}: no hand of this game is worth that: the points are a multiple of {step}, at most {most}.")),
     "too_many_copies": ("cards", N_("{card} is recorded {count} times; two decks hold only two.")),

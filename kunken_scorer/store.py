@@ -154,8 +154,9 @@ def m003_hand_entry(db: Database) -> None:
     db["sessions"].add_column("hand_entry", str)
 
 
-#: The ways a table may enter the cards left in hand.
-HAND_ENTRIES = ("cards", "counts", "points")
+#: The values ``set_hand_entry`` stores (the store imports no core module: ``deal.HAND_ENTRIES`` is the
+#: same list, and which of them a game offers is the core's ``hand_entries``).
+HAND_ENTRIES = ("counts", "points", "cards")
 
 HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"})
 

@@ -41,13 +41,8 @@
     prev.hidden = current === 0;
     next.hidden = current === panels.length - 1;
     if (focusField !== false) {
-      keypadFocus(focusField || firstField(panels[current]));
+      keypadFocus(focusField || panels[current].querySelector("textarea[data-keypad-kind=melds]"));
     }
-  }
-
-  function firstField(panel) {
-    var melds = panel.querySelector("textarea[data-keypad-kind=melds]");
-    return melds;
   }
 
   /* -- live check ------------------------------------------------------------------------ */
@@ -94,6 +89,7 @@
       form.setAttribute("data-went-out-suggestion", suggestion);
       if (wentOut && !wentOutTouched && wentOut.value !== suggestion) {
         wentOut.value = suggestion;
+        schedule();  // the scores depend on who went out (express, cards left in hand)
       }
     }
     show(current, false);
@@ -174,10 +170,14 @@
   }, { passive: true });
 
   form.classList.add("paged");
-  prev.hidden = false;
-  next.hidden = false;
-  /* A page that came back with errors opens on the first of them; otherwise on the first player. */
-  var firstError = form.querySelector("fieldset.player .invalid");
+  /* The preview goes under the player's fields: as it grows and shrinks, what is typed stays put. */
+  var previewBox = document.getElementById("preview-box");
+  if (previewBox) { form.insertBefore(previewBox, document.getElementById("deal-end")); }
+  /* A page that came back with errors opens on the first of them (one that is shown); otherwise on
+     the first player. */
+  var firstError = Array.prototype.filter.call(form.querySelectorAll("fieldset.player .invalid"), function (el) {
+    return !el.closest("[hidden]");
+  })[0];
   if (firstError) {
     var panel = firstError.closest("fieldset.player");
     show(panels.indexOf(panel), firstError.querySelector("input, textarea") || undefined);

@@ -58,14 +58,19 @@
 
   function kind(el) { return (el && el.getAttribute("data-keypad-kind")) || "cards"; }
 
-  function setTarget(el) {
-    if (target !== el) { clearPending(false); lineDone = false; }
-    target = el;
+  /* What the keypad shows depends on its field: ranks and suits, digits, vist or swap targets. */
+  function describe(el) {
     if (label) { label.textContent = el.getAttribute("data-keypad") || ""; }
-    pad.classList.remove("hidden");
     pad.setAttribute("data-kind", kind(el));
     pad.setAttribute("data-digits", el.hasAttribute("data-keypad-points") ? "true" : "false");
     fields().forEach(function (f) { f.classList.toggle("keypad-target-field", f === el); });
+  }
+
+  function setTarget(el) {
+    if (target !== el) { clearPending(false); lineDone = false; }
+    target = el;
+    pad.classList.remove("hidden");
+    describe(el);
     reveal(el);
   }
 
@@ -130,11 +135,15 @@
 
   function rankOf(token) { return /…|\.\./.test(token) ? null : token.slice(0, -1).toUpperCase(); }
 
-  /* True when the line ends with two or more cards of the picked rank: a set being laid. */
+  /* True when the line ends with two or more cards of the picked rank (jokers among them): a set. */
   function inSet(el, r) {
     var tokens = lineTokens(el);
     var count = 0;
-    for (var i = tokens.length - 1; i >= 0 && rankOf(tokens[i]) === text(r).toUpperCase(); i--) { count++; }
+    for (var i = tokens.length - 1; i >= 0; i--) {
+      if (/^(JK|ДЖ|\*)/i.test(tokens[i])) { continue; }
+      if (rankOf(tokens[i]) !== text(r).toUpperCase()) { break; }
+      count++;
+    }
     return count >= 2;
   }
 
@@ -252,7 +261,9 @@
     if (button.hasAttribute("data-digit")) { digit(button.getAttribute("data-digit")); return; }
     if (button.hasAttribute("data-hand-joker")) { insert(text("JK"), {}); return; }
     if (button.hasAttribute("data-joker")) {
-      clearPending(true);
+      // A joker goes into the meld being laid: a picked rank or suit stays picked (A ♠ ♥ JK ♦).
+      ranging = false;
+      press(pad.querySelector('[data-action="range"]'), false);
       lineDone = false;
       card(text(button.getAttribute("data-joker") || "JK"));
       return;
@@ -290,7 +301,7 @@
   /* Other scripts (entry.js) ask for a field: window.kunkenKeypad.focus(el). */
   window.kunkenKeypad = {
     focus: function (el) { setTarget(el); el.focus(); },
-    refresh: function () { applyMode(); if (target) { setTarget(target); } }
+    refresh: function () { applyMode(); if (target && document.body.contains(target)) { describe(target); } }
   };
   applyMode();
   pad.setAttribute("data-ready", "true");

@@ -279,3 +279,22 @@ def test_switching_how_hands_are_entered_is_remembered(server, phones):
     page.reload()
     ready(page)
     expect(page.locator('input[name="hand_mode"][value="points"]')).to_be_checked()
+
+
+def test_a_joker_keeps_the_picked_rank_and_a_closed_keypad_stays_closed(server, phones):
+    page = phones().new_page()
+    start(page, server, ["Ann", "Bob"], "counts")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    taps = Taps(page)
+    taps.keys("A", "♠", "♥", "JK", "♦")
+    expect(page.locator("#players-0-melds")).to_have_value(re.compile(r"^A♠ A♥ JK A♦\s*$"))
+    taps.keys("5", "♣", "…", "7")  # a new rank after the set: a new meld, on its own line
+    expect(page.locator("#players-0-melds")).to_have_value(re.compile(r"^A♠ A♥ JK A♦\n5♣…7♣\s*$"))
+    settled(page)
+    page.locator('#keypad [data-action="close"]').tap()
+    expect(page.locator("#keypad")).to_be_hidden()
+    page.locator("#players-0-small + .step-plus").tap()  # a live check follows...
+    settled(page)
+    expect(page.locator("#keypad")).to_be_hidden()  # ...and the keypad stays put away
+    expect(page.locator("#players-0-melds-verdicts li.verdict")).to_have_count(2)

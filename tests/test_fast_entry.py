@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from kunken_scorer import Deal, RuleSet, evaluate_deal
+from kunken_scorer import Deal, DealInputError, RuleSet, evaluate_deal
 from kunken_scorer.cards import CardError, format_cards, parse_cards
 from test_views import deal_data, hidden, phone, start, text
 
@@ -149,3 +149,104 @@ def test_the_went_out_suggestion_is_the_one_empty_hand(client):
     data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "")})
     both_empty = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
     assert 'data-went-out-suggestion=""' in both_empty
+
+
+# -- review fixes ----------------------------------------------------------------------------------
+
+def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "35 JK")}, "Anna")
+    assert client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
+    store.set_hand_entry(sid, "counts")  # the table has since moved to counts
+    deal = store.list_deals(sid)[0]
+    edit = text(client.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    assert re.search(r'<input checked[^>]*value="points"', edit)
+    assert hidden(edit, "players-1-hand") == "35 JK"
+
+
+def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store, app):
+    from test_api import API, new_session, post_deal
+    session = new_session(client)
+    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+                        {"name": "Boris", "hand": {"small": 1, "faces": 1, "aces": 0, "jokers": 1}}],
+            "went_out": "Anna"}
+    assert post_deal(client, session, body).status_code == 201
+    client.get("/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1])
+    deal = store.list_deals(session["id"])[0]
+    edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
+    assert re.search(r'<input checked[^>]*value="counts"', edit)
+    body["players"][0]["hand"] = "2♣"
+    body["went_out"] = None
+    store.update_deal(session["id"], deal["id"], Deal.from_dict(body).to_dict(), override=False, note=None,
+                      expected_revision=deal["revision"])
+    edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
+    assert re.search(r'<input checked[^>]*value="cards"', edit)
+    assert hidden(edit, "players-0-hand") == "2♣" and hidden(edit, "players-1-hand") == "15 JK"
+    assert client.get(f"{API}/sessions/{session['id']}").status_code == 200
+
+
+def test_in_counts_mode_a_player_out_with_cards_is_told_at_the_counts(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = counts_data(page, {0: {"small": 1}}, {0: "A♠ A♥ A♦"}, "Anna")
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    errors = re.search(r'id="players-0-small-errors".*?</ul>', checked, re.S)
+    assert errors and "went out but still has cards" in errors[0]
+
+
+def test_counts_left_over_from_another_mode_are_ignored(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "2♣")}, "Anna")
+    data.update({"players-1-small": "lots", "players-1-aces": "-3"})
+    assert client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
+    assert store.list_deals(sid)[0]["record"]["players"][1]["hand"] == "2♣"
+
+
+def test_a_form_error_names_the_field_as_the_page_does(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "33")}, "Anna")
+    answer = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    assert "players[1]" not in answer and "multiple of 5" in answer
+
+
+def test_a_redeal_previews_zeros():
+    report = evaluate_deal(Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}),
+                           RuleSet.preset())
+    assert [(p.plus, p.minus) for p in report.checked_players] == [(0, 0), (0, 0)]
+
+
+def test_no_card_worth_anything_is_no_500(client):
+    from test_api import API
+    body = {"rules": {"ace_points": 0}, "game": "kunken",
+            "players": [{"name": "A", "hand": {"points": 0}}, {"name": "B", "hand": {"points": 5}}]}
+    assert client.post(f"{API}/deals/score", json=body).status_code == 200
+
+
+def test_a_joker_put_in_for_a_joker_is_not_a_natural_card():
+    report = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["K♠ K♣ JK"]},
+                                                       {"name": "B", "melds": ["2♣ 3♣ 4♣"]}],
+                                           "swaps": [{"by": "B", "from": "A", "meld": 0, "card": "JK"}]}),
+                           RuleSet.preset())
+    assert [r.code for r in report.problems[0].params["why"]] == ["swap_not_natural"]
+
+
+def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(client):
+    sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy",
+                **{"rules-wild_card": "2♠"})
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    assert 'data-kind="swaps" data-insert="Ann 1: "' in checked  # the wild card is the meld's joker
+    assert "Left in hand: 35 points, 1 joker(s)." in checked
+
+
+def test_more_decks_allow_more_cards_of_a_kind():
+    body = {"players": [{"name": "A"}, {"name": "B", "hand": {"small": 100}}]}
+    with pytest.raises(DealInputError) as err:
+        evaluate_deal(Deal.from_dict(body), RuleSet.preset())
+    assert "at most 72" in str(err.value)
+    four = RuleSet.for_game("kunken", {"decks": 4})
+    assert evaluate_deal(Deal.from_dict(body), four).players[1].minus == 500

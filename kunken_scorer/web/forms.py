@@ -21,8 +21,7 @@ from wtforms.widgets import NumberInput
 
 from ..cards import CardError, format_cards, parse_cards
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
-from ..rules import RuleSet
-from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE
+from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE, RuleSet
 from . import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 8).
@@ -264,14 +263,14 @@ class PlayerForm(Form):
     hand = StringField(lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"), validators=[
         Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
     # counts of the cards left in hand (the "counts" way of entering hands)
-    small = IntegerField(lazy_gettext("Small cards, 2 to 10"), widget=NumberInput(min=0, max=72),
-                         validators=[Optional(), NumberRange(min=0, max=72)])
-    faces = IntegerField(lazy_gettext("J Q K"), widget=NumberInput(min=0, max=24),
-                         validators=[Optional(), NumberRange(min=0, max=24)])
-    aces = IntegerField(lazy_gettext("Aces"), widget=NumberInput(min=0, max=8),
-                        validators=[Optional(), NumberRange(min=0, max=8)])
-    jokers = IntegerField(lazy_gettext("Jokers"), widget=NumberInput(min=0, max=12),
-                          validators=[Optional(), NumberRange(min=0, max=12)])
+    small = IntegerField(lazy_gettext("Small cards, 2 to 10"), widget=NumberInput(min=0),
+                         validators=[Optional(), NumberRange(min=0)])
+    faces = IntegerField(lazy_gettext("J Q K"), widget=NumberInput(min=0),
+                         validators=[Optional(), NumberRange(min=0)])
+    aces = IntegerField(lazy_gettext("Aces"), widget=NumberInput(min=0),
+                        validators=[Optional(), NumberRange(min=0)])
+    jokers = IntegerField(lazy_gettext("Jokers"), widget=NumberInput(min=0),
+                          validators=[Optional(), NumberRange(min=0)])
 
 
 class DealForm(FlaskForm):
@@ -291,6 +290,7 @@ class DealForm(FlaskForm):
 
     names: list[str] = []
     body: Opt[dict] = None
+    rules: RuleSet = RuleSet.preset()
 
     def validate_expected(self, field: HiddenField) -> None:
         """The version or revision this form was filled in against: a whole number."""
@@ -300,6 +300,11 @@ class DealForm(FlaskForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
         ok = super().validate(extra_validators)
+        if self.hand_mode.data != "counts":  # the counts are not what this form is entering
+            for entry in self.players.entries:
+                for key in HAND_COUNTS:
+                    entry.form[key].errors = []
+            ok = not any(f.errors for name, f in self._fields.items() if name != "players")
         body = {"players": [], "went_out": self.went_out.data or None,
                 "express": bool(self.express.data), "redeal": bool(self.redeal.data), "swaps": []}
         for name, entry in zip(self.names, self.players.entries):
@@ -361,7 +366,9 @@ class DealForm(FlaskForm):
     def _hand(self, field) -> Any:
         """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value."""
         text = (field.data or "").strip()
-        first, _, rest = text.partition(" ")
+        words = text.split(None, 1)  # any white space between the points and the jokers
+        first = words[0] if words else ""
+        rest = words[1] if len(words) > 1 else ""
         if not _NUMBER.fullmatch(first):
             return self._cards(field)
         if not first.isdigit():
@@ -372,7 +379,7 @@ class DealForm(FlaskForm):
         except CardError as err:
             self._error(field, reason_text(err.reason))
             return ""
-        if not all(c.is_joker and c.pin is None for c in jokers):
+        if not all(self.rules.is_joker(c) and c.pin is None for c in jokers):
             self._error(field, gettext("After the points, write only the jokers, like “35 JK JK”."))
             return ""
         return {"points": int(first), "jokers": len(jokers)}
@@ -416,6 +423,7 @@ def deal_form(names: list[str], rules: Opt[RuleSet] = None, **kwargs: Any) -> De
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
     form = _deal_form_class(len(names))(**kwargs)
     form.names = list(names)
+    form.rules = rules or RuleSet.preset()
     form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules or RuleSet.preset())]
     if form.hand_mode.data not in dict(form.hand_mode.choices):
         form.hand_mode.data = "cards"

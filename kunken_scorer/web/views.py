@@ -342,7 +342,10 @@ def _place_problems(form: Any, report: DealReport) -> tuple[dict, list]:
         field = None
         player = reason.params.get("player")
         if reason.code in PLAYER_FIELD and player in form.names:
-            field = form.players.entries[form.names.index(player)].form[PLAYER_FIELD[reason.code]]
+            name = PLAYER_FIELD[reason.code]
+            if name == "hand" and form.hand_mode.data == "counts":
+                name = "small"  # the hand is entered by counts: the text field is not shown
+            field = form.players.entries[form.names.index(player)].form[name]
         elif reason.code in DEAL_FIELD:
             field = form[DEAL_FIELD[reason.code]]
         if field is None:
@@ -357,7 +360,10 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
     where = _API_FIELD.match(str(err.reason.params.get("field", "")))
     if where and int(where[1]) < len(form.players.entries):
         counted = where[3] if form.hand_mode.data == "counts" else None
-        _add_error(form.players.entries[int(where[1])].form[counted or where[2]], reason_text(err.reason))
+        field = form.players.entries[int(where[1])].form[counted or where[2]]
+        # the message names the field as the page does, not by its API path
+        shown = Reason(err.reason.code, {**err.reason.params, "field": str(field.label.text)})
+        _add_error(field, reason_text(shown))
         return []
     return [reason_text(err.reason)]
 
@@ -373,11 +379,11 @@ def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int 
     return render_template("deal_form.html", form=form, session=session, sid=session["id"], deal=deal,
                            board=board, report=report, preview=preview, placed=placed or {},
                            general=list(general), form_errors=list(form_errors), conflict=conflict,
-                           rules_game=session["game"], picks=_picks(form.names, report),
+                           rules_game=session["game"], picks=_picks(form.names, report, form.rules),
                            went_out_suggestion=empty[0] if len(empty) == 1 else ""), status
 
 
-def _picks(names: list[str], report: Optional[DealReport]) -> list[dict]:
+def _picks(names: list[str], report: Optional[DealReport], rules: RuleSet) -> list[dict]:
     """The keypad's vist and swap targets: every meld typed so far, and each player's name."""
     picks = []
     details = report.details if report is not None else ()
@@ -389,7 +395,7 @@ def _picks(names: list[str], report: Optional[DealReport]) -> list[dict]:
             label = Markup('<span>%s%s</span>') % (start, Markup(shown))
             picks.append({"kind": "vists", "insert": start, "label": label,
                           "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name)})
-            if any(c.is_joker for c in check.written):
+            if any(rules.is_joker(c) for c in check.written):
                 picks.append({"kind": "swaps", "insert": start, "label": label,
                               "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name)})
         picks.append({"kind": "vists", "insert": f"{name}: ", "label": f"{name}:",
@@ -496,15 +502,22 @@ def edit_deal(sid: str, deal_id: int):
     if request.method == "GET":
         data = deal_form_data(deal["record"], names, deal["override"], deal["note"], rules,
                               russian=current_language() == "ru")
-        mode = hand_entry(session, rules)
-        hands = [p.get("hand") for p in deal["record"].get("players", []) if isinstance(p, dict)]
-        if any(isinstance(h, dict) and "points" not in h for h in hands):
-            mode = "counts"  # the deal was entered by counts: show them as they were
-        elif mode == "counts" and any(h for h in hands if not isinstance(h, dict)):
-            mode = "cards"  # typed hands stay typed
+        mode = _entered_as(deal["record"], hand_entry(session, rules))
         form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
         return _render_deal(form, session, deal)
     return _post_deal(deal_form(names, rules), session, deal)
+
+
+def _entered_as(record: dict, default: str) -> str:
+    """How a stored deal's hands were entered, so that its edit shows them the same way.
+
+    Counts or points alone come back as such; typed cards, or a mix, come back as text (a counts
+    hand then shows as its points); a deal whose hands say nothing takes the table's way.
+    """
+    hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
+    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards"
+             for h in hands if h}
+    return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
 
 
 def hand_entry(session: dict, rules: RuleSet) -> str:
