@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from math import gcd
 from typing import Any, Mapping, Optional
 
-from .cards import MAX_CARDS_PER_ENTRY, Card, CardError, Rank, format_cards, parse_cards
+from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .melds import MeldCheck, check_parsed, extend, laid_counts, swap_into
 from .messages import M_, KunkenError, Reason
 from .rules import RuleSet

@@ -66,3 +66,32 @@ def browser_type_launch_args(browser_type_launch_args):
 def browser_context_args(browser_context_args, playwright):
     """Every page is a Pixel 7 phone."""
     return {**browser_context_args, **playwright.devices["Pixel 7"]}
+
+
+@pytest.fixture
+def server(app, live_server):
+    """The live server, with the links the app prints (viewer, scorer) pointing at it.
+
+    Without KUNKEN_PUBLIC_URL the app prints the machine's LAN address, which a server bound to
+    127.0.0.1 does not answer on; setting it is what a deployment behind a known address does.
+    """
+    app.config["PUBLIC_URL"] = live_server
+    return live_server
+
+
+@pytest.fixture
+def phones(browser, playwright):
+    """Open phones: ``phones(locale=...)`` is a fresh Pixel 7 context recording every request URL."""
+    opened: list = []
+
+    def open_phone(locale: str = "en-US", **extra):
+        context = browser.new_context(**playwright.devices["Pixel 7"], locale=locale, **extra)
+        context.set_default_timeout(10_000)
+        context.requests = []  # every URL this phone asked for
+        context.on("request", lambda request: context.requests.append(request.url))
+        opened.append(context)
+        return context
+
+    yield open_phone
+    for context in opened:
+        context.close()

@@ -6,7 +6,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from test_browser import phones, server, tap_and_wait  # noqa: F401
+from test_browser import tap_and_wait
 from test_browser_entry import ready, settled, start
 
 WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},

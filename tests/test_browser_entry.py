@@ -6,14 +6,13 @@ count is what a person's thumb does. The count is deterministic; the budget is 4
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from test_browser import (PNG_SIGNATURE, expect_totals, no_horizontal_overflow, phones, server,  # noqa: F401
+from test_browser import (PNG_SIGNATURE, expect_totals, no_horizontal_overflow,
                           tap_and_wait)
+from test_browser_swaps import shots_dir
 
 TAP_BUDGET = 40
 
@@ -77,12 +76,6 @@ def ready(page: Page) -> None:
 def settled(page: Page) -> None:
     """The live check has answered the last change."""
     expect(page.locator("#deal-form")).to_have_attribute("data-checking", "false")
-
-
-def shots_dir(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("KUNKEN_SHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_the_reference_deal_in_at_most_40_taps(server, phones, tmp_path):

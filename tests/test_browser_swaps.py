@@ -8,8 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from test_browser import (PNG_SIGNATURE, check, close_keypad, expect_preview, fill, no_horizontal_overflow,  # noqa: F401
-                          open_deal_form, phones, save, server, start_session)
+from test_browser import (PNG_SIGNATURE, check, expect_preview, fill, no_horizontal_overflow,
+                          open_deal_form, save, start_session)
 
 
 def shots_dir(tmp_path: Path) -> Path:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from test_api import API, auth, new_session, post_deal
+from test_api import API, new_session, post_deal
 from test_views import deal_data, hidden, phone, start, text
 
 SWAP_DEAL = {
