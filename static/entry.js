@@ -16,7 +16,8 @@
   var prev = document.getElementById("prev-seat");
   var next = document.getElementById("next-seat");
   var wentOut = document.getElementById("went_out");
-  var wentOutTouched = !!(wentOut && wentOut.value);
+  var wentOutAuto = document.getElementById("went_out_auto");  // "1" while the page chose who went out
+  var wentOutTouched = !!(wentOut && wentOut.value) && !(wentOutAuto && wentOutAuto.value === "1");
   var current = 0;
   var sent = 0;
   var shown = 0;
@@ -49,11 +50,13 @@
 
   function schedule() {
     if (timer) { window.clearTimeout(timer); }
+    form.setAttribute("data-pending", "true");  // a check will follow (tests wait for the page to settle)
     timer = window.setTimeout(check, 350);
   }
 
   function check() {
     timer = null;
+    form.removeAttribute("data-pending");
     var body = new FormData(form);
     body.delete("save");
     body.set("check", "1");
@@ -73,7 +76,7 @@
   function apply(doc) {
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
       var here = document.getElementById(fresh.id);
-      if (!here) { return; }
+      if (!here || here.innerHTML === fresh.innerHTML) { return; }  // unchanged: nothing to announce
       here.innerHTML = fresh.innerHTML;
       var wrapper = here.closest(".field, .count");
       if (wrapper) {
@@ -89,6 +92,7 @@
       form.setAttribute("data-went-out-suggestion", suggestion);
       if (wentOut && !wentOutTouched && wentOut.value !== suggestion) {
         wentOut.value = suggestion;
+        if (wentOutAuto) { wentOutAuto.value = suggestion ? "1" : ""; }
         schedule();  // the scores depend on who went out (express, cards left in hand)
       }
     }
@@ -101,7 +105,10 @@
     schedule();
   });
   form.addEventListener("change", function (event) {
-    if (event.target === wentOut) { wentOutTouched = true; }
+    if (event.target === wentOut) {
+      wentOutTouched = true;
+      if (wentOutAuto) { wentOutAuto.value = ""; }
+    }
     if (event.target.name === "hand_mode") { setHandMode(event.target.value); }
     schedule();
   });

@@ -209,7 +209,13 @@
   function backspace() {
     var el = ensureTarget();
     if (!el) { return; }
-    if (rank || ranging) { clearPending(true); return; }
+    if (ranging) { clearPending(true); return; }
+    var tokens = lineTokens(el);
+    var last = tokens[tokens.length - 1];
+    if (rank && (!last || rankOf(last) !== text(rank).toUpperCase())) {
+      clearPending(true);  // a rank picked, none of its cards typed yet: un-pick it
+      return;
+    }
     var c = caret(el);
     if (el.selectionStart !== el.selectionEnd && typeof el.selectionStart === "number") {
       put(el, c.before, c.after);

@@ -64,8 +64,15 @@ def close_keypad(page: Page) -> None:
         expect(page.locator("#keypad")).to_be_hidden()
 
 
+def quiet(page: Page) -> None:
+    """The deal form's live check has nothing pending or running, so the page no longer moves."""
+    page.wait_for_function("""() => { const f = document.getElementById('deal-form');
+        return !f || (!f.hasAttribute('data-pending') && f.getAttribute('data-checking') !== 'true'); }""")
+
+
 def show_field(page: Page, field_id: str):
     """The field, on screen: one player per screen, so go to its player's tab first."""
+    quiet(page)
     field = page.locator(f"#{field_id}")
     seat = re.match(r"players-(\d+)-", field_id)
     if seat and not field.is_visible():
@@ -137,6 +144,7 @@ def open_deal_form(page: Page, link) -> None:
 def check(page: Page) -> None:
     """Tap Check and wait for the preview."""
     close_keypad(page)
+    quiet(page)
     tap_and_wait(page, "#check")
     expect(page.locator("#preview")).to_be_visible()
     expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
@@ -155,6 +163,7 @@ def expect_preview(page: Page, scores: dict) -> None:
 def save(page: Page, flash: str) -> None:
     """Tap Save; the phone goes back to the session page with a message."""
     close_keypad(page)
+    quiet(page)
     tap_and_wait(page, "#save")
     assert re.search(r"/s/[^/]+$", page.url), f"Save did not return to the session page: {page.url}"
     expect(page.locator("p.flash")).to_contain_text(flash)
@@ -320,6 +329,7 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
     fill(page, "players-1-hand", "2♣")
     fill(page, "players-2-hand", "Q♠")
     page.locator("#went_out").select_option("Anna")
+    quiet(page)
     tap_and_wait(page, "#save")
     expect(page.locator("p.flash")).to_contain_text("Deal 1 saved")
     expect(page.locator("#record-deal")).to_be_visible()
