@@ -39,6 +39,10 @@
     Array.prototype.forEach.call(form.querySelectorAll(".footer-scores .chip"), function (chip) {
       chip.classList.toggle("current", chip.getAttribute("data-seat") === String(current));
     });
+    // Vists and swaps go onto other players' melds: the player's own stay out of the list.
+    Array.prototype.forEach.call(form.querySelectorAll("#keypad-picks .key.name"), function (pick) {
+      pick.classList.toggle("own", pick.getAttribute("data-seat") === String(current));
+    });
     prev.hidden = current === 0;
     next.hidden = current === panels.length - 1;
     if (focusField !== false) {

@@ -106,6 +106,7 @@ def test_the_reference_deal_in_at_most_40_taps(server, phones, tmp_path):
     expect(verdicts.nth(1)).to_have_attribute("data-legal", "true")
     expect(verdicts.nth(1).locator(".cards")).to_have_text("6♥ 7♥ 8♥ 9♥ 10♥")
     expect(page.locator('#footer-scores .chip[data-player="Анна"] .chip-plus')).to_have_attribute("data-plus", "85")
+    page.screenshot(path=str(shots / "entry-anna-ru.png"), full_page=False)
 
     # Борис: 2♦…4♦; his hand in points: 40 and a joker.
     taps.tap("#next-seat")

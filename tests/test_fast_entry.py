@@ -134,7 +134,7 @@ def test_the_keypad_lists_the_melds_on_the_table_as_vist_and_swap_targets(client
     page = text(client.get(f"/s/{sid}/deals/new"))
     data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ JK 4♥", "", "")})
     checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
-    picks = re.findall(r'data-kind="(vists|swaps)" data-insert="([^"]*)"', checked)
+    picks = re.findall(r'data-kind="(vists|swaps)" data-seat="\d+" data-insert="([^"]*)"', checked)
     assert ("vists", "Anna 1: ") in picks and ("vists", "Boris 1: ") in picks
     assert ("swaps", "Boris 1: ") in picks and ("swaps", "Anna 1: ") not in picks  # only melds with a joker
     assert ("vists", "Anna: ") in picks and ("vists", "Boris: ") in picks
@@ -239,7 +239,7 @@ def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(c
     page = text(client.get(f"/s/{sid}/deals/new"))
     data = deal_data(page, {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
     checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
-    assert 'data-kind="swaps" data-insert="Ann 1: "' in checked  # the wild card is the meld's joker
+    assert re.search(r'data-kind="swaps" data-seat="0" data-insert="Ann 1: "', checked)  # the wild card is a joker
     assert "Left in hand: 35 points, 1 joker(s)." in checked
 
 

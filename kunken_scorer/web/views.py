@@ -384,8 +384,10 @@ def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int 
 
 
 def _picks(names: list[str], report: Optional[DealReport], rules: RuleSet) -> list[dict]:
-    """The keypad's vist and swap targets: every meld typed so far, and each player's name."""
-    picks = []
+    """The keypad's vist and swap targets: each player's name (the first meld that fits), then every
+    meld typed so far; ``seat`` says whose, so the page can leave out the player's own."""
+    picks = [{"kind": "vists", "insert": f"{name}: ", "label": f"{name}:", "seat": i,
+              "spoken": gettext("Vist to %(name)s", name=name)} for i, name in enumerate(names)]
     details = report.details if report is not None else ()
     for i, name in enumerate(names):
         checks = details[i].melds if i < len(details) else ()
@@ -393,13 +395,11 @@ def _picks(names: list[str], report: Optional[DealReport], rules: RuleSet) -> li
             start = vist_line({"to": name, "meld": j, "cards": ""}, names)
             shown = str(cards_filter(check.written))
             label = Markup('<span>%s%s</span>') % (start, Markup(shown))
-            picks.append({"kind": "vists", "insert": start, "label": label,
+            picks.append({"kind": "vists", "insert": start, "label": label, "seat": i,
                           "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name)})
             if any(rules.is_joker(c) for c in check.written):
-                picks.append({"kind": "swaps", "insert": start, "label": label,
+                picks.append({"kind": "swaps", "insert": start, "label": label, "seat": i,
                               "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name)})
-        picks.append({"kind": "vists", "insert": f"{name}: ", "label": f"{name}:",
-                      "spoken": gettext("Vist to %(name)s", name=name)})
     return picks
 
 
