@@ -402,7 +402,7 @@ def test_rules_desk_in_russian(server, phones):
     reason = page.locator("#meld-answer-reasons li.reason").first
     expect(reason).to_have_attribute("data-code", "set_duplicate_card")
     expect(reason).to_have_attribute("data-rule", "sets")
-    expect(reason.locator(".reason-text")).to_contain_text("K♦")
+    expect(reason.locator(".reason-text")).to_contain_text("К♦")  # in the page's notation
     # Checked at the end, after the rest of the flow: the answer is in words, in Russian.
     words = {"verdict": page.locator("#meld-answer-verdict").inner_text(),
              "reason": reason.locator(".reason-text").inner_text(),

@@ -250,3 +250,14 @@ def test_more_decks_allow_more_cards_of_a_kind():
     assert "at most 72" in str(err.value)
     four = RuleSet.for_game("kunken", {"decks": 4})
     assert evaluate_deal(Deal.from_dict(body), four).players[1].minus == 500
+
+
+def test_a_russian_page_names_cards_in_russian_in_its_problems(app):
+    russian = app.test_client()
+    russian.set_cookie("lang", "ru")
+    sid = start(russian)
+    page = text(russian.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("K♠ K♠ K♥", "", ""), 1: ("2♥ JK 4♥", "", "")})
+    answer = text(russian.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    problem = re.search(r'id="players-0-melds-errors".*?</ul>', answer, re.S)[0]
+    assert "К♠ К♠ К♥" in problem and "K♠" not in problem  # Cyrillic К: the page's notation

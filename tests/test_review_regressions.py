@@ -230,4 +230,4 @@ def test_the_api_answers_in_english_unless_the_client_asks_for_russian(client):
     assert "11♥" in russian and "no such rank" not in russian and russian == cookie
     client.delete_cookie("lang")
     checked = client.post("/api/v1/melds/check", json={"cards": "K♦ K♦ K♥"}, headers={"Accept-Language": "ru"})
-    assert "K♦" in checked.get_json()["reasons"][0] and "set may not" not in checked.get_json()["reasons"][0]
+    assert "К♦" in checked.get_json()["reasons"][0] and "set may not" not in checked.get_json()["reasons"][0]

@@ -21,6 +21,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
 
+from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
 from ..store import Store
 
@@ -199,8 +200,45 @@ def current_language() -> str:
     return locale.language if locale else "ru"
 
 
+def shown_cards(text: str, russian: bool) -> str:
+    """Canonical card text in the page's notation (Russian ranks on Russian pages).
+
+    >>> shown_cards("K♠ JK 10♥", True), shown_cards("K♠ JK", False), shown_cards("6♥, 7♥", True)
+    ('К♠ Дж 10♥', 'K♠ JK', '6♥, 7♥')
+    """
+    if not russian or not text:
+        return text
+    try:
+        return ", ".join(" ".join(c.russian() for c in parse_cards(part)) for part in text.split(", "))
+    except CardError:
+        return text
+
+
+#: Parameters of the core's reasons that hold cards (or a rank) in canonical notation.
+_CARD_PARAMS = frozenset({"card", "cards", "joker", "needed", "stands_for", "wild"})
+_RANK_WORDS = {str(r): r.russian for r in Rank}
+
+
+def _in_russian_notation(reason: Reason) -> Reason:
+    """The reason with every card it names in Russian notation (nested reasons too)."""
+    params = {}
+    for key, value in reason.params.items():
+        if isinstance(value, Reason):
+            value = _in_russian_notation(value)
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
+            value = [_in_russian_notation(v) for v in value]
+        elif key in _CARD_PARAMS and isinstance(value, str):
+            value = shown_cards(value, True)
+        elif key == "rank" and isinstance(value, str):
+            value = _RANK_WORDS.get(value, value)
+        params[key] = value
+    return Reason(reason.code, params)
+
+
 def reason_text(reason: Reason) -> str:
-    """A reason or problem as a sentence in the page's language."""
+    """A reason or problem as a sentence in the page's language and card notation."""
+    if current_language() == "ru":
+        reason = _in_russian_notation(reason)
     return render(reason, gettext)
 
 

@@ -22,7 +22,7 @@ from wtforms.widgets import NumberInput
 from ..cards import CardError, format_cards, parse_cards
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
 from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE, RuleSet
-from . import GAME_NAMES, reason_text
+from . import GAME_NAMES, reason_text, shown_cards
 
 #: Seats on the start form (ordered rummy plays up to 8).
 MAX_SEATS = 8
@@ -436,20 +436,6 @@ def deal_form(names: list[str], rules: Opt[RuleSet] = None, **kwargs: Any) -> De
 def new_form_key() -> str:
     """A fresh idempotency key for one render of a deal form."""
     return "form-" + secrets.token_urlsafe(16)
-
-
-def shown_cards(text: str, russian: bool) -> str:
-    """Canonical card text in the page's notation (Russian ranks on Russian pages).
-
-    >>> shown_cards("K♠ JK 10♥", True), shown_cards("K♠ JK", False)
-    ('К♠ Дж 10♥', 'K♠ JK')
-    """
-    if not russian or not text:
-        return text
-    try:
-        return " ".join(c.russian() for c in parse_cards(text))
-    except CardError:
-        return text
 
 
 def deal_form_data(record: dict, names: list[str], override: bool = False, note: Opt[str] = None,
