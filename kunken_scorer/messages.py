@@ -205,4 +205,6 @@ MESSAGES.update({
     "expected_range_or": ("house-rules", N_("a whole number from {lo} to {hi}, or {word}")),
     "expected_at_most": ("house-rules", N_("at most {limit}")),
     "expected_text_at_most": ("deal-record", N_("a text of at most {limit} characters, or nothing")),
+    "unknown_field": ("deal-record", N_("{field}: no such field; a part has melds, vists, swaps and hand.")),
+    "draft_waiting": ("deal-record", N_("Waiting for the part of {players}: enter it, or ask them to.")),
 })

@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .deal import clean_name
+from .draft import DraftCheck, check_draft
 from .messages import M_, MESSAGES, N_
 from .session import SessionStatus
 from .store import Store
@@ -136,3 +137,54 @@ def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
         raise KunkenError(Reason("deal_players", {"players": ", ".join(session["players"]),
                                                   "got": ", ".join(deal.names) or M_("nobody")}))
     return deal.to_dict(), evaluate_deal(deal, rules)
+
+
+# -- the draft of the next deal, entered from the players' phones ------------------------------
+
+@dataclass(frozen=True)
+class Draft:
+    """The stored draft of a session's next deal, checked together by the core."""
+
+    session: dict
+    rules: RuleSet
+    deal: int
+    version: int
+    tag: str
+    end: dict
+    parts: dict
+    taken: dict
+    check: DraftCheck
+
+    @property
+    def players(self) -> list[str]:
+        """The players in seat order."""
+        return self.session["players"]
+
+    @property
+    def empty(self) -> bool:
+        """No part is in and nothing about the end was said."""
+        return not self.parts and not any(self.end.values())
+
+
+#: The keys of a draft's end, with their defaults.
+DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
+
+
+def load_draft(store: Store, session_id: str) -> Draft:
+    """The session's draft with its check (raises the store's ``NotFound``)."""
+    stored = store.draft(session_id)
+    session = store.get_session(session_id)
+    rules = RuleSet.from_dict(session["rules"])
+    end = {**DRAFT_END, **{k: v for k, v in stored["end"].items() if k in DRAFT_END}}
+    parts = {seat: entry["part"] for seat, entry in stored["parts"].items()}
+    check = check_draft(rules, session["players"], parts, end["went_out"], bool(end["went_out_set"]),
+                        bool(end["express"]), bool(end["redeal"]))
+    return Draft(session, rules, stored["deal"], stored["version"], f"{stored['session_version']}-{stored['version']}",
+                 end, stored["parts"], stored["seats"], check)
+
+
+def draft_deal(draft: Draft) -> tuple[dict, DealReport]:
+    """The deal a complete draft makes, and its report; a missing part raises ``KunkenError``."""
+    if not draft.check.complete:
+        raise KunkenError(Reason("draft_waiting", {"players": ", ".join(draft.check.missing)}))
+    return prepare_deal(draft.session, draft.check.body)

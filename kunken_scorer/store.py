@@ -25,6 +25,7 @@ from sqlite_utils import Database, Migrations
 
 __all__ = [
     "Conflict",
+    "DraftClosed",
     "NotFound",
     "SessionEnded",
     "Store",
@@ -47,6 +48,15 @@ class Conflict(StoreError):
 
 class SessionEnded(StoreError):
     """The session has ended: it can be read but no longer changed."""
+
+
+class DraftClosed(Conflict):
+    """A write to the draft of a deal that has since been recorded (or whose number changed)."""
+
+    def __init__(self, message: str, deal: int) -> None:
+        """``deal``: the number of the deal the draft is for now."""
+        super().__init__(message)
+        self.deal = deal
 
 
 # Append-only: never edit or reorder a migration that has shipped; add a new function
@@ -153,6 +163,35 @@ def m003_hand_entry(db: Database) -> None:
     """How the table enters the cards left in hand (cards, counts or points); empty: the game's default."""
     db["sessions"].add_column("hand_entry", str)
 
+
+@migrations()
+def m004_drafts(db: Database) -> None:
+    """The draft of each session's next deal: one part per seat, and the phones holding the seats."""
+    db["drafts"].create(
+        {"session_id": str, "end": str, "version": int, "updated_at": str},
+        pk="session_id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["end", "version", "updated_at"],
+        strict=True,
+    )
+    db["draft_parts"].create(
+        {"session_id": str, "seat": int, "part": str, "revision": int, "written_by": str, "written_at": str},
+        pk=("session_id", "seat"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["part", "revision", "written_by", "written_at"],
+        strict=True,
+    )
+    db["seats"].create(
+        {"session_id": str, "seat": int, "holder_hash": str, "taken_at": str},
+        pk=("session_id", "seat"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["holder_hash", "taken_at"],
+        strict=True,
+    )
+
+
+#: Who wrote a part of a draft: the phone holding the seat, or the scorer.
+WRITERS = ("player", "scorer")
 
 #: The values ``set_hand_entry`` stores (the store imports no core module: ``deal.HAND_ENTRIES`` is the
 #: same list, and which of them a game offers is the core's ``hand_entries``).
@@ -487,8 +526,12 @@ class Store:
 
     def add_deal(self, session_id: str, record: dict, *, override: bool = False,
                  note: str | None = None, idempotency_key: str | None = None,
-                 expected_version: int | None = None) -> tuple[dict, bool]:
-        """Store a deal; return (deal, created) — a repeated idempotency key stores nothing."""
+                 expected_version: int | None = None, draft_version: int | None = None) -> tuple[dict, bool]:
+        """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
+
+        The draft of the next deal is emptied (the deal it was for is now recorded); with
+        ``draft_version`` the deal is the draft's and is stored only if the draft is still at it.
+        """
         _check_record(record)
         with self._write():
             row = self._session_row(session_id)
@@ -504,7 +547,10 @@ class Store:
                     return self._deal(deal, self._number(deal)), False
             self._check_writable(row)
             self._check_version(row, expected_version)
+            if draft_version is not None and self._draft_version(session_id) != draft_version:
+                raise Conflict("A part of this deal changed since it was shown. Look at it again, then record it.")
             now = _now()
+            self._clear_draft(session_id, now)
             seq = self.db.execute(
                 "SELECT coalesce(max(seq), 0) + 1 FROM deals WHERE session_id = ?",
                 [session_id],
@@ -675,6 +721,161 @@ class Store:
             }
             for row in rows
         ]
+
+    # -- the draft of the next deal, and the seats -----------------------------------------
+
+    def _next_number(self, session_id: str) -> int:
+        """The number the next recorded deal will have."""
+        return self.db.execute(
+            "SELECT count(*) + 1 FROM deals WHERE session_id = ? AND deleted_at IS NULL", [session_id]
+        ).fetchone()[0]
+
+    def _draft_version(self, session_id: str) -> int:
+        row = self.db.execute("SELECT version FROM drafts WHERE session_id = ?", [session_id]).fetchone()
+        return row[0] if row else 0
+
+    def _touch_draft(self, session_id: str, now: str, end: dict | None = None) -> int:
+        """Bump the draft's version (creating the draft), optionally replacing its end; return the version."""
+        self.db.execute(
+            "INSERT INTO drafts (session_id, [end], version, updated_at) VALUES (?, ?, 1, ?)"
+            " ON CONFLICT(session_id) DO UPDATE SET version = version + 1, updated_at = excluded.updated_at",
+            [session_id, _dumps(end or {}), now],
+        )
+        if end is not None:
+            self.db.execute("UPDATE drafts SET [end] = ? WHERE session_id = ?", [_dumps(end), session_id])
+        return self._draft_version(session_id)
+
+    def _clear_draft(self, session_id: str, now: str) -> None:
+        """Empty the draft (parts and end); the seats stay taken."""
+        if self.db.execute("SELECT 1 FROM drafts WHERE session_id = ?", [session_id]).fetchone():
+            self.db.execute("DELETE FROM draft_parts WHERE session_id = ?", [session_id])
+            self._touch_draft(session_id, now, {})
+
+    def _check_deal_number(self, session_id: str, deal: int | None) -> None:
+        """Raise DraftClosed when the caller's draft was for another deal than the next one."""
+        number = self._next_number(session_id)
+        if deal is not None and deal != number:
+            raise DraftClosed(f"Deal {deal} is no longer being entered; the draft is for deal {number}.", number)
+
+    def _seat_row(self, session_id: str, seat: int) -> dict:
+        """The sessions row, after checking that ``seat`` is one of its seats (NotFound otherwise)."""
+        row = self._session_row(session_id)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(json.loads(row["players"])):
+            raise NotFound(f"This score sheet has no seat {seat!r}.")
+        return row
+
+    def draft(self, session_id: str) -> dict:
+        """The draft of the next deal: its number and version, the end, every part and every taken seat."""
+        with self.db.atomic():  # one snapshot
+            row = self._session_row(session_id)
+            found = self._one("SELECT [end], version, updated_at FROM drafts WHERE session_id = ?", [session_id])
+            parts = {
+                r[0]: {"part": json.loads(r[1]), "revision": r[2], "written_by": r[3], "written_at": r[4]}
+                for r in self.db.execute(
+                    "SELECT seat, part, revision, written_by, written_at FROM draft_parts WHERE session_id = ?"
+                    " ORDER BY seat", [session_id])
+            }
+            seats = {r[0]: {"taken_at": r[1]} for r in self.db.execute(
+                "SELECT seat, taken_at FROM seats WHERE session_id = ? ORDER BY seat", [session_id])}
+            number = self._next_number(session_id)
+        return {"deal": number, "version": found["version"] if found else 0,
+                "session_version": row["version"], "end": json.loads(found["end"]) if found else {},
+                "parts": parts, "seats": seats, "ended": row["ended_at"] is not None}
+
+    def draft_tag(self, session_id: str) -> str:
+        """A tag that changes whenever the session or its draft (parts, end, seats) changes: an ETag."""
+        row = self.db.execute(
+            "SELECT s.version, coalesce(d.version, 0) FROM sessions s LEFT JOIN drafts d ON d.session_id = s.id"
+            " WHERE s.id = ?", [session_id]).fetchone()
+        if row is None:
+            raise NotFound(f"There is no score sheet with id {session_id!r}.")
+        return f"{row[0]}-{row[1]}"
+
+    def save_part(self, session_id: str, seat: int, part: dict | None, *, revision: int | None, by: str,
+                  deal: int | None = None) -> dict:
+        """Write (or with ``None`` remove) one seat's part; return it with its new revision.
+
+        ``revision`` is the part's revision the writer last saw (0: no part yet); another one means
+        someone else wrote the part since, and the write is refused with ``Conflict``. ``None``
+        writes regardless. ``deal`` is the deal the writer was entering: once it is recorded the
+        write is refused with ``DraftClosed``.
+        """
+        if by not in WRITERS:
+            raise ValueError(f"by must be one of {WRITERS}")
+        if part is not None and not isinstance(part, dict):
+            raise TypeError("a part must be a dict")
+        with self._write():
+            self._check_writable(self._seat_row(session_id, seat))
+            self._check_deal_number(session_id, deal)
+            current = self._one("SELECT revision FROM draft_parts WHERE session_id = ? AND seat = ?",
+                                [session_id, seat])
+            stored = current["revision"] if current else 0
+            if revision is not None and revision != stored:
+                raise Conflict("This part was changed on another phone since you saw it.")
+            now = _now()
+            if part is None:
+                self.db.execute("DELETE FROM draft_parts WHERE session_id = ? AND seat = ?", [session_id, seat])
+                entry = {"part": None, "revision": 0, "written_by": by, "written_at": now}
+            else:
+                self.db.execute(
+                    "INSERT INTO draft_parts (session_id, seat, part, revision, written_by, written_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id, seat) DO UPDATE SET part = excluded.part,"
+                    " revision = excluded.revision, written_by = excluded.written_by,"
+                    " written_at = excluded.written_at",
+                    [session_id, seat, _dumps(part), stored + 1, by, now])
+                entry = {"part": part, "revision": stored + 1, "written_by": by, "written_at": now}
+            entry["version"] = self._touch_draft(session_id, now)
+            return entry
+
+    def save_draft_end(self, session_id: str, end: dict, *, deal: int | None = None) -> int:
+        """Keep how the deal ended (who went out, express, redeal) in the draft; return its version."""
+        if not isinstance(end, dict):
+            raise TypeError("the end of a draft must be a dict")
+        with self._write():
+            self._writable_session(session_id)
+            self._check_deal_number(session_id, deal)
+            return self._touch_draft(session_id, _now(), end)
+
+    def discard_draft(self, session_id: str) -> int:
+        """Empty the draft (every part and the end; seats stay taken); return its new version."""
+        with self._write():
+            self._writable_session(session_id)
+            now = _now()
+            self.db.execute("DELETE FROM draft_parts WHERE session_id = ?", [session_id])
+            return self._touch_draft(session_id, now, {})
+
+    def take_seat(self, session_id: str, seat: int) -> tuple[str, bool]:
+        """Give ``seat`` to a new phone; return (its seat token, True if another phone held the seat)."""
+        token = secrets.token_urlsafe(18)
+        with self._write():
+            self._check_writable(self._seat_row(session_id, seat))
+            now = _now()
+            held = self.db.execute("SELECT 1 FROM seats WHERE session_id = ? AND seat = ?",
+                                   [session_id, seat]).fetchone() is not None
+            self.db["seats"].upsert({"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token),
+                                     "taken_at": now}, pk=("session_id", "seat"))
+            self._touch_draft(session_id, now)
+        return token, held
+
+    def free_seat(self, session_id: str, seat: int, token: str | None = None) -> bool:
+        """Free ``seat`` (only if ``token`` holds it, when given); return True if it was held."""
+        with self._write():
+            self._seat_row(session_id, seat)
+            if token is not None and self.seat_of(session_id, token) != seat:
+                return False
+            gone = self.db.execute("DELETE FROM seats WHERE session_id = ? AND seat = ?",
+                                   [session_id, seat]).rowcount
+            if gone:
+                self._touch_draft(session_id, _now())
+            return bool(gone)
+
+    def seat_of(self, session_id: str, token: str | None) -> int | None:
+        """The seat this seat token holds in the session, or None."""
+        if not token:
+            return None
+        row = self.db.execute("SELECT seat FROM seats WHERE session_id = ? AND holder_hash = ?",
+                              [session_id, _hash_token(token)]).fetchone()
+        return row[0] if row else None
 
     # -- whole sessions ---------------------------------------------------------------
 

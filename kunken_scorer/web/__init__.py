@@ -163,6 +163,33 @@ def can_edit(session_id: str) -> bool:
     return get_store().check_token(session_id, edit_token(session_id))
 
 
+def seat_cookie(session_id: str) -> str:
+    """The cookie that says which seat of the session this phone holds: ``<seat>.<seat token>``."""
+    return f"kunken_seat_{session_id}"
+
+
+def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> None:
+    """Let this phone hold ``seat``: an httponly cookie sent only to the session's own pages."""
+    response.set_cookie(seat_cookie(session_id), f"{seat}.{token}", max_age=SCORER_COOKIE_AGE, httponly=True,
+                        samesite="Lax", secure=request.is_secure, path=f"/s/{session_id}")
+
+
+def seat_claim(session_id: str) -> tuple[Optional[int], Optional[str]]:
+    """(seat, token) this phone's seat cookie names, held or not; (None, None) without one."""
+    seat, _, token = request.cookies.get(seat_cookie(session_id), "").partition(".")
+    if not seat.isdigit() or len(seat) > 3 or not token:
+        return None, None
+    return int(seat), token
+
+
+def held_seat(session_id: str) -> Optional[int]:
+    """The seat this phone holds in the session (its cookie still the seat's), or None."""
+    seat, token = seat_claim(session_id)
+    if seat is None or get_store().seat_of(session_id, token) != seat:
+        return None
+    return seat
+
+
 def public_base_url() -> str:
     """The base URL other phones can reach: ``KUNKEN_PUBLIC_URL``, else the LAN address."""
     configured = current_app.config.get("PUBLIC_URL")

@@ -273,62 +273,34 @@ class PlayerForm(Form):
                           validators=[Optional(), NumberRange(min=0)])
 
 
-class DealForm(FlaskForm):
-    """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
-
-    went_out = SelectField(lazy_gettext("Who went out"), choices=[])
-    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
-    express = BooleanField(lazy_gettext("Express: went out in a single turn"))
-    redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
-    override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
-    note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
-        Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
-    form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
-    expected = HiddenField()
-    check = SubmitField(lazy_gettext("Check"))
-    save = SubmitField(lazy_gettext("Save"))
+class CardReading:
+    """Reading the card fields of a player's part: melds, vists and swaps by line, the hand."""
 
     names: list[str] = []
-    body: Opt[dict] = None
     rules: RuleSet = RuleSet.preset()
 
-    def validate_expected(self, field: HiddenField) -> None:
-        """The version or revision this form was filled in against: a whole number."""
-        if not re.fullmatch(r"\d{1,9}", field.data or ""):
-            raise ValidationError(gettext("The form is damaged; reload it."))
-
-    def validate(self, extra_validators: Any = None) -> bool:
-        """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
-        ok = super().validate(extra_validators)
-        if self.hand_mode.data != "counts":  # the counts are not what this form is entering
-            for entry in self.players.entries:
-                for key in HAND_COUNTS:
-                    entry.form[key].errors = []
-            ok = not any(f.errors for name, f in self._fields.items() if name != "players")
-        body = {"players": [], "went_out": self.went_out.data or None,
-                "express": bool(self.express.data), "redeal": bool(self.redeal.data), "swaps": []}
-        for name, entry in zip(self.names, self.players.entries):
-            if self.redeal.data:
-                body["players"].append({"name": name})
-                continue
-            melds = self._card_lines(entry.form.melds, MAX_MELDS)
-            vists = self._vist_lines(entry.form.vists)
-            body["swaps"] += [{"by": name, "from": s["to"], "meld": s["meld"], "card": s["cards"]}
-                              for s in self._vist_lines(entry.form.swaps, one_card=True)]
-            if self.hand_mode.data == "counts":
-                hand = {key: getattr(entry.form, key).data or 0 for key in HAND_COUNTS}
-            else:
-                hand = self._hand(entry.form.hand)
-            body["players"].append({"name": name, "melds": melds, "vists": vists, "hand": hand})
-        if len(body["swaps"]) > MAX_SWAPS:
-            self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
-        ok = ok and not any(e.form.errors for e in self.players.entries)
-        self.body = body if ok else None
-        return ok
+    def read_player(self, entry: Any, counts: bool) -> tuple[dict, list[dict]]:
+        """A player's fields as the API's player record (without the name) and their swaps."""
+        melds = self._card_lines(entry.melds, MAX_MELDS)
+        vists = self._vist_lines(entry.vists)
+        swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]}
+                 for s in self._vist_lines(entry.swaps, one_card=True)]
+        if counts:
+            hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
+        else:
+            hand = self._hand(entry.hand)
+        return {"melds": melds, "vists": vists, "hand": hand}, swaps
 
     @staticmethod
     def _error(field, message: str) -> None:
         field.errors = [*field.errors, message]
+
+    @staticmethod
+    def clear_count_errors(entry: Any) -> None:
+        """Hands not entered by counts: the count fields' errors do not count."""
+        for key in HAND_COUNTS:
+            entry[key].errors = []
+
 
     def _card_lines(self, field, limit: int) -> list[str]:
         """Each non-blank line as canonical cards; a line that does not read is an error naming it."""
@@ -390,6 +362,99 @@ class DealForm(FlaskForm):
         except CardError as err:
             self._error(field, reason_text(err.reason))
             return ""
+
+
+class DealForm(CardReading, FlaskForm):
+    """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
+
+    went_out = SelectField(lazy_gettext("Who went out"), choices=[])
+    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
+    express = BooleanField(lazy_gettext("Express: went out in a single turn"))
+    redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
+    override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
+    note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
+        Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
+    expected = HiddenField()
+    check = SubmitField(lazy_gettext("Check"))
+    save = SubmitField(lazy_gettext("Save"))
+
+    body: Opt[dict] = None
+
+    def validate_expected(self, field: HiddenField) -> None:
+        """The version or revision this form was filled in against: a whole number."""
+        if not re.fullmatch(r"\d{1,9}", field.data or ""):
+            raise ValidationError(gettext("The form is damaged; reload it."))
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
+        ok = super().validate(extra_validators)
+        if self.hand_mode.data != "counts":  # the counts are not what this form is entering
+            for entry in self.players.entries:
+                self.clear_count_errors(entry.form)
+            ok = not any(f.errors for name, f in self._fields.items() if name != "players")
+        body = {"players": [], "went_out": self.went_out.data or None,
+                "express": bool(self.express.data), "redeal": bool(self.redeal.data), "swaps": []}
+        for name, entry in zip(self.names, self.players.entries):
+            if self.redeal.data:
+                body["players"].append({"name": name})
+                continue
+            player, swaps = self.read_player(entry.form, self.hand_mode.data == "counts")
+            body["swaps"] += [{"by": name, **s} for s in swaps]
+            body["players"].append({"name": name, **player})
+        if len(body["swaps"]) > MAX_SWAPS:
+            self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
+        ok = ok and not any(e.form.errors for e in self.players.entries)
+        self.body = body if ok else None
+        return ok
+
+class PartForm(CardReading, FlaskForm):
+    """One seat's part of the draft, entered on that player's phone (or by the scorer)."""
+
+    player = FormField(PlayerForm)
+    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
+    deal = HiddenField()
+    revision = HiddenField()
+    save = SubmitField(lazy_gettext("Save my part"))
+
+    part: Opt[dict] = None
+
+    def validate_deal(self, field: HiddenField) -> None:
+        """The deal number and the part's revision this form was filled in against: whole numbers."""
+        if not re.fullmatch(r"\d{1,9}", field.data or "") or not re.fullmatch(r"\d{1,9}", self.revision.data or ""):
+            raise ValidationError(gettext("The form is damaged; reload it."))
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, then read the cards; ``part`` holds the part (the API's shape) on success."""
+        ok = super().validate(extra_validators)
+        counts = self.hand_mode.data == "counts"
+        if not counts:
+            self.clear_count_errors(self.player.form)
+            ok = not any(f.errors for name, f in self._fields.items() if name != "player")
+        record, swaps = self.read_player(self.player.form, counts)
+        ok = ok and not self.player.form.errors
+        self.part = {**record, "swaps": swaps} if ok else None
+        return ok
+
+
+def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
+    """A part form for a session's players; ``kwargs`` go to the form (``data=`` to prefill)."""
+    form = PartForm(**kwargs)
+    form.names = list(names)
+    form.rules = rules
+    form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
+    if form.hand_mode.data not in dict(form.hand_mode.choices):
+        form.hand_mode.data = "cards"
+    return form
+
+
+def part_form_data(part: Opt[dict], seat: int, names: list[str], rules: RuleSet, russian: bool) -> dict:
+    """A stored part of ``seat`` as the part form's player data (cards in the page's notation)."""
+    name = names[seat]
+    part = part or {}
+    record = {"players": [{"name": name, **{k: v for k, v in part.items() if k != "swaps"}}],
+              "swaps": [{"by": name, **s} for s in part.get("swaps") or []]}
+    return deal_form_data(record, names, rules=rules, russian=russian)["players"][seat]
 
 
 _NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")

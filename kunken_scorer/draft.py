@@ -1,0 +1,169 @@
+"""A deal assembled from the players' phones: one part per seat, checked as the parts arrive.
+
+Each player enters their own part of the current deal (melds, vists, swaps, cards left in hand);
+the scorer adds who went out, express or a redeal. A part is checked at once on its own (each
+meld), and against the other parts as soon as the parts it needs are in: a vist onto the melds
+of a player whose part is still missing waits for that part instead of being called wrong.
+
+>>> from kunken_scorer.rules import RuleSet
+>>> names = ["Anna", "Boris"]
+>>> parts = {0: read_part({"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}]})}
+>>> draft = check_draft(RuleSet.preset(), names, parts)
+>>> [(s.name, s.state, s.waiting_for) for s in draft.seats]
+[('Anna', 'entered', ('Boris',)), ('Boris', 'waiting', ())]
+>>> parts[1] = read_part({"melds": ["2♦ 3♦ 4♦"], "hand": {"points": 40, "jokers": 1}})
+>>> draft = check_draft(RuleSet.preset(), names, parts)
+>>> draft.complete, draft.ready, draft.went_out, draft.report.scores
+(True, True, 'Anna', {'Anna': 35, 'Boris': -35})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+from .deal import Deal, DealInputError, DealReport, _player, _swaps, evaluate_deal
+from .messages import M_, Reason
+from .rules import RuleSet
+
+#: What a seat's part of the draft is: no part yet, a part with no problem of its own, a part with one.
+SEAT_STATES = ("waiting", "entered", "problem")
+#: Problems about the melds of the player named by ``to``: they wait while that player's part is missing.
+_NEEDS_TARGET = frozenset({"vist_no_meld", "vist_fits_nothing", "illegal_vist", "swap_no_meld",
+                           "swap_fits_nothing", "illegal_swap"})
+
+
+def read_part(raw: Any, where: str = "part", rules: Optional[RuleSet] = None) -> dict:
+    """One seat's part in canonical form: ``{"melds", "vists", "swaps", "hand"}``; bad input raises.
+
+    A swap here leaves out ``by`` (the part's own player made it). With ``rules``, a hand given in
+    short must be one this game's cards can make.
+
+    >>> read_part({"melds": "тп тч тб", "swaps": [{"from": "Boris", "meld": 0, "card": "5ч"}]})
+    {'melds': ['A♠ A♥ A♦'], 'vists': [], 'swaps': [{'from': 'Boris', 'meld': 0, 'card': '5♥'}], 'hand': ''}
+    >>> read_part({"hand": "11♥"})
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.deal.DealInputError: part.hand: "11♥": no such rank
+    """
+    if not isinstance(raw, Mapping):
+        raise DealInputError(Reason("bad_field", {"field": where, "expected": M_("an object with melds, vists, "
+                                                                                 "swaps and hand")}))
+    unknown = sorted(set(raw) - {"melds", "vists", "swaps", "hand"})
+    if unknown:
+        raise DealInputError(Reason("unknown_field", {"field": f"{where}.{unknown[0]}"}))
+    player = _player({**raw, "name": "-"}, where, redeal=False)
+    if rules is not None and player.hand_summary is not None:
+        player.hand_summary.check_for(rules, f"{where}.hand")
+    record = player.to_dict()
+    raw_swaps = raw.get("swaps")
+    if isinstance(raw_swaps, list):
+        raw_swaps = [{**s, "by": "-"} if isinstance(s, Mapping) else s for s in raw_swaps]
+    try:
+        swaps = _swaps(raw_swaps)
+    except DealInputError as err:  # name the field inside the part
+        field = err.reason.params.get("field", "")
+        raise DealInputError(Reason(err.reason.code, {**err.reason.params, "field": f"{where}.{field}"})) from None
+    return {"melds": record["melds"], "vists": record["vists"],
+            "swaps": [{k: v for k, v in s.to_dict().items() if k != "by"} for s in swaps], "hand": record["hand"]}
+
+
+def deal_body(names: list[str], parts: Mapping[int, Mapping], went_out: Optional[str] = None,
+              express: bool = False, redeal: bool = False) -> dict:
+    """The deal (the API's shape) the parts make: players in seat order, a missing part as an empty one.
+
+    >>> deal_body(["A", "B"], {1: {"melds": ["2♦ 3♦ 4♦"], "swaps": [{"from": "A", "meld": 0, "card": "K♦"}]}})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'players': [{'name': 'A', 'melds': [], 'vists': [], 'hand': ''},
+                 {'name': 'B', 'melds': ['2♦ 3♦ 4♦'], 'vists': [], 'hand': ''}],
+     'went_out': None, 'express': False, 'redeal': False,
+     'swaps': [{'by': 'B', 'from': 'A', 'meld': 0, 'card': 'K♦'}]}
+    """
+    players, swaps = [], []
+    for seat, name in enumerate(names):
+        part = parts.get(seat) or {}
+        players.append({"name": name, "melds": list(part.get("melds") or []), "vists": list(part.get("vists") or []),
+                        "hand": part.get("hand", "")})
+        swaps += [{"by": name, **s} for s in part.get("swaps") or []]
+    return {"players": players, "went_out": went_out, "express": express, "redeal": redeal, "swaps": swaps}
+
+
+@dataclass(frozen=True)
+class SeatCheck:
+    """One seat of the draft: its state, its own problems, and the players whose parts it waits for."""
+
+    seat: int
+    name: str
+    state: str
+    problems: tuple[Reason, ...] = ()
+    waiting_for: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DraftCheck:
+    """The draft checked together: each seat, the deal-wide problems, and the deal's report so far."""
+
+    seats: tuple[SeatCheck, ...]
+    problems: tuple[Reason, ...]
+    report: DealReport
+    body: dict
+    went_out: Optional[str]
+    suggested: Optional[str]
+
+    @property
+    def complete(self) -> bool:
+        """Every seat's part is in (or the deal is a redeal)."""
+        return bool(self.body.get("redeal")) or all(s.state != "waiting" for s in self.seats)
+
+    @property
+    def ready(self) -> bool:
+        """Complete, and nothing is wrong: the scorer can record it as it is."""
+        return self.complete and not self.report.problems
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The players whose parts are not in yet."""
+        return tuple(s.name for s in self.seats if s.state == "waiting")
+
+
+def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping],
+                went_out: Optional[str] = None, went_out_set: bool = False, express: bool = False,
+                redeal: bool = False) -> DraftCheck:
+    """Check the parts in so far, together, under ``rules``.
+
+    ``went_out`` counts only when ``went_out_set`` (the scorer chose); otherwise the one player
+    whose part is in with an empty hand is taken to have gone out. Problems that need a part
+    still missing (a vist onto that player's melds) are left out and shown as waiting.
+    """
+    entered = {seat for seat in range(len(names)) if seat in parts}
+    suggested_deal = Deal.from_dict(deal_body(names, {s: parts[s] for s in entered}))
+    empty = [p.name for i, p in enumerate(suggested_deal.players) if i in entered and not p.holds_cards]
+    suggested = empty[0] if len(empty) == 1 else None
+    chosen = went_out if went_out_set else suggested
+    body = deal_body(names, parts, chosen, express, redeal)
+    report = evaluate_deal(Deal.from_dict(body), rules)
+    missing = {name for seat, name in enumerate(names) if seat not in entered}
+    seat_of = {name: seat for seat, name in enumerate(names)}
+    own: dict[int, list[Reason]] = {}
+    waiting: dict[int, list[str]] = {}
+    general: list[Reason] = []
+    for problem in report.problems:
+        player = problem.params.get("player")
+        target = problem.params.get("to")
+        if problem.code in _NEEDS_TARGET and target in missing and player in seat_of:
+            waiting.setdefault(seat_of[player], []).append(target)
+        elif player in seat_of and seat_of[player] in entered:
+            own.setdefault(seat_of[player], []).append(problem)
+        else:
+            general.append(problem)
+    kept = tuple(p for seat_problems in own.values() for p in seat_problems) + tuple(general)
+    seats = []
+    for seat, name in enumerate(names):
+        state = "waiting" if seat not in entered else ("problem" if own.get(seat) else "entered")
+        seats.append(SeatCheck(seat, name, state, tuple(own.get(seat, ())),
+                               tuple(dict.fromkeys(waiting.get(seat, ())))))
+    if not entered or len(kept) != len(report.problems):
+        # the problems that wait for a missing part are not the deal's problems yet
+        report = DealReport(report.players, kept, report.details, report.warnings, report.express_by,
+                            report.express_multiplier)
+    return DraftCheck(tuple(seats), tuple(general), report, body, chosen, suggested)
