@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
@@ -170,17 +170,28 @@ class Draft:
 DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
 
 
+def _checked(rules: RuleSet, names: list[str], entries: dict, end: dict) -> tuple[dict, DraftCheck]:
+    """The end with its defaults, and the parts checked together under it."""
+    end = {**DRAFT_END, **{k: v for k, v in end.items() if k in DRAFT_END}}
+    parts = {seat: entry["part"] for seat, entry in entries.items()}
+    return end, check_draft(rules, names, parts, end["went_out"], bool(end["went_out_set"]), bool(end["express"]),
+                            bool(end["redeal"]))
+
+
 def load_draft(store: Store, session_id: str) -> Draft:
     """The session's draft with its check (raises the store's ``NotFound``)."""
     stored = store.draft(session_id)
     session = store.get_session(session_id)
     rules = RuleSet.from_dict(session["rules"])
-    end = {**DRAFT_END, **{k: v for k, v in stored["end"].items() if k in DRAFT_END}}
-    parts = {seat: entry["part"] for seat, entry in stored["parts"].items()}
-    check = check_draft(rules, session["players"], parts, end["went_out"], bool(end["went_out_set"]),
-                        bool(end["express"]), bool(end["redeal"]))
-    return Draft(session, rules, stored["deal"], stored["version"], f"{stored['session_version']}-{stored['version']}",
-                 end, stored["parts"], stored["seats"], check)
+    end, check = _checked(rules, session["players"], stored["parts"], stored["end"])
+    return Draft(session, rules, stored["deal"], stored["version"],
+                 f"{stored['session_version']}-{stored['version']}", end, stored["parts"], stored["seats"], check)
+
+
+def with_end(draft: Draft, end: dict) -> Draft:
+    """The draft as it would be with this end (who went out, express, redeal), checked again."""
+    end, check = _checked(draft.rules, draft.players, draft.parts, end)
+    return replace(draft, end=end, check=check)
 
 
 def draft_deal(draft: Draft) -> tuple[dict, DealReport]:

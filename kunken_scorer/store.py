@@ -599,6 +599,17 @@ class Store:
                     (session_id, key), {"response": _dumps(body), "status": status}
                 )
 
+    def deal_for_key(self, session_id: str, key: str | None) -> dict | None:
+        """The deal an idempotency key already stored, if any (a double tap on Record)."""
+        if not key:
+            return None
+        row = self.db.execute("SELECT deal_id FROM idempotency WHERE session_id = ? AND key = ?",
+                              [session_id, key]).fetchone()
+        if row is None or row[0] is None:
+            return None
+        deal = self._deal_row(session_id, row[0])
+        return self._deal(deal, self._number(deal))
+
     def stored_response(self, session_id: str, key: str) -> tuple[int, dict] | None:
         """Return (status, body) saved for this idempotency key, or None."""
         row = self.db.execute(
@@ -724,7 +735,7 @@ class Store:
 
     # -- the draft of the next deal, and the seats -----------------------------------------
 
-    def _next_number(self, session_id: str) -> int:
+    def next_number(self, session_id: str) -> int:
         """The number the next recorded deal will have."""
         return self.db.execute(
             "SELECT count(*) + 1 FROM deals WHERE session_id = ? AND deleted_at IS NULL", [session_id]
@@ -753,7 +764,7 @@ class Store:
 
     def _check_deal_number(self, session_id: str, deal: int | None) -> None:
         """Raise DraftClosed when the caller's draft was for another deal than the next one."""
-        number = self._next_number(session_id)
+        number = self.next_number(session_id)
         if deal is not None and deal != number:
             raise DraftClosed(f"Deal {deal} is no longer being entered; the draft is for deal {number}.", number)
 
@@ -777,7 +788,7 @@ class Store:
             }
             seats = {r[0]: {"taken_at": r[1]} for r in self.db.execute(
                 "SELECT seat, taken_at FROM seats WHERE session_id = ? ORDER BY seat", [session_id])}
-            number = self._next_number(session_id)
+            number = self.next_number(session_id)
         return {"deal": number, "version": found["version"] if found else 0,
                 "session_version": row["version"], "end": json.loads(found["end"]) if found else {},
                 "parts": parts, "seats": seats, "ended": row["ended_at"] is not None}
@@ -868,6 +879,11 @@ class Store:
             if gone:
                 self._touch_draft(session_id, _now())
             return bool(gone)
+
+    def taken_seats(self, session_id: str) -> list[int]:
+        """The seats a phone holds, in seat order."""
+        return [r[0] for r in self.db.execute(
+            "SELECT seat FROM seats WHERE session_id = ? ORDER BY seat", [session_id])]
 
     def seat_of(self, session_id: str, token: str | None) -> int | None:
         """The seat this seat token holds in the session, or None."""

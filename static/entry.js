@@ -6,11 +6,17 @@
      [data-live] part of the answer replaces the same part of this page; typed text is never touched.
    - "Who went out" follows the one player with an empty hand until the scorer picks by hand.
    - Hands by counts get big − and + steppers; the way hands are entered switches at once.
-   - A page that comes back with errors opens on the first of them. */
+   - A page that comes back with errors opens on the first of them.
+   - A seat's part (templates/part.html, data-autosave) is saved as it is typed instead: one save
+     at a time, each carrying the part's revision from the last answer; a refused save (409) shows
+     the part as it is now, with the refusal. */
 (function () {
   "use strict";
-  var form = document.getElementById("deal-form");
+  var form = document.getElementById("deal-form") || document.getElementById("part-form");
   if (!form || !window.fetch || !window.FormData || !window.DOMParser) { return; }
+  var autosave = form.hasAttribute("data-autosave");
+  var inflight = false;
+  var again = false;
   var panels = Array.prototype.slice.call(form.querySelectorAll("fieldset.player"));
   var tabs = Array.prototype.slice.call(form.querySelectorAll(".seat-tab"));
   var prev = document.getElementById("prev-seat");
@@ -43,8 +49,8 @@
     Array.prototype.forEach.call(form.querySelectorAll("#keypad-picks .key.name"), function (pick) {
       pick.classList.toggle("own", pick.getAttribute("data-seat") === String(current));
     });
-    prev.hidden = current === 0;
-    next.hidden = current === panels.length - 1;
+    if (prev) { prev.hidden = current === 0; }
+    if (next) { next.hidden = current === panels.length - 1; }
     if (focusField !== false) {
       keypadFocus(focusField || panels[current].querySelector("textarea[data-keypad-kind=melds]"));
     }
@@ -61,23 +67,41 @@
   function check() {
     timer = null;
     form.removeAttribute("data-pending");
+    if (autosave && inflight) { again = true; return; }  // saved after the answer, with its revision
     var body = new FormData(form);
     body.delete("save");
-    body.set("check", "1");
+    body.set(autosave ? "autosave" : "check", "1");
     var number = ++sent;
+    var status = 0;
+    inflight = true;
     form.setAttribute("data-checking", "true");
     window.fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
-      .then(function (response) { return response.text(); })
+      .then(function (response) { status = response.status; return response.text(); })
       .then(function (html) {
         if (number < shown) { return; }  // an older answer arriving late
         shown = number;
-        apply(new DOMParser().parseFromString(html, "text/html"));
-        if (number === sent) { form.setAttribute("data-checking", "false"); }
+        apply(new DOMParser().parseFromString(html, "text/html"), status === 409);
       })
-      .catch(function () { form.setAttribute("data-checking", "false"); });
+      .catch(function () { /* offline for a moment: the next change tries again */ })
+      .then(function () {
+        inflight = false;
+        if (again) { again = false; check(); return; }
+        if (number === sent) { form.setAttribute("data-checking", "false"); }
+      });
   }
 
-  function apply(doc) {
+  /* The fields of the player's part as the answer shows them (the part as it is stored now). */
+  function takeFields(freshForm) {
+    Array.prototype.forEach.call(freshForm.querySelectorAll("textarea, input"), function (fresh) {
+      var here = fresh.id && document.getElementById(fresh.id);
+      if (!here || here.type === "radio" || here.type === "submit") { return; }
+      if (here.value !== fresh.value) { here.value = fresh.value; }
+    });
+  }
+
+  /* Swap in the [data-live] parts of an answer; ``fields``: also take its field values (the part
+     was refused, or changed elsewhere). */
+  function apply(doc, fields) {
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
       var here = document.getElementById(fresh.id);
       if (!here || here.innerHTML === fresh.innerHTML) { return; }  // unchanged: nothing to announce
@@ -90,8 +114,15 @@
         if (input) { if (bad) { input.setAttribute("aria-invalid", "true"); } else { input.removeAttribute("aria-invalid"); } }
       }
     });
-    var freshForm = doc.getElementById("deal-form");
+    var freshForm = doc.getElementById(form.id);
+    if (freshForm && fields) { takeFields(freshForm); }
     if (freshForm) {
+      Array.prototype.forEach.call(freshForm.querySelectorAll("[data-live-value][id]"), function (fresh) {
+        var here = document.getElementById(fresh.id);
+        if (here) { here.value = fresh.value; }
+      });
+    }
+    if (freshForm && !autosave) {
       var suggestion = freshForm.getAttribute("data-went-out-suggestion") || "";
       form.setAttribute("data-went-out-suggestion", suggestion);
       if (wentOut && !wentOutTouched && wentOut.value !== suggestion) {
@@ -163,8 +194,8 @@
   tabs.forEach(function (tab, i) {
     tab.addEventListener("click", function (event) { event.preventDefault(); show(i); });
   });
-  prev.addEventListener("click", function () { show(current - 1); });
-  next.addEventListener("click", function () { show(current + 1); });
+  if (prev) { prev.addEventListener("click", function () { show(current - 1); }); }
+  if (next) { next.addEventListener("click", function () { show(current + 1); }); }
   var startX = null;
   var startY = null;
   form.addEventListener("touchstart", function (event) {
@@ -202,5 +233,16 @@
     show(0, general ? false : undefined);
     if (general) { general.scrollIntoView({ block: "center" }); }
   }
+  /* static/draft.js brings the page as it is now when the draft changes elsewhere: the part's
+     fields are taken only when its revision moved and nothing typed here is waiting to be saved. */
+  window.kunkenEntry = {
+    busy: function () { return !!timer || inflight; },
+    apply: function (doc) {
+      var fresh = doc.querySelector("#saved-state");
+      var mine = document.querySelector("#saved-state");
+      var moved = !!(fresh && mine && fresh.getAttribute("data-revision") !== mine.getAttribute("data-revision"));
+      apply(doc, moved && !timer && !inflight);
+    }
+  };
   form.setAttribute("data-ready", "true");
 })();

@@ -84,8 +84,9 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    from . import api, desk, summary, views
+    from . import api, desk, seats, summary, views
     app.register_blueprint(views.bp)
+    app.register_blueprint(seats.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(desk.bp)
     app.register_blueprint(summary.bp)

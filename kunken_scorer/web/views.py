@@ -29,8 +29,8 @@ from .qr import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound, SessionEnded
-from . import (board_or_404, can_edit, current_language, edit_token, game_name, get_store, public_base_url, reason_text,
-                  set_scorer_cookie)
+from . import (board_or_404, can_edit, current_language, edit_token, game_name, get_store, held_seat, public_base_url,
+               reason_text, set_scorer_cookie)
 
 bp = Blueprint("views", __name__)
 
@@ -284,10 +284,12 @@ def session(sid: str):
     if editor:
         scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid))
     rules = RuleSet.from_dict(record["rules"])
+    store = get_store()
     response = Response(render_template(
         "session.html", sid=sid, session=record, rules=rules, target=Target.from_dict(record.get("target")),
         version=version, ended=ended, editor=editor, live_html=live_html, view_url=view_url,
-        scorer_url=scorer_url, qr=Markup(_qr(view_url))))
+        scorer_url=scorer_url, qr=Markup(_qr(view_url)), my_seat=held_seat(sid), taken=store.taken_seats(sid),
+        next_deal=store.next_number(sid)))
     response.headers["Referrer-Policy"] = "same-origin"
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -1,0 +1,389 @@
+"""Every player enters their own part: seats, the draft of the next deal, and recording it.
+
+A phone that joined by the viewer link takes a seat ("this is me") and gets a seat cookie; it
+then writes that seat's part of the draft. The scorer's phone sees every seat's state, can
+write any part, free a seat, discard the draft, and records the deal with one tap. The rules
+live in the core (``draft.check_draft``); the store keeps the draft; this module only reads
+forms and renders.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, SelectField, SubmitField, TextAreaField
+from wtforms.validators import Length, Regexp
+
+from .. import service
+from ..draft import read_part
+from ..messages import KunkenError
+from ..store import Conflict, DraftClosed, NotFound, SessionEnded
+from . import (can_edit, current_language, get_store, held_seat, reason_text, seat_claim, seat_cookie,
+               set_seat_cookie)
+from .forms import FORM_KEY, MAX_NOTE, new_form_key, part_form, part_form_data
+from .views import PLAYER_FIELD, _picks, hand_entry
+
+bp = Blueprint("seats", __name__)
+
+
+def _draft_or_404(sid: str) -> service.Draft:
+    try:
+        return service.load_draft(get_store(), sid)
+    except NotFound:
+        abort(404)
+
+
+def _seat_or_404(draft: service.Draft, seat: int) -> str:
+    if not 0 <= seat < len(draft.players):
+        abort(404)
+    return draft.players[seat]
+
+
+def _scorer_only(sid: str) -> None:
+    if not can_edit(sid):
+        abort(403, description=gettext(
+            "Only the scorer's phone can do this. Ask the scorer for the scorer link."))
+
+
+def _to(endpoint: str, **values: Any) -> Response:
+    return redirect(url_for(endpoint, **values), 303)
+
+
+# -- seats -------------------------------------------------------------------------------------
+
+@bp.post("/s/<sid>/seat")
+def take_seat(sid: str):
+    """"This is me": this phone takes a seat (from another phone too, which is then told)."""
+    seat = request.form.get("seat", type=int)
+    store = get_store()
+    try:
+        names = store.get_session(sid)["players"]
+        if seat is None or not 0 <= seat < len(names):
+            flash(gettext("Choose one of the players."), "error")
+            return _to("views.session", sid=sid)
+        token, took_over = store.take_seat(sid, seat)
+    except NotFound:
+        abort(404)
+    except SessionEnded:
+        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+        return _to("views.session", sid=sid)
+    if took_over:
+        flash(gettext("This phone is now %(name)s. Another phone held this seat: it has been told.",
+                      name=names[seat]), "ok")
+    else:
+        flash(gettext("This phone is now %(name)s: enter your part of each deal here.", name=names[seat]), "ok")
+    response = _to("seats.part", sid=sid, seat=seat)
+    set_seat_cookie(response, sid, seat, token)
+    return response
+
+
+@bp.post("/s/<sid>/seat/leave")
+def leave_seat(sid: str):
+    """This phone gives up its seat."""
+    seat, token = seat_claim(sid)
+    try:
+        if seat is not None and get_store().free_seat(sid, seat, token):
+            flash(gettext("This phone no longer holds a seat."), "ok")
+    except NotFound:
+        pass
+    response = _to("views.session", sid=sid)
+    response.delete_cookie(seat_cookie(sid), path=f"/s/{sid}")
+    return response
+
+
+@bp.post("/s/<sid>/seats/<int:seat>/free")
+def free_seat(sid: str, seat: int):
+    """The scorer frees a seat (a lost phone, a player who left)."""
+    _scorer_only(sid)
+    try:
+        name = get_store().get_session(sid)["players"][seat]
+        freed = get_store().free_seat(sid, seat)
+    except (NotFound, IndexError):
+        abort(404)
+    if freed:
+        flash(gettext("The seat of %(name)s is free: another phone can take it.", name=name), "ok")
+    return _to("seats.draft", sid=sid)
+
+
+@bp.get("/s/<sid>/me")
+def me(sid: str):
+    """This phone's part of the current deal (or the session page, for a phone without a seat)."""
+    seat = held_seat(sid)
+    if seat is None:
+        return _to("views.session", sid=sid)
+    return _to("seats.part", sid=sid, seat=seat)
+
+
+# -- one seat's part -------------------------------------------------------------------------------
+
+def _writer(sid: str, seat: int) -> Optional[str]:
+    """Who this request writes the part as: the seat's own phone, the scorer, or nobody."""
+    if held_seat(sid) == seat:
+        return "player"
+    if can_edit(sid):
+        return "scorer"
+    return None
+
+
+def _entered(form: Any) -> str:
+    """What the form holds, as one line (kept in a message when it could not be saved)."""
+    entry = form.player.form
+    fields = [entry.melds, entry.vists, entry.swaps]
+    if form.hand_mode.data == "counts":
+        counts = ", ".join(f"{entry[k].label.text}: {entry[k].data}" for k in ("small", "faces", "aces", "jokers")
+                           if entry[k].data)
+        shown = [f.data for f in fields if (f.data or "").strip()] + ([counts] if counts else [])
+    else:
+        shown = [f.data for f in fields + [entry.hand] if (f.data or "").strip()]
+    return " · ".join(" / ".join(line.strip() for line in text.splitlines() if line.strip()) for text in shown)
+
+
+def _render_part(draft: service.Draft, seat: int, form: Any, *, status: int = 200, notice: Optional[str] = None,
+                 conflict: Optional[str] = None):
+    sid = draft.session["id"]
+    writer = _writer(sid, seat)
+    check = draft.check
+    report = check.report
+    placed: dict[str, list] = {}
+    for reason in check.seats[seat].problems:
+        name = PLAYER_FIELD.get(reason.code)
+        if name == "hand" and form.hand_mode.data == "counts":
+            name = "small"
+        if name:
+            placed.setdefault(form.player.form[name].id, []).append(reason)
+    claimed, _ = seat_claim(sid)
+    lost = None
+    if writer is None and claimed == seat:
+        lost = (gettext("Another phone took the seat of %(name)s. This phone can no longer write it.",
+                        name=draft.players[seat]) if seat in draft.taken else
+                gettext("The scorer freed the seat of %(name)s. Take it again to go on.", name=draft.players[seat]))
+    picks = [p for p in _picks(draft.players, report, draft.rules) if p["seat"] != seat]
+    entry = draft.parts.get(seat)
+    return render_template(
+        "part.html", sid=sid, seat=seat, name=draft.players[seat], draft=draft, form=form, check=check,
+        seat_check=check.seats[seat], detail=report.details[seat] if report.details else None,
+        score=report.players[seat], placed=placed, general=(), picks=picks, writer=writer, lost=lost,
+        entry=entry, notice=notice, conflict=conflict, rules_game=draft.session["game"],
+        scorer=can_edit(sid)), status
+
+
+def _part_form(draft: service.Draft, seat: int, **kwargs: Any):
+    return part_form(draft.players, draft.rules, **kwargs)
+
+
+def _stored_form(draft: service.Draft, seat: int, mode: Optional[str] = None):
+    """The part form filled with the stored part (or empty), for the draft's deal."""
+    entry = draft.parts.get(seat)
+    data = part_form_data(entry["part"] if entry else None, seat, draft.players, draft.rules,
+                          russian=current_language() == "ru")
+    mode = mode or hand_entry(draft.session, draft.rules)
+    return _part_form(draft, seat, formdata=None, data={
+        "player": data, "deal": str(draft.deal), "revision": str(entry["revision"] if entry else 0),
+        "hand_mode": mode})
+
+
+@bp.route("/s/<sid>/draft/<int:seat>", methods=["GET", "POST"])
+def part(sid: str, seat: int):
+    """A seat's part of the current deal: written by the phone holding the seat, or by the scorer."""
+    draft = _draft_or_404(sid)
+    name = _seat_or_404(draft, seat)
+    if request.method == "GET":
+        return _render_part(draft, seat, _stored_form(draft, seat))
+    writer = _writer(sid, seat)
+    if writer is None:
+        abort(403, description=gettext(
+            "Only the phone holding the seat of %(name)s, or the scorer, can write this part. "
+            "Take the seat on the session page (“This is me”).", name=name))
+    if draft.session["ended_at"]:
+        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+        return _to("views.session", sid=sid)
+    form = _part_form(draft, seat)
+    if not form.validate():
+        return _render_part(draft, seat, form, status=422)
+    try:
+        part_value = read_part(form.part, rules=draft.rules)
+    except KunkenError as err:
+        form.form_errors.append(reason_text(err.reason))
+        return _render_part(draft, seat, form, status=422)
+    store = get_store()
+    try:
+        store.save_part(sid, seat, part_value, revision=int(form.revision.data), by=writer,
+                        deal=int(form.deal.data))
+    except DraftClosed as err:
+        fresh = service.load_draft(store, sid)
+        message = gettext("Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
+                          "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
+                          old=form.deal.data, new=err.deal, typed=_entered(form) or "—")
+        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409,
+                            conflict=message)
+    except Conflict:
+        fresh = service.load_draft(store, sid)
+        current = fresh.parts.get(seat)
+        who = (gettext("the scorer") if current and current["written_by"] == "scorer" else gettext("another phone"))
+        message = gettext("This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
+                          "it is now is shown. What you typed: %(typed)s", who=who, typed=_entered(form) or "—")
+        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409,
+                            conflict=message)
+    except SessionEnded:
+        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+        return _to("views.session", sid=sid)
+    if not request.form.get("autosave"):
+        flash(gettext("The part of %(name)s is saved.", name=name), "ok")
+        return _to("seats.part", sid=sid, seat=seat)
+    fresh = service.load_draft(store, sid)
+    return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data))
+
+
+# -- the scorer's view of the draft ---------------------------------------------------------------
+
+class DraftForm(FlaskForm):
+    """How the deal ended, and "record anyway": the scorer's part of a draft."""
+
+    went_out = SelectField(lazy_gettext("Who went out"), choices=[], default="auto")
+    express = BooleanField(lazy_gettext("Express: went out in a single turn"))
+    redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
+    override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
+    note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
+        Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    version = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
+    deal = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
+    form_key = HiddenField(validators=[Regexp(FORM_KEY)])
+    check = SubmitField(lazy_gettext("Check"))
+    record = SubmitField(lazy_gettext("Record the deal"))
+
+    def end(self, names: list[str]) -> dict:
+        """The draft's end as ``service.DRAFT_END`` keeps it."""
+        choice = self.went_out.data
+        went_out, chosen = None, choice != "auto"
+        if choice.isdigit() and int(choice) < len(names):
+            went_out = names[int(choice)]
+        return {"went_out": went_out, "went_out_set": chosen, "express": bool(self.express.data),
+                "redeal": bool(self.redeal.data)}
+
+
+def _draft_form(draft: service.Draft, **kwargs: Any) -> DraftForm:
+    form = DraftForm(**kwargs)
+    form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
+    suggested = draft.check.suggested
+    auto = (gettext("The player with no cards left: %(name)s", name=suggested) if suggested
+            else gettext("The player with no cards left (nobody yet)"))
+    form.went_out.choices = [("auto", auto), ("none", gettext("Nobody (the stock ran out)"))] + [
+        (str(i), n) for i, n in enumerate(draft.players)]
+    return form
+
+
+def _end_data(draft: service.Draft) -> dict:
+    end = draft.end
+    choice = "auto"
+    if end["went_out_set"]:
+        choice = str(draft.players.index(end["went_out"])) if end["went_out"] in draft.players else "none"
+    return {"went_out": choice, "express": end["express"], "redeal": end["redeal"],
+            "version": str(draft.version), "deal": str(draft.deal), "form_key": new_form_key()}
+
+
+def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, message: Optional[str] = None):
+    sid = draft.session["id"]
+    return render_template("draft.html", sid=sid, draft=draft, check=draft.check, report=draft.check.report,
+                           form=form, editor=can_edit(sid), message=message, rules_game=draft.session["game"],
+                           mine=held_seat(sid)), status
+
+
+@bp.route("/s/<sid>/draft", methods=["GET", "POST"])
+def draft(sid: str):
+    """Every seat's part as it arrives, the scores so far; the scorer checks and records the deal."""
+    current = _draft_or_404(sid)
+    if request.method == "GET":
+        return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
+    _scorer_only(sid)
+    if current.session["ended_at"]:
+        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+        return _to("views.session", sid=sid)
+    form = _draft_form(current)
+    if not form.validate():
+        return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)), status=422,
+                             message=gettext("The form is damaged; reload it."))
+    store = get_store()
+    end = form.end(current.players)
+    if not form.record.data:  # "Check": keep how the deal ended, show the scores with it
+        try:
+            store.save_draft_end(sid, end, deal=int(form.deal.data))
+        except DraftClosed:
+            flash(gettext("That deal has been recorded; this is the next one."), "error")
+        return _to("seats.draft", sid=sid)
+    return _record(current, form, end)
+
+
+def _record(current: service.Draft, form: DraftForm, end: dict):
+    sid = current.session["id"]
+    store = get_store()
+    key = form.form_key.data
+    done = store.deal_for_key(sid, key)
+    if done is not None:
+        flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=done["number"]), "ok")
+        return _to("views.session", sid=sid)
+    expected = int(form.version.data)
+    if expected != current.version or int(form.deal.data) != current.deal:
+        return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)), status=409,
+                             message=gettext("A part of this deal changed since your page showed it. Nothing was "
+                                             "recorded: look at the parts again, then record."))
+    chosen = service.with_end(current, end)
+    try:
+        record, report = service.draft_deal(chosen)
+    except KunkenError as err:
+        return _render_draft(chosen, form, status=422, message=reason_text(err.reason))
+    note = (form.note.data or "").strip() or None
+    if report.problems and not (form.override.data and note):
+        return _render_draft(chosen, form, status=422, message=gettext(
+            "The deal has problems (shown with each part). Correct the parts, or tick “Record anyway” and "
+            "write a note."))
+    try:
+        stored, created = store.add_deal(sid, record, override=bool(report.problems), note=note,
+                                         idempotency_key=key, draft_version=expected)
+    except SessionEnded:
+        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+        return _to("views.session", sid=sid)
+    except Conflict:
+        fresh = service.load_draft(store, sid)
+        return _render_draft(fresh, _draft_form(fresh, formdata=None, data=_end_data(fresh)), status=409,
+                             message=gettext("A part of this deal changed since your page showed it. Nothing was "
+                                             "recorded: look at the parts again, then record."))
+    if created:
+        flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
+    else:
+        flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
+    return _to("views.session", sid=sid)
+
+
+@bp.post("/s/<sid>/draft/discard")
+def discard(sid: str):
+    """Throw the draft away: every part and the end (the seats stay taken)."""
+    _scorer_only(sid)
+    try:
+        get_store().discard_draft(sid)
+    except NotFound:
+        abort(404)
+    except SessionEnded:
+        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+        return _to("views.session", sid=sid)
+    flash(gettext("The draft was discarded: every part is empty again."), "ok")
+    return _to("seats.draft", sid=sid)
+
+
+@bp.get("/s/<sid>/draft/live")
+def live(sid: str):
+    """``{tag, deal}`` of the draft; 304 while nothing changed (parts, seats, the session's deals)."""
+    store = get_store()
+    try:
+        tag = store.draft_tag(sid)
+    except NotFound:
+        abort(404)
+    if request.if_none_match.contains_weak(tag):
+        response = Response(status=304)
+    else:
+        response = jsonify(tag=tag, deal=store.next_number(sid))
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
