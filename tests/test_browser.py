@@ -66,7 +66,7 @@ def close_keypad(page: Page) -> None:
 
 def quiet(page: Page) -> None:
     """The deal form's live check has nothing pending or running, so the page no longer moves."""
-    page.wait_for_function("""() => { const f = document.getElementById('deal-form');
+    page.wait_for_function("""() => { const f = document.getElementById('deal-form') || document.getElementById('part-form');
         return !f || (!f.hasAttribute('data-pending') && f.getAttribute('data-checking') !== 'true'); }""")
 
 

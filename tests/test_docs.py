@@ -207,7 +207,7 @@ class Sender:
 
     def __init__(self, client):
         self.client = client
-        self.values = {"<id>": None, "<edit_token>": None}
+        self.values = {"<id>": None, "<edit_token>": None, "<seat_token>": None}
 
     def _fill(self, text: str) -> str:
         for placeholder, value in self.values.items():
@@ -230,7 +230,9 @@ class Sender:
                                         data=(example.body or "").encode("utf-8"), content_type=content_type)
         answer = response.get_json(silent=True)
         if response.status_code == 201 and isinstance(answer, dict) and "edit_token" in answer:
-            self.values = {"<id>": answer["id"], "<edit_token>": answer["edit_token"]}
+            self.values = {"<id>": answer["id"], "<edit_token>": answer["edit_token"], "<seat_token>": None}
+        if response.status_code == 200 and isinstance(answer, dict) and "seat_token" in answer:
+            self.values["<seat_token>"] = answer["seat_token"]
         return response, answer
 
 
@@ -240,7 +242,7 @@ EXAMPLES = api_examples()
 def _endpoint_of(app, method: str, path: str) -> str:
     """The app's endpoint for a documented path (``<id>`` and the like filled in)."""
     adapter = app.url_map.bind("localhost")
-    endpoint, _ = adapter.match(re.sub(r"<[^>]+>", "some-session-id", path), method=method)
+    endpoint, _ = adapter.match(re.sub(r"<[^>]+>", "some-session-id", path.replace("<seat>", "0")), method=method)
     return endpoint
 
 

@@ -213,6 +213,14 @@ def pages(client, sid: str, language: str) -> dict[str, str]:
     edit = re.search(r'href="(/s/[^"]+/deals/\d+/edit)"', out["session"])
     assert edit, "the scorer sees an edit link for each deal"
     out["edit deal"] = get(client, edit[1], language)
+    part = get(client, f"/s/{sid}/draft/0", language)
+    saved = client.post(f"/s/{sid}/draft/0", headers={"Accept-Language": language}, data={
+        "csrf_token": CSRF.search(part)[1], "deal": re.search(r'name="deal"[^>]*value="(\d+)"', part)[1],
+        "revision": re.search(r'name="revision"[^>]*value="(\d+)"', part)[1], "hand_mode": "cards",
+        "player-melds": "A♠ A♥ 2♦", "player-vists": "", "autosave": "1"})
+    assert saved.status_code == 200, saved.get_data(as_text=True)
+    out["a player's part (saved, with a problem)"] = saved.get_data(as_text=True)
+    out["the draft of the next deal"] = get(client, f"/s/{sid}/draft", language)
     return out
 
 
@@ -304,6 +312,9 @@ ENGLISH = {
     "history": ["History of changes", "Deal 1 recorded"],
     "summary": ["Rules in force", "Download CSV", "Recorded anyway and notes"],
     "players": ["Average deal score", "Last played"],
+    "a player's part (saved, with a problem)": ["Saved by the scorer at", "a player’s part",
+                                               "neither all of one rank (a set) nor all of one suit"],
+    "the draft of the next deal": ["from the players’ phones", "has a problem", "waiting", "Record deal"],
     "import": ["Import a score sheet", "Or paste the exported JSON"],
     "import (not JSON)": ["This is not valid JSON (line 1, column 2)."],
     "import (not an export)": ["Nothing was imported: This is not a score sheet export this version can read"],

@@ -25,8 +25,9 @@ from .. import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, che
                check_opening, check_swap, parse_cards)
 from ..messages import M_
 from ..exports import MAX_NOTE, DocumentError, export_document, import_document
-from ..service import ScoredDeal, prepare_deal, scoreboard, session_players
-from ..store import Conflict, NotFound, SessionEnded, Store
+from ..draft import read_part
+from ..service import Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players, with_end
+from ..store import Conflict, DraftClosed, NotFound, SessionEnded, Store
 from . import get_store, public_base_url, reason_text
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -471,3 +472,180 @@ def import_session():
     answer = _links(session["id"], token)
     answer["totals"] = scoreboard(store, session["id"]).totals
     return _created(answer, session["id"])
+
+
+# -- seats and the draft of the next deal (each player enters their own part) -------------------
+
+def _bearer() -> Optional[str]:
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def _part_writer(store: Store, session_id: str, seat: int) -> str:
+    """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token)."""
+    token = _bearer()
+    if token is None:
+        raise ApiError(401, gettext("Writing a part needs the seat's token (from taking the seat) or the edit "
+                                    "token: send the header “Authorization: Bearer <token>”."))
+    if store.check_token(session_id, token):
+        return "scorer"
+    if store.seat_of(session_id, token) == seat:
+        return "player"
+    raise ApiError(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
+
+
+def _seat_index(draft: Draft, seat: int) -> str:
+    if not 0 <= seat < len(draft.players):
+        raise ApiError(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
+    return draft.players[seat]
+
+
+def _whole(body: dict, field: str, required: bool) -> Optional[int]:
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10 ** 9:
+        if value is None:
+            raise _missing(field)
+        raise _bad(field, M_("a whole number, 0 or more"))
+    return value
+
+
+def _part_entry(draft: Draft, seat: int) -> dict:
+    entry = draft.parts.get(seat)
+    check = draft.check.seats[seat]
+    return {"seat": seat, "player": draft.players[seat], "taken": seat in draft.taken, "state": check.state,
+            "part": entry["part"] if entry else None, "revision": entry["revision"] if entry else 0,
+            "written_by": entry["written_by"] if entry else None, "written_at": entry["written_at"] if entry else None,
+            "problems": _problems(check.problems), "waiting_for": list(check.waiting_for)}
+
+
+def _draft_body(draft: Draft) -> dict:
+    check = draft.check
+    return {"deal": draft.deal, "version": draft.version, "complete": check.complete, "valid": check.ready,
+            "went_out": check.went_out, "express": draft.end["express"], "redeal": draft.end["redeal"],
+            "seats": [_part_entry(draft, seat) for seat in range(len(draft.players))],
+            "problems": _problems(check.problems), "warnings": _problems(check.report.warnings),
+            "players": [p.to_dict() for p in check.report.players]}
+
+
+@bp.get("/sessions/<session_id>/draft")
+@_endpoint
+def get_draft(session_id: str):
+    """The draft of the next deal: every seat's part and state, the problems and scores so far."""
+    return _draft_body(load_draft(get_store(), session_id))
+
+
+@bp.post("/sessions/<session_id>/seats/<int:seat>")
+@_endpoint
+def take_seat(session_id: str, seat: int):
+    """Take a seat ("this is me"): answers the seat token that writes its part; the phone holding it loses it."""
+    store = get_store()
+    name = _seat_index(load_draft(store, session_id), seat)
+    token, took_over = store.take_seat(session_id, seat)
+    return {"seat": seat, "player": name, "seat_token": token, "took_over": took_over}
+
+
+@bp.delete("/sessions/<session_id>/seats/<int:seat>")
+@_endpoint
+def free_seat(session_id: str, seat: int):
+    """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
+    store = get_store()
+    name = _seat_index(load_draft(store, session_id), seat)
+    writer = _part_writer(store, session_id, seat)
+    freed = store.free_seat(session_id, seat, None if writer == "scorer" else _bearer())
+    return {"seat": seat, "player": name, "freed": freed}
+
+
+@bp.put("/sessions/<session_id>/draft/parts/<int:seat>")
+@_endpoint
+def write_part(session_id: str, seat: int):
+    """Write a seat's part (``revision`` as last seen: 0 for none; a stale one is refused with the current part)."""
+    store = get_store()
+    draft = load_draft(store, session_id)
+    _seat_index(draft, seat)
+    writer = _part_writer(store, session_id, seat)
+    body = _body()
+    revision = _whole(body, "revision", required=True)
+    deal = _whole(body, "deal", required=False)
+    part = read_part({k: v for k, v in body.items() if k not in ("revision", "deal")}, "part", draft.rules)
+    try:
+        store.save_part(session_id, seat, part, revision=revision, by=writer, deal=deal)
+    except DraftClosed as err:
+        raise ApiError(409, gettext("Deal %(old)s has already been recorded (or the deals changed): nothing was "
+                                    "saved. The draft is now for deal %(new)s.", old=deal, new=err.deal),
+                       deal=err.deal) from None
+    except Conflict:
+        fresh = load_draft(store, session_id)
+        raise ApiError(409, gettext("This part was changed since revision %(revision)s: nothing was saved. "
+                                    "The part as it is now is in “current”.", revision=revision),
+                       current=_part_entry(fresh, seat)) from None
+    fresh = load_draft(store, session_id)
+    return {**_part_entry(fresh, seat), "draft": _draft_body(fresh)}
+
+
+@bp.delete("/sessions/<session_id>/draft")
+@_endpoint
+def discard_draft(session_id: str):
+    """Empty the draft: every part and how the deal ended (the seats stay taken)."""
+    store = get_store()
+    store.get_session(session_id)
+    _require_editor(store, session_id)
+    store.discard_draft(session_id)
+    return _draft_body(load_draft(store, session_id))
+
+
+@bp.post("/sessions/<session_id>/draft/record")
+@_endpoint
+def record_draft(session_id: str):
+    """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
+    store = get_store()
+    session = store.get_session(session_id)
+    _require_editor(store, session_id)
+    key = _idempotency_key()
+    if key is not None:
+        replay = store.stored_response(session_id, key)
+        if replay is not None:
+            return _replay(*replay)
+    if session["ended_at"]:
+        raise SessionEnded()
+    body = _body()
+    draft = load_draft(store, session_id)
+    expected = _whole(body, "version", required=False)
+    if expected is not None and expected != draft.version:
+        raise ApiError(409, gettext("The draft changed since version %(version)s: nothing was recorded. "
+                                    "Read it again.", version=expected), version=draft.version)
+    end = dict(draft.end)
+    if "went_out" in body:
+        went_out = body["went_out"]
+        if went_out is not None and (not isinstance(went_out, str) or went_out not in draft.players):
+            raise _bad("went_out", M_("a player's name or null"))
+        end.update(went_out=went_out, went_out_set=True)
+    for flag in ("express", "redeal"):
+        if flag in body:
+            end[flag] = _flag(body, flag)
+    override = _flag(body, "override")
+    note = _note(body.get("note"))
+    chosen = with_end(draft, end)
+    if not chosen.check.complete:
+        raise ApiError(422, reason_text(Reason("draft_waiting", {"players": ", ".join(chosen.check.missing)})),
+                       waiting_for=list(chosen.check.missing))
+    record, report = draft_deal(chosen)
+    if report.problems and not override:
+        raise ApiError(422, gettext('The deal has problems; correct the parts, or send "override": true '
+                                    'with a note to record it anyway.'),
+                       problems=_problems(report.problems), warnings=_problems(report.warnings))
+    deal, created = store.add_deal(session_id, record, override=override, note=note, idempotency_key=key,
+                                   draft_version=draft.version)
+    if not created:
+        replay = store.stored_response(session_id, key)
+        if replay is not None:
+            return _replay(*replay)
+    board = scoreboard(store, session_id)
+    answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
+              "warnings": _problems(report.warnings), "totals": board.totals, "version": board.version}
+    if key is not None:
+        store.save_response(session_id, key, 201, answer)
+    response = jsonify(answer)
+    response.status_code = 201
+    return response

@@ -82,6 +82,13 @@ def when_filter(stamp: Optional[str]) -> str:
         return stamp
 
 
+@bp.app_template_filter("clock")
+def clock_filter(stamp: Optional[str]) -> str:
+    """A stored UTC time as the table's local time of day (HH:MM)."""
+    shown = when_filter(stamp)
+    return shown[-5:] if len(shown) == 16 else shown
+
+
 def _qr(url: str) -> str:
     return _qr_labelled(url, gettext("QR code to join"))
 

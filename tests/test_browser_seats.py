@@ -1,0 +1,120 @@
+"""Every player enters their own part (issue 9): three Pixel 7 phones assemble one deal.
+
+The scorer and two players, each a browser context of its own (its own cookies). Each player
+takes a seat once (the evening's setup, not counted), then enters their part of the reference
+deal of the fast-entry test, every tap counted; the scorer enters the two other parts and
+records the deal with one tap. The parts are saved as they are typed: there is no Save to tap.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from test_browser import expect_totals, no_horizontal_overflow, quiet, tap_and_wait
+from test_browser_entry import Taps, start
+from test_browser_swaps import shots_dir
+
+PLAYER_TAP_BUDGET = 15
+
+
+def part_ready(page: Page) -> None:
+    expect(page.locator("#part-form")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def saved(page: Page, revision: int | None = None) -> None:
+    """Every change typed on this phone is stored (the answer to the last save has come back)."""
+    quiet(page)
+    expect(page.locator("#part-form")).to_have_attribute("data-checking", "false")
+    if revision is not None:
+        expect(page.locator("#saved-state")).to_have_attribute("data-revision", str(revision))
+
+
+def take_seat(page: Page, session_url: str, seat: int) -> None:
+    """Open the viewer link and say "this is me" (once an evening: not counted)."""
+    page.goto(session_url)
+    tap_and_wait(page, f"#take-seat-{seat}")
+    part_ready(page)
+
+
+def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    scorer = phones(locale="ru-RU").new_page()
+    session_url = start(scorer, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
+    anna = phones(locale="ru-RU").new_page()
+    boris = phones(locale="ru-RU").new_page()
+    take_seat(anna, session_url, 0)
+    take_seat(boris, session_url, 1)
+    expect(anna.locator("h1")).to_contain_text("Анна")
+
+    # Анна, on her own phone: A♠ A♥ A♦, 6♥…10♥, J♣…K♣ and the vist 5♦ to Борис.
+    melds = anna.locator("#player-melds")
+    expect(melds).to_be_focused()  # the keypad is on her melds at once
+    taps = Taps(anna)
+    taps.keys("A", "♠", "♥", "♦")
+    taps.keys("6", "♥", "…", "10")
+    taps.keys("J", "♣", "…", "K")
+    taps.pick("Борис: ")
+    taps.keys("5", "♦")
+    saved(anna)
+    expect(melds).to_have_value(re.compile(r"^Т♠ Т♥ Т♦\n6♥…10♥\nВ♣…К♣\s*$"))
+    expect(anna.locator("#player-vists")).to_have_value(re.compile(r"^Борис: 5♦\s*$"))
+    assert taps.count <= PLAYER_TAP_BUDGET, f"Анна's part took {taps.count} taps"
+    anna_taps = taps.count
+    expect(anna.locator("#saved-state")).not_to_have_attribute("data-revision", "0")
+    anna.screenshot(path=str(shots / "seat-anna-ru.png"), full_page=False)
+    no_horizontal_overflow(anna)
+
+    # Борис, at the same time on his phone: 2♦…4♦, hand 40 points and a joker.
+    taps = Taps(boris)
+    expect(boris.locator("#player-melds")).to_be_focused()
+    taps.keys("2", "♦", "…", "4")
+    taps.tap("#player-hand")
+    taps.keys("d4", "d0", "hJK")
+    saved(boris)
+    expect(boris.locator("#player-hand")).to_have_value(re.compile(r"^40 Дж\s*$"))
+    assert taps.count <= PLAYER_TAP_BUDGET, f"Борис's part took {taps.count} taps"
+    boris_taps = taps.count
+    no_horizontal_overflow(boris)
+
+    # The scorer sees both parts arrive, and enters Вера's and Гоша's.
+    tap_and_wait(scorer, "#open-draft")
+    expect(scorer.locator("#seat-0")).to_have_attribute("data-state", "entered")
+    expect(scorer.locator("#seat-1")).to_have_attribute("data-state", "entered")
+    expect(scorer.locator("#seat-2")).to_have_attribute("data-state", "waiting")
+    expect(scorer.locator("#draft-ready")).to_have_attribute("data-complete", "false")
+    scorer.screenshot(path=str(shots / "draft-two-parts-ru.png"), full_page=True)
+    no_horizontal_overflow(scorer)
+
+    for seat, run, hand in ((2, ("7", "♠", "…", "9"), ("d4", "d5")), (3, (), ("d7", "d0"))):
+        tap_and_wait(scorer, f"#open-seat-{seat}")
+        part_ready(scorer)
+        taps = Taps(scorer)
+        if run:
+            taps.keys(*run)
+        taps.tap("#player-hand")
+        taps.keys(*hand)
+        saved(scorer)
+        expect(scorer.locator("#saved-state")).to_have_attribute("data-written-by", "scorer")
+        tap_and_wait(scorer, "#draft-link")
+
+    expect(scorer.locator("#draft-ready")).to_have_attribute("data-ready", "true")
+    expect(scorer.locator("#went_out option:checked")).to_contain_text("Анна")  # the empty hand
+    scores = {"Анна": 90, "Борис": -35, "Вера": -30, "Гоша": -70}
+    for seat, (name, score) in enumerate(scores.items()):
+        expect(scorer.locator(f"#seat-{seat} .seat-score")).to_have_attribute("data-score", str(score))
+    scorer.screenshot(path=str(shots / "draft-ready-ru.png"), full_page=True)
+
+    # One tap records it.
+    taps = Taps(scorer)
+    taps.tap("#record-draft", navigates=True)
+    assert taps.count == 1
+    expect_totals(scorer, scores, 1)
+
+    # The players' phones move on to the next deal by themselves, their part empty again.
+    for page in (anna, boris):
+        expect(page.locator("h1")).to_contain_text("2", timeout=10_000)
+        expect(page.locator("#player-melds")).to_have_value("")
+    print(f"taps: Анна {anna_taps}, Борис {boris_taps}")

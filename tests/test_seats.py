@@ -1,0 +1,465 @@
+"""Seats and the draft of the next deal (issue 9): the core's checks, the store, the pages and the API.
+
+Each player's phone takes a seat and writes that seat's part; the scorer writes any part, frees
+seats, discards the draft and records it. Tested here: the check of a partial draft, seat
+takeover, writes without the seat, concurrent writes to one part, a real server restarted
+mid-draft, and a part written after its deal was recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import json
+from pathlib import Path
+
+import pytest
+
+from kunken_scorer import RuleSet
+from kunken_scorer.deal import DealInputError
+from kunken_scorer.draft import check_draft, read_part
+from kunken_scorer.store import Conflict, DraftClosed, NotFound, SessionEnded, Store
+
+from test_views import CSRF, hidden, phone, text
+
+ROOT = Path(__file__).resolve().parent.parent
+KUNKEN = RuleSet.preset()
+NAMES = ["Anna", "Boris", "Vera"]
+ANNA = {"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}]}
+BORIS = {"melds": ["2♦ 3♦ 4♦"], "hand": {"points": 40, "jokers": 1}}
+VERA = {"melds": ["7♠ 8♠ 9♠"], "hand": "K♣ 5♥"}
+
+
+# -- the core: a draft checked as its parts arrive ---------------------------------------------
+
+def test_a_vist_onto_a_missing_part_waits_and_is_checked_when_the_part_arrives():
+    first = check_draft(KUNKEN, NAMES, {0: read_part(ANNA)})
+    assert [s.state for s in first.seats] == ["entered", "waiting", "waiting"]
+    assert first.seats[0].waiting_for == ("Boris",) and not first.report.problems
+    assert first.missing == ("Boris", "Vera") and not first.complete
+    wrong = check_draft(KUNKEN, NAMES, {0: read_part(ANNA), 1: read_part({"melds": ["9♣ 10♣ J♣"]})})
+    assert wrong.seats[0].state == "problem" and wrong.seats[0].waiting_for == ()
+    assert [p.code for p in wrong.seats[0].problems] == ["vist_fits_nothing"]
+    full = check_draft(KUNKEN, NAMES, {0: read_part(ANNA), 1: read_part(BORIS), 2: read_part(VERA)})
+    assert full.ready and full.went_out == "Anna"
+    assert full.report.scores == {"Anna": 35, "Boris": -35, "Vera": 0}
+
+
+def test_each_meld_is_checked_at_once_and_counts_across_parts():
+    bad = check_draft(KUNKEN, NAMES, {1: read_part({"melds": ["2♦ 3♦ 5♦"]})})
+    assert bad.seats[1].state == "problem" and bad.seats[1].problems[0].code == "illegal_meld"
+    too_many = check_draft(KUNKEN, NAMES, {0: read_part({"melds": ["K♠ K♠ K♥"]}), 1: read_part({"hand": "K♠"})})
+    assert [p.code for p in too_many.problems] == ["too_many_copies"]  # a deal-wide problem
+
+
+def test_who_went_out_is_the_one_empty_hand_until_the_scorer_says():
+    two_empty = check_draft(KUNKEN, NAMES, {0: read_part(ANNA), 2: read_part({"melds": ["7♠ 8♠ 9♠"]})})
+    assert two_empty.suggested is None and two_empty.went_out is None
+    chosen = check_draft(KUNKEN, NAMES, {0: read_part(ANNA)}, went_out="Vera", went_out_set=True)
+    assert chosen.went_out == "Vera"
+    nobody = check_draft(KUNKEN, NAMES, {0: read_part(ANNA)}, went_out=None, went_out_set=True)
+    assert nobody.went_out is None and nobody.suggested == "Anna"
+
+
+@pytest.mark.parametrize("raw, field", [
+    ({"melds": ["A♠ X"]}, "part.melds[0]"),
+    ({"hand": {"small": 1}, "colour": 1}, "part.colour"),
+    ({"swaps": [{"from": "Anna", "card": "K♦ Q♦"}]}, "part.swaps[0].card"),
+    ([], "part"),
+])
+def test_a_part_that_cannot_be_read_names_its_field(raw, field):
+    with pytest.raises(DealInputError) as err:
+        read_part(raw)
+    assert err.value.reason.params["field"] == field
+
+
+def test_a_short_hand_must_fit_the_game():
+    with pytest.raises(DealInputError):
+        read_part({"hand": {"small": 2}}, rules=RuleSet.preset("ordered-rummy"))
+
+
+# -- the store ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def sid(store):
+    return store.create_session("kunken", KUNKEN.to_dict(), NAMES, None)[0]["id"]
+
+
+def test_one_part_per_seat_with_who_wrote_it_and_when(store, sid):
+    first = store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)
+    second = store.save_part(sid, 0, read_part(BORIS), revision=1, by="scorer")
+    draft = store.draft(sid)
+    assert (first["revision"], second["revision"]) == (1, 2)
+    assert draft["parts"][0]["written_by"] == "scorer" and draft["parts"][0]["written_at"]
+    assert draft["deal"] == 1 and draft["version"] == 2
+    with pytest.raises(Conflict):
+        store.save_part(sid, 0, read_part(ANNA), revision=1, by="player")
+    with pytest.raises(NotFound):
+        store.save_part(sid, 3, read_part(ANNA), revision=0, by="player")
+
+
+def test_concurrent_writes_to_one_part_store_exactly_one(app, sid):
+    """Eight connections write the same part from revision 0 at once: one wins, seven are refused."""
+    path = app.config["DATABASE"]
+    results: list = []
+    barrier = threading.Barrier(8)
+
+    def write(n: int) -> None:
+        store = Store.open(path)
+        try:
+            barrier.wait()
+            store.save_part(sid, 1, {"melds": [f"{n}♣ {n}♦ {n}♥"], "vists": [], "swaps": [], "hand": ""},
+                            revision=0, by="player")
+            results.append(("ok", n))
+        except Conflict:
+            results.append(("conflict", n))
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(2, 10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [n for kind, n in results if kind == "ok"]
+    assert len(results) == 8 and len(winners) == 1
+    stored = Store.open(path)
+    try:
+        entry = stored.draft(sid)["parts"][1]
+        assert entry["revision"] == 1 and entry["part"]["melds"] == [f"{winners[0]}♣ {winners[0]}♦ {winners[0]}♥"]
+    finally:
+        stored.close()
+
+
+def test_recording_a_deal_empties_the_draft_and_closes_it(store, sid):
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)
+    token, _ = store.take_seat(sid, 0)
+    store.add_deal(sid, {"players": []})
+    draft = store.draft(sid)
+    assert draft["parts"] == {} and draft["deal"] == 2 and draft["seats"].keys() == {0}
+    assert store.seat_of(sid, token) == 0  # the seat stays taken
+    with pytest.raises(DraftClosed) as err:
+        store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)
+    assert err.value.deal == 2
+    store.end_session(sid)
+    with pytest.raises(SessionEnded):
+        store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=2)
+
+
+def test_a_stale_draft_is_not_recorded(store, sid):
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
+    seen = store.draft(sid)["version"]
+    store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
+    with pytest.raises(Conflict):
+        store.add_deal(sid, {"players": []}, draft_version=seen)
+    assert store.list_deals(sid) == []
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+def start_api(client, players=NAMES, hand_entry=None):
+    answer = client.post("/api/v1/sessions", json={"players": list(players)}).get_json()
+    return answer["id"], answer["edit_token"]
+
+
+def scorer_phone(app, sid, token):
+    client = phone(app)
+    assert client.get(f"/s/{sid}/scorer/{token}").status_code == 303
+    return client
+
+
+def take(client, sid, seat):
+    page = text(client.get(f"/s/{sid}"))
+    return client.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(page)[1], "seat": str(seat)})
+
+
+def part_data(page: str, **fields) -> dict:
+    data = {"csrf_token": hidden(page, "csrf_token"), "deal": hidden(page, "deal"),
+            "revision": hidden(page, "revision"), "hand_mode": "cards", "autosave": "1"}
+    data.update({f"player-{k}": v for k, v in fields.items()})
+    return data
+
+
+def test_taking_a_seat_sets_an_httponly_cookie_scoped_to_the_session(app):
+    sid, _ = start_api(app.test_client())
+    anna = phone(app)
+    response = take(anna, sid, 0)
+    assert response.status_code == 303 and response.location.endswith(f"/s/{sid}/draft/0")
+    cookie = response.headers["Set-Cookie"]
+    assert f"kunken_seat_{sid}=0." in cookie and "HttpOnly" in cookie and f"Path=/s/{sid}" in cookie
+    assert "SameSite=Lax" in cookie
+    page = text(anna.get(f"/s/{sid}"))
+    assert 'id="my-part"' in page and 'id="take-seat-0"' not in page
+
+
+def test_a_second_phone_takes_the_seat_visibly_and_the_first_is_told(app, store):
+    sid, _ = start_api(app.test_client())
+    first, second = phone(app), phone(app)
+    take(first, sid, 0)
+    page = text(first.get(f"/s/{sid}/draft/0"))
+    assert first.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦")).status_code == 200
+    taken = second.get(take(second, sid, 0).location)
+    assert "Another phone held this seat" in text(taken)
+    told = text(first.get(f"/s/{sid}/draft/0"))
+    assert 'id="seat-lost"' in told and "Another phone took the seat of Anna" in told
+    refused = first.post(f"/s/{sid}/draft/0", data=part_data(told, melds="K♠ K♥ K♦"))
+    assert refused.status_code == 403
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]  # nothing lost, nothing written
+    page = text(taken)
+    assert second.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦\n2♦ 3♦ 4♦")).status_code == 200
+
+
+def test_the_scorer_frees_a_seat_and_its_phone_is_told(app, store):
+    sid, token = start_api(app.test_client())
+    anna, scorer = phone(app), scorer_phone(app, sid, token)
+    take(anna, sid, 0)
+    draft_page = text(scorer.get(f"/s/{sid}/draft"))
+    assert 'id="free-seat-0"' in draft_page
+    response = scorer.post(f"/s/{sid}/seats/0/free", data={"csrf_token": CSRF.search(draft_page)[1]})
+    assert response.status_code == 303 and store.draft(sid)["seats"] == {}
+    assert "The scorer freed the seat of Anna" in text(anna.get(f"/s/{sid}/draft/0"))
+    viewer = phone(app)
+    page = text(viewer.get(f"/s/{sid}"))
+    assert viewer.post(f"/s/{sid}/seats/0/free", data={"csrf_token": CSRF.search(page)[1]}).status_code == 403
+
+
+def test_without_the_seat_nothing_is_written_and_only_the_scorer_records(app, store):
+    sid, token = start_api(app.test_client())
+    anna, viewer = phone(app), phone(app)
+    take(anna, sid, 0)
+    page = text(viewer.get(f"/s/{sid}/draft/0"))
+    assert 'disabled' in page and 'id="take-back"' in page
+    for seat in (0, 1):
+        assert viewer.post(f"/s/{sid}/draft/{seat}", data=part_data(page, melds="A♠ A♥ A♦")).status_code == 403
+    # the seat holder writes its own seat only
+    own = text(anna.get(f"/s/{sid}/draft/0"))
+    assert anna.post(f"/s/{sid}/draft/1", data=part_data(own, melds="2♦ 3♦ 4♦")).status_code == 403
+    for url in (f"/s/{sid}/draft", f"/s/{sid}/draft/discard"):
+        for client, csrf in ((viewer, CSRF.search(page)[1]), (anna, CSRF.search(own)[1])):
+            assert client.post(url, data={"csrf_token": csrf, "record": "1"}).status_code == 403
+    assert store.draft(sid)["parts"] == {} and store.list_deals(sid) == []
+    # CSRF as on every form
+    assert anna.post(f"/s/{sid}/draft/0", data={**part_data(page, melds="A♠ A♥ A♦"),
+                                                 "csrf_token": "forged"}).status_code == 400
+    assert anna.post(f"/s/{sid}/seat", data={"seat": "1"}).status_code == 400
+
+
+def test_two_phones_writing_one_part_the_later_is_refused_with_the_part_shown(app, store):
+    sid, token = start_api(app.test_client())
+    anna, scorer = phone(app), scorer_phone(app, sid, token)
+    take(anna, sid, 0)
+    seen_by_anna = text(anna.get(f"/s/{sid}/draft/0"))
+    seen_by_scorer = text(scorer.get(f"/s/{sid}/draft/0"))
+    assert scorer.post(f"/s/{sid}/draft/0", data=part_data(seen_by_scorer, melds="K♠ K♥ K♦")).status_code == 200
+    late = anna.post(f"/s/{sid}/draft/0", data=part_data(seen_by_anna, melds="Q♠ Q♥ Q♦"))
+    page = text(late)
+    assert late.status_code == 409
+    assert "changed by the scorer" in page and "Q♠ Q♥ Q♦" in page  # what she typed is not lost
+    assert re.search(r'id="player-melds"[^>]*>\s*K♠ K♥ K♦', page)  # the part as it is now
+    assert hidden(page, "revision") == "1"
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["K♠ K♥ K♦"]
+    # with the revision the refusal showed, her next write goes through
+    assert anna.post(f"/s/{sid}/draft/0", data=part_data(page, melds="Q♠ Q♥ Q♦")).status_code == 200
+    assert store.draft(sid)["parts"][0]["revision"] == 2
+
+
+def record_draft(scorer, sid, **extra):
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
+            "version": hidden(page, "version"), "deal": hidden(page, "deal"), "went_out": "auto", "record": "1",
+            **extra}
+    return scorer.post(f"/s/{sid}/draft", data=data), data
+
+
+def fill_draft(app, store, sid):
+    for seat, part in enumerate((ANNA, BORIS, VERA)):
+        store.save_part(sid, seat, read_part(part), revision=None, by="player")
+
+
+def test_the_scorer_records_the_draft_with_one_tap_and_it_is_a_deal_like_any_other(app, store):
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
+    waiting, _ = record_draft(scorer, sid)
+    assert waiting.status_code == 422 and "Boris, Vera" in text(waiting) and store.list_deals(sid) == []
+    fill_draft(app, store, sid)
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    assert page.count('data-state="entered"') == 3 and 'data-ready="true"' in page
+    response, data = record_draft(scorer, sid)
+    assert response.status_code == 303
+    again = scorer.post(f"/s/{sid}/draft", data=data)  # a double tap
+    assert again.status_code == 303 and len(store.list_deals(sid)) == 1
+    deal = store.list_deals(sid)[0]
+    assert deal["record"]["went_out"] == "Anna"
+    session = app.test_client().get(f"/api/v1/sessions/{sid}").get_json()
+    assert session["totals"] == {"Anna": 35, "Boris": -35, "Vera": 0}
+    assert store.draft(sid)["parts"] == {}
+    assert "Anna" in text(scorer.get(f"/s/{sid}/history"))
+    assert text(scorer.get(f"/s/{sid}/deals/{deal['id']}/edit")).count("A♠ A♥ A♦") >= 1
+    session_page = text(scorer.get(f"/s/{sid}"))
+    undo = scorer.post(f"/s/{sid}/undo", data={"csrf_token": hidden(session_page, "csrf_token"),
+                                               "expected_version": hidden(session_page, "expected_version")})
+    assert undo.status_code == 303 and store.list_deals(sid) == []
+
+
+def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, store):
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    fill_draft(app, store, sid)
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    store.save_part(sid, 2, read_part({"melds": ["7♠ 8♠ 9♠"], "hand": "K♣"}), revision=1, by="player")
+    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
+            "version": hidden(page, "version"), "deal": hidden(page, "deal"), "went_out": "auto", "record": "1"}
+    response = scorer.post(f"/s/{sid}/draft", data=data)
+    assert response.status_code == 409 and store.list_deals(sid) == []
+
+
+def test_a_draft_with_problems_needs_record_anyway_and_a_note(app, store):
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    store.save_part(sid, 0, read_part({"melds": ["A♠ A♥ 2♦"]}), revision=0, by="player")
+    store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
+    store.save_part(sid, 2, read_part(VERA), revision=0, by="player")
+    refused, _ = record_draft(scorer, sid)
+    assert refused.status_code == 422 and store.list_deals(sid) == []
+    response, _ = record_draft(scorer, sid, override="y", note="the table agreed")
+    assert response.status_code == 303
+    deal = store.list_deals(sid)[0]
+    assert deal["override"] and deal["note"] == "the table agreed"
+
+
+def test_a_part_written_after_its_deal_was_recorded_is_refused_clearly(app, store):
+    sid, token = start_api(app.test_client())
+    anna, scorer = phone(app), scorer_phone(app, sid, token)
+    take(anna, sid, 0)
+    stale = text(anna.get(f"/s/{sid}/draft/0"))
+    fill_draft(app, store, sid)
+    assert record_draft(scorer, sid)[0].status_code == 303
+    late = anna.post(f"/s/{sid}/draft/0", data={**part_data(stale, melds="K♠ K♥ K♦"), "revision": "1"})
+    page = text(late)
+    assert late.status_code == 409
+    assert "Deal 1 has already been recorded" in page and "K♠ K♥ K♦" in page
+    assert hidden(page, "deal") == "2" and hidden(page, "revision") == "0"
+    assert store.draft(sid)["parts"] == {} and len(store.list_deals(sid)) == 1
+
+
+def test_the_draft_live_answer_is_an_etag_and_304_until_a_part_or_seat_changes(app, store):
+    sid, _ = start_api(app.test_client())
+    client = app.test_client()
+    first = client.get(f"/s/{sid}/draft/live")
+    tag = first.headers["ETag"]
+    assert first.get_json()["deal"] == 1
+    assert client.get(f"/s/{sid}/draft/live", headers={"If-None-Match": tag}).status_code == 304
+    store.take_seat(sid, 2)
+    moved = client.get(f"/s/{sid}/draft/live", headers={"If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != tag
+    assert client.get(f"/s/nope/draft/live").status_code == 404
+    assert client.get(f"/s/{sid}/draft/7").status_code == 404
+
+
+def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
+    sid, token = start_api(app.test_client())
+    anna = phone(app)
+    take(anna, sid, 0)
+    page = text(anna.get(f"/s/{sid}/draft/0"))
+    for fields in ({"melds": "A♠ X♦"}, {"vists": "Nobody: 5♦"}, {"hand": "-5"}, {"melds": "x" * 5000},
+                   {"swaps": "Boris: K♦ Q♦"}):
+        response = anna.post(f"/s/{sid}/draft/0", data=part_data(page, **fields))
+        assert response.status_code == 422, fields
+        assert 'class="errors"' in text(response)
+    for bad in ({"deal": "x"}, {"revision": "-1"}, {"hand_mode": "counts", "player-small": "-3"}):
+        assert anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}).status_code == 422
+    assert store.draft(sid)["parts"] == {}
+    assert take(anna, sid, 9).status_code == 303 and store.draft(sid)["seats"].keys() == {0}
+
+
+# -- the API -----------------------------------------------------------------------------------
+
+def test_the_api_refuses_writes_without_the_seat_and_an_old_token_after_a_takeover(client):
+    sid, token = start_api(client)
+    old = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
+    new = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()
+    assert new["took_over"] is True
+    body = {"revision": 0, **ANNA}
+    assert client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json=body,
+                      headers={"Authorization": f"Bearer {old}"}).status_code == 403
+    assert client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json=body,
+                      headers={"Authorization": f"Bearer {new['seat_token']}"}).status_code == 200
+    assert client.delete(f"/api/v1/sessions/{sid}/draft",
+                         headers={"Authorization": f"Bearer {new['seat_token']}"}).status_code == 403
+    assert client.post(f"/api/v1/sessions/{sid}/draft/record", json={},
+                       headers={"Authorization": f"Bearer {new['seat_token']}"}).status_code == 403
+    assert client.post(f"/api/v1/sessions/{sid}/seats/3").status_code == 404
+    for bad in ({"revision": -1}, {"revision": "0"}, {}, {"revision": 0, "melds": "A♠ X"},
+                {"revision": 0, "hand": {"small": -1}}, {"revision": 0, "deal": True}):
+        response = client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json=bad,
+                              headers={"Authorization": f"Bearer {token}"})
+        assert response.status_code == 400 and response.get_json()["error"], bad
+
+
+# -- a real server restarted mid-draft ------------------------------------------------------------
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _call(base: str, method: str, path: str, body=None, token=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen:
+    env = {**os.environ, "KUNKEN_DATABASE": str(db), "KUNKEN_SECRET_KEY": "k" * 40,
+           "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(150):
+        try:
+            _call(f"http://127.0.0.1:{port}", "GET", "/api/v1/health")
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_a_draft_survives_a_server_restart(tmp_path):
+    db, port = tmp_path / "club.db", _free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = _serve(db, port)
+    try:
+        created = _call(base, "POST", "/api/v1/sessions", {"players": NAMES})
+        sid, token = created["id"], created["edit_token"]
+        seat = _call(base, "POST", f"/api/v1/sessions/{sid}/seats/0", {})["seat_token"]
+        _call(base, "PUT", f"/api/v1/sessions/{sid}/draft/parts/0", {"revision": 0, "deal": 1, **ANNA}, seat)
+        _call(base, "PUT", f"/api/v1/sessions/{sid}/draft/parts/1", {"revision": 0, **BORIS}, token)
+    finally:
+        server.kill()  # no clean shutdown
+        server.wait(timeout=10)
+    server = _serve(db, port)
+    try:
+        draft = _call(base, "GET", f"/api/v1/sessions/{sid}/draft")
+        assert [s["state"] for s in draft["seats"]] == ["entered", "entered", "waiting"]
+        assert draft["seats"][0]["written_by"] == "player" and draft["seats"][1]["written_by"] == "scorer"
+        # the seat token still writes its seat, from the revision it last saw
+        _call(base, "PUT", f"/api/v1/sessions/{sid}/draft/parts/2", {"revision": 0, **VERA}, token)
+        recorded = _call(base, "POST", f"/api/v1/sessions/{sid}/draft/record", {}, token)
+        assert recorded["totals"] == {"Anna": 35, "Boris": -35, "Vera": 0}
+        answer = _call(base, "PUT", f"/api/v1/sessions/{sid}/draft/parts/0", {"revision": 0, "deal": 2, **ANNA}, seat)
+        assert answer["revision"] == 1
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
