@@ -116,6 +116,14 @@
     });
     var freshForm = doc.getElementById(form.id);
     if (freshForm && fields) { takeFields(freshForm); }
+    if (freshForm && autosave) {  // a seat taken by another phone, or given back: writable or not
+      Array.prototype.forEach.call(freshForm.querySelectorAll("fieldset.player[id], [type=submit][id]"), function (fresh) {
+        var here = document.getElementById(fresh.id);
+        if (here) { here.disabled = fresh.disabled; }
+      });
+      var pad = document.getElementById("keypad");
+      if (pad && panels[0] && panels[0].disabled) { pad.classList.add("hidden"); }
+    }
     if (freshForm) {
       Array.prototype.forEach.call(freshForm.querySelectorAll("[data-live-value][id]"), function (fresh) {
         var here = document.getElementById(fresh.id);

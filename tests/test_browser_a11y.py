@@ -48,3 +48,29 @@ def test_axe_finds_a_field_without_a_label(server, phones):
     page.goto(server + "/")
     page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<input id=bare>')")
     assert any(v.startswith("label:") for v in violations(page))
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_the_seat_pages_pass_axe(server, phones, locale):
+    """The session page with its "This is me" panel, a player's part page and the scorer's draft page."""
+    from test_browser_seats import part_ready, saved
+    scorer = phones(locale=locale).new_page()
+    url = start(scorer, server, ["Anna", "Boris", "Vera"], "points")
+    player = phones(locale=locale).new_page()
+    player.goto(url)
+    assert violations(player) == [], "session page of a phone without a seat"
+    tap_and_wait(player, "#take-seat-0")
+    part_ready(player)
+    player.locator("#player-melds").fill("A♠ A♥ A♦\nK♠ K♠ K♥")
+    player.locator("#player-vists").fill("Boris: 5♥")
+    saved(player)
+    expect(player.locator("#player-melds-verdicts li")).to_have_count(2)
+    assert violations(player) == [], "a player's part, with a problem, keypad open"
+    tap_and_wait(scorer, "#open-draft")
+    expect(scorer.locator("#seat-0")).to_have_attribute("data-state", "problem")
+    assert violations(scorer) == [], "the scorer's draft page"
+    tap_and_wait(scorer, "#open-seat-1")
+    part_ready(scorer)
+    assert violations(scorer) == [], "the scorer on another player's part"
+    player.goto(url)
+    assert violations(player) == [], "session page of a phone holding a seat"

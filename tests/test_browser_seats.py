@@ -118,3 +118,50 @@ def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
         expect(page.locator("h1")).to_contain_text("2", timeout=10_000)
         expect(page.locator("#player-melds")).to_have_value("")
     print(f"taps: Анна {anna_taps}, Борис {boris_taps}")
+
+
+def test_a_phone_is_told_live_when_its_seat_is_taken_and_sees_the_scorers_correction(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    scorer = phones(locale="en-US").new_page()
+    session_url = start(scorer, server, ["Anna", "Boris"], "cards")
+    first = phones(locale="en-US").new_page()
+    take_seat(first, session_url, 0)
+    first.locator("#player-melds").fill("A♠ A♥ A♦")
+    saved(first, revision=1)
+
+    # The scorer corrects Anna's part on the scorer's phone; her idle page shows the correction.
+    scorer.goto(session_url.rstrip("/") + "/draft/0")
+    part_ready(scorer)
+    expect(scorer.locator("#player-melds")).to_have_value(re.compile(r"^A♠ A♥ A♦\s*$"))
+    scorer.locator("#player-melds").fill("A♠ A♥ A♦ A♣")
+    saved(scorer, revision=2)
+    expect(first.locator("#player-melds")).to_have_value(re.compile(r"^A♠ A♥ A♦ A♣\s*$"), timeout=10_000)
+    expect(first.locator("#saved-state")).to_have_attribute("data-written-by", "scorer")
+
+    # Another phone takes her seat: the first phone is told, and can no longer write.
+    second = phones(locale="en-US").new_page()
+    take_seat(second, session_url, 0)
+    expect(second.locator(".flash.ok")).to_contain_text("Another phone held this seat")
+    expect(first.locator("#seat-lost")).to_contain_text("Another phone took the seat of Anna", timeout=10_000)
+    expect(first.locator("#player-melds")).to_be_disabled()
+    first.screenshot(path=str(shots / "seat-taken-en.png"), full_page=False)
+    no_horizontal_overflow(first)
+
+
+def test_the_session_page_offers_the_seats_on_a_phone(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    scorer = phones(locale="ru-RU").new_page()
+    session_url = start(scorer, server, ["Анна", "Борис", "Вера", "Гоша", "Дмитрий"], "points")
+    player = phones(locale="ru-RU").new_page()
+    player.goto(session_url)
+    expect(player.locator("#seats button[name=seat]")).to_have_count(5)
+    player.screenshot(path=str(shots / "session-seats-ru.png"), full_page=True)
+    no_horizontal_overflow(player)
+    take_seat(player, session_url, 4)
+    player.goto(session_url)
+    expect(player.locator("#my-part")).to_contain_text("1")
+    expect(player.locator("#seats")).to_contain_text("Дмитрий")
+    scorer.reload()
+    expect(scorer.locator("#open-draft")).to_contain_text("1")
+    scorer.screenshot(path=str(shots / "session-scorer-draft-link-ru.png"), full_page=False)
+    no_horizontal_overflow(scorer)

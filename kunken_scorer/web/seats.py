@@ -268,8 +268,8 @@ def _draft_form(draft: service.Draft, **kwargs: Any) -> DraftForm:
     form = DraftForm(**kwargs)
     form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
     suggested = draft.check.suggested
-    auto = (gettext("The player with no cards left: %(name)s", name=suggested) if suggested
-            else gettext("The player with no cards left (nobody yet)"))
+    auto = (gettext("No cards left: %(name)s", name=suggested) if suggested
+            else gettext("No cards left: nobody yet"))
     form.went_out.choices = [("auto", auto), ("none", gettext("Nobody (the stock ran out)"))] + [
         (str(i), n) for i, n in enumerate(draft.players)]
     return form
