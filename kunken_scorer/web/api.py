@@ -406,33 +406,31 @@ def get_session(session_id: str):
             "created_at": session["created_at"], "ended_at": session["ended_at"]}
 
 
-@bp.post("/sessions/<session_id>/deals")
-@_endpoint
-def record_deal(session_id: str):
-    """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
-    store = get_store()
+def _open_to_record(store: Store, session_id: str) -> tuple[dict, Optional[str], Any]:
+    """(session, Idempotency-Key, replay): the edit token checked, the session open; ``replay`` is the
+    answer already sent for a repeated key (nothing more to do)."""
     session = store.get_session(session_id)
     _require_editor(store, session_id)
     key = _idempotency_key()
     if key is not None:
         replay = store.stored_response(session_id, key)
         if replay is not None:
-            return _replay(*replay)
+            return session, key, _replay(*replay)
     if session["ended_at"]:
         raise SessionEnded()
-    body = _body()
-    expected = _expected_version(body)
-    rules = RuleSet.from_dict(session["rules"])
-    _same_rules(body, rules)
-    override = _flag(body, "override")
-    note = _note(body.get("note"))
-    record, report = prepare_deal(session, body)
+    return session, key, None
+
+
+def _refuse_problems(report, override: bool, message: str) -> None:
+    """422 with ``message`` for a deal with problems and no override: nothing is stored."""
     if report.problems and not override:
-        raise ApiError(422, gettext('The deal has problems; correct it, or send "override": true '
-                                    'with a note to record it anyway.'),
-                       problems=_problems(report.problems), warnings=_problems(report.warnings))
-    deal, created = store.add_deal(session_id, record, override=override, note=note,
-                                   idempotency_key=key, expected_version=expected)
+        raise ApiError(422, message, problems=_problems(report.problems), warnings=_problems(report.warnings))
+
+
+def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: Optional[str],
+                **options: Any):
+    """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key)."""
+    deal, created = store.add_deal(session_id, record, idempotency_key=key, **options)
     if not created:  # the same key stored a deal in a request running alongside this one
         replay = store.stored_response(session_id, key)
         if replay is not None:
@@ -446,6 +444,27 @@ def record_deal(session_id: str):
     response = jsonify(answer)
     response.status_code = 201
     return response
+
+
+@bp.post("/sessions/<session_id>/deals")
+@_endpoint
+def record_deal(session_id: str):
+    """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
+    store = get_store()
+    session, key, replay = _open_to_record(store, session_id)
+    if replay is not None:
+        return replay
+    body = _body()
+    expected = _expected_version(body)
+    rules = RuleSet.from_dict(session["rules"])
+    _same_rules(body, rules)
+    override = _flag(body, "override")
+    note = _note(body.get("note"))
+    record, report = prepare_deal(session, body)
+    _refuse_problems(report, override, gettext('The deal has problems; correct it, or send "override": true '
+                                               'with a note to record it anyway.'))
+    return _store_deal(store, session_id, record, report, rules, key, override=override, note=note,
+                       expected_version=expected)
 
 
 # -- export and import (the document format lives in ``exports``, shared with the pages) ----------
@@ -600,15 +619,9 @@ def discard_draft(session_id: str):
 def record_draft(session_id: str):
     """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
     store = get_store()
-    session = store.get_session(session_id)
-    _require_editor(store, session_id)
-    key = _idempotency_key()
-    if key is not None:
-        replay = store.stored_response(session_id, key)
-        if replay is not None:
-            return _replay(*replay)
-    if session["ended_at"]:
-        raise SessionEnded()
+    _, key, replay = _open_to_record(store, session_id)
+    if replay is not None:
+        return replay
     body = _body()
     draft = load_draft(store, session_id)
     expected = _whole(body, "version", required=False)
@@ -631,21 +644,7 @@ def record_draft(session_id: str):
         raise ApiError(422, reason_text(Reason("draft_waiting", {"players": ", ".join(chosen.check.missing)})),
                        waiting_for=list(chosen.check.missing))
     record, report = draft_deal(chosen)
-    if report.problems and not override:
-        raise ApiError(422, gettext('The deal has problems; correct the parts, or send "override": true '
-                                    'with a note to record it anyway.'),
-                       problems=_problems(report.problems), warnings=_problems(report.warnings))
-    deal, created = store.add_deal(session_id, record, override=override, note=note, idempotency_key=key,
-                                   draft_version=draft.version)
-    if not created:
-        replay = store.stored_response(session_id, key)
-        if replay is not None:
-            return _replay(*replay)
-    board = scoreboard(store, session_id)
-    answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
-              "warnings": _problems(report.warnings), "totals": board.totals, "version": board.version}
-    if key is not None:
-        store.save_response(session_id, key, 201, answer)
-    response = jsonify(answer)
-    response.status_code = 201
-    return response
+    _refuse_problems(report, override, gettext('The deal has problems; correct the parts, or send "override": '
+                                               'true with a note to record it anyway.'))
+    return _store_deal(store, session_id, record, report, draft.rules, key, override=override, note=note,
+                       draft_version=draft.version)

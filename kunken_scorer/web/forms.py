@@ -364,8 +364,8 @@ class CardReading:
             return ""
 
 
-class DealForm(CardReading, FlaskForm):
-    """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
+class DealEnd:
+    """How a deal ended, and "record anyway": the fields the deal form and the draft share."""
 
     went_out = SelectField(lazy_gettext("Who went out"), choices=[])
     hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
@@ -375,6 +375,11 @@ class DealForm(CardReading, FlaskForm):
     note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
         Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
+
+
+class DealForm(DealEnd, CardReading, FlaskForm):
+    """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
+
     expected = HiddenField()
     check = SubmitField(lazy_gettext("Check"))
     save = SubmitField(lazy_gettext("Save"))
@@ -455,6 +460,23 @@ def part_form_data(part: Opt[dict], seat: int, names: list[str], rules: RuleSet,
     record = {"players": [{"name": name, **{k: v for k, v in part.items() if k != "swaps"}}],
               "swaps": [{"by": name, **s} for s in part.get("swaps") or []]}
     return deal_form_data(record, names, rules=rules, russian=russian)["players"][seat]
+
+
+class DraftForm(DealEnd, FlaskForm):
+    """The scorer's part of a draft: how the deal ended, "record anyway", and Record."""
+
+    hand_mode = None  # the parts say how their hands are entered
+    version = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
+    deal = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
+    record = SubmitField(lazy_gettext("Record the deal"))
+    check = SubmitField(lazy_gettext("Check"))
+
+    def end(self, names: list[str]) -> dict:
+        """The draft's end as ``service.DRAFT_END`` keeps it: ``went_out`` is "auto", "none" or a seat."""
+        choice = self.went_out.data or "auto"
+        went_out = names[int(choice)] if choice.isdigit() and int(choice) < len(names) else None
+        return {"went_out": went_out, "went_out_set": choice != "auto", "express": bool(self.express.data),
+                "redeal": bool(self.redeal.data)}
 
 
 _NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")

@@ -12,10 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
-from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, SelectField, SubmitField, TextAreaField
-from wtforms.validators import Length, Regexp
+from flask_babel import gettext
 
 from .. import service
 from ..draft import read_part
@@ -23,7 +20,7 @@ from ..messages import KunkenError
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded
 from . import (can_edit, current_language, get_store, held_seat, reason_text, seat_claim, seat_cookie,
                set_seat_cookie)
-from .forms import FORM_KEY, MAX_NOTE, new_form_key, part_form, part_form_data
+from .forms import DraftForm, new_form_key, part_form, part_form_data
 from .views import PLAYER_FIELD, _picks, hand_entry
 
 bp = Blueprint("seats", __name__)
@@ -238,31 +235,6 @@ def part(sid: str, seat: int):
 
 
 # -- the scorer's view of the draft ---------------------------------------------------------------
-
-class DraftForm(FlaskForm):
-    """How the deal ended, and "record anyway": the scorer's part of a draft."""
-
-    went_out = SelectField(lazy_gettext("Who went out"), choices=[], default="auto")
-    express = BooleanField(lazy_gettext("Express: went out in a single turn"))
-    redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
-    override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
-    note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
-        Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
-    version = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
-    deal = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
-    form_key = HiddenField(validators=[Regexp(FORM_KEY)])
-    check = SubmitField(lazy_gettext("Check"))
-    record = SubmitField(lazy_gettext("Record the deal"))
-
-    def end(self, names: list[str]) -> dict:
-        """The draft's end as ``service.DRAFT_END`` keeps it."""
-        choice = self.went_out.data
-        went_out, chosen = None, choice != "auto"
-        if choice.isdigit() and int(choice) < len(names):
-            went_out = names[int(choice)]
-        return {"went_out": went_out, "went_out_set": chosen, "express": bool(self.express.data),
-                "redeal": bool(self.redeal.data)}
-
 
 def _draft_form(draft: service.Draft, **kwargs: Any) -> DraftForm:
     form = DraftForm(**kwargs)
