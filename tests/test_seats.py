@@ -463,3 +463,26 @@ def test_a_draft_survives_a_server_restart(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_scorer_discards_the_draft_and_the_seats_stay(app, store):
+    sid, token = start_api(app.test_client())
+    anna, scorer = phone(app), scorer_phone(app, sid, token)
+    take(anna, sid, 0)
+    fill_draft(app, store, sid)
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    assert 'id="discard-draft"' in page
+    response = scorer.post(f"/s/{sid}/draft/discard", data={"csrf_token": CSRF.search(page)[1]})
+    assert response.status_code == 303
+    draft = store.draft(sid)
+    assert draft["parts"] == {} and draft["seats"].keys() == {0} and store.list_deals(sid) == []
+    assert 'data-state="waiting"' in text(scorer.get(f"/s/{sid}/draft"))
+
+
+def test_a_recorded_draft_is_in_the_summary(app, store):
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    fill_draft(app, store, sid)
+    assert record_draft(scorer, sid)[0].status_code == 303
+    summary = text(scorer.get(f"/s/{sid}/summary"))
+    assert "A♠" in summary and "35" in summary
