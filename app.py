@@ -1,39 +1,81 @@
 """Start the Kunken scorer: ``python app.py`` serves it on all interfaces with waitress.
 
-Exposes ``app`` (the WSGI app) and ``create_app``. Settings come from ``KUNKEN_*``
-environment variables: ``KUNKEN_DATABASE``, ``KUNKEN_SECRET_KEY``, ``KUNKEN_PUBLIC_URL``,
-``KUNKEN_HOST`` and ``KUNKEN_PORT``.
+``python app.py backup FILE`` copies the database to FILE while the server may be running
+(SQLite's online backup). Exposes ``app`` (the WSGI app, when imported) and ``create_app``.
+Settings come from ``KUNKEN_*`` environment variables (see the README).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 
-from kunken_scorer.web import create_app
-
-app = create_app()
+from kunken_scorer.web import StartupError, create_app
 
 
-def main() -> None:
+def _app():
+    """The app, or one clear line on stderr and exit status 2 when it cannot start."""
+    try:
+        return create_app()
+    except StartupError as err:
+        print(f"kunken-scorer: {err}", file=sys.stderr)
+        sys.exit(2)
+
+
+def backup(target: str) -> None:
+    """Copy the database to ``target`` (consistent while the server writes); print what was copied."""
+    from kunken_scorer.store import Store, StoreError
+    application = _app()
+    database = os.path.realpath(application.config["DATABASE"])
+    if os.path.realpath(target) == database:
+        print("kunken-scorer: the backup must go to another file than the database itself", file=sys.stderr)
+        sys.exit(2)
+    try:
+        store = Store.connect(database)
+        try:
+            copied = store.backup(target)
+        finally:
+            store.close()
+    except (StoreError, OSError) as err:
+        print(f"kunken-scorer: backup failed: {err}", file=sys.stderr)
+        sys.exit(1)
+    print(f"Backed up {database} to {target}: {copied['sessions']} sessions, {copied['deals']} deals, "
+          f"integrity {copied['integrity']}")
+
+
+def serve(args: argparse.Namespace) -> None:
     """Apply migrations (done by create_app), print the join address and QR code, and serve."""
+    application = _app()
+    from kunken_scorer.web.qr import lan_address, qr_text
+    public = application.config.get("PUBLIC_URL")
+    host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
+    url = str(public).rstrip("/") + "/" if public else f"http://{host}:{args.port}/"
+    print(f"Kunken scorer: database {application.config['DATABASE']}")
+    print(f"Open on this network: {url}")
+    print(qr_text(url))
+
+    from waitress import serve as waitress_serve
+    waitress_serve(application, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``app.py [--host H] [--port P] [--threads N]`` serves; ``app.py backup FILE`` backs up."""
     parser = argparse.ArgumentParser(description="Kunken scorer")
     parser.add_argument("--host", default=os.environ.get("KUNKEN_HOST", "0.0.0.0"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("KUNKEN_PORT", "8000")))
     parser.add_argument("--threads", type=int, default=8)
-    args = parser.parse_args()
-
-    from kunken_scorer.web.qr import lan_address, qr_text
-    public = app.config.get("PUBLIC_URL")
-    host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
-    url = str(public).rstrip("/") + "/" if public else f"http://{host}:{args.port}/"
-    print(f"Kunken scorer: database {app.config['DATABASE']}")
-    print(f"Open on this network: {url}")
-    print(qr_text(url))
-
-    from waitress import serve
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer")
+    commands = parser.add_subparsers(dest="command")
+    backup_command = commands.add_parser("backup", help="copy the database to FILE, safely while serving")
+    backup_command.add_argument("file")
+    args = parser.parse_args(argv)
+    if args.command == "backup":
+        backup(args.file)
+    else:
+        serve(args)
 
 
 if __name__ == "__main__":
     main()
+else:
+    app = _app()

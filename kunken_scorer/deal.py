@@ -26,6 +26,8 @@ MAX_PLAYERS = 12
 MAX_MELDS = 40
 MAX_VISTS = 40
 MAX_SWAPS = 40
+#: The longest note a recorded deal may carry (why the table recorded it anyway), everywhere.
+MAX_NOTE = 1000
 #: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
 HAND_COUNTS = ("small", "faces", "aces", "jokers")
 HAND_POINTS = ("points", "jokers")

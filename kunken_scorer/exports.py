@@ -21,6 +21,7 @@ import io
 from datetime import datetime, timezone
 from typing import Any, Mapping, Optional
 
+from .deal import MAX_NOTE
 from .messages import M_, MESSAGES, KunkenError, N_, Reason
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, session_players
@@ -32,7 +33,6 @@ __all__ = ["CSV_COLUMNS", "FORMAT", "DocumentError", "csv_rows", "csv_text", "ex
 
 FORMAT = "kunken-scorer/v1"
 MAX_DEALS = 2000
-MAX_NOTE = 1000
 #: The years an imported date may fall in (any other date is replaced by the import's own).
 MIN_YEAR, MAX_YEAR = 1900, 9000
 CSV_COLUMNS = ("deal", "player", "plus", "minus", "score", "total", "went_out", "express", "redeal",

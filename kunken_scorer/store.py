@@ -17,8 +17,11 @@ import hashlib
 import hmac
 import json
 import secrets
+import sqlite3
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import quote
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlite_utils import Database, Migrations
@@ -28,6 +31,7 @@ __all__ = [
     "DraftClosed",
     "NotFound",
     "SessionEnded",
+    "StorageUnavailable",
     "Store",
     "StoreError",
     "migrations",
@@ -48,6 +52,33 @@ class Conflict(StoreError):
 
 class SessionEnded(StoreError):
     """The session has ended: it can be read but no longer changed."""
+
+
+class StorageUnavailable(StoreError):
+    """The database file cannot be used: missing, read-only, full or busy (``kind`` says which)."""
+
+    KINDS = ("missing", "read_only", "full", "busy", "unknown")
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        """``kind``: one of ``KINDS``; ``detail``: SQLite's own words."""
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind if kind in self.KINDS else "unknown"
+
+    @classmethod
+    def from_error(cls, error: sqlite3.Error) -> StorageUnavailable:
+        """Classify an SQLite error by SQLite's own message."""
+        text = str(error).lower()
+        if "readonly" in text or "read-only" in text:
+            kind = "read_only"
+        elif "full" in text:
+            kind = "full"
+        elif "locked" in text or "busy" in text:
+            kind = "busy"
+        elif any(w in text for w in ("unable to open", "no such table", "disk i/o", "not a database")):
+            kind = "missing"
+        else:
+            kind = "unknown"
+        return cls(kind, str(error))
 
 
 class DraftClosed(Conflict):
@@ -190,6 +221,13 @@ def m004_drafts(db: Database) -> None:
     )
 
 
+@migrations()
+def m005_creations(db: Database) -> None:
+    """When each address created (or imported) a session: the per-address limit reads it."""
+    db["creations"].create({"address": str, "at": str}, not_null=["address", "at"], strict=True)
+    db["creations"].create_index(["address", "at"])
+
+
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 
@@ -197,7 +235,7 @@ WRITERS = ("player", "scorer")
 #: same list, and which of them a game offers is the core's ``hand_entries``).
 HAND_ENTRIES = ("counts", "points", "cards")
 
-HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"})
+HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import", "token"})
 
 
 def _now() -> str:
@@ -240,6 +278,33 @@ class Store:
                 migrations.apply(self.db)
 
     @classmethod
+    def connect(cls, path: str, *, max_bytes: int | None = None) -> Store:
+        """A connection to an existing, migrated database file, for one request.
+
+        Never creates the file or a table: a missing or foreign file raises ``StorageUnavailable``
+        (a write would otherwise land in tables made on the fly, outside the migrations).
+        ``max_bytes`` caps the file's size (SQLite's ``max_page_count``).
+        """
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=rw", uri=True)
+        except sqlite3.Error as err:
+            raise StorageUnavailable("missing", str(err)) from None
+        try:
+            store = cls(Database(conn), migrate=False)
+            if store.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").fetchone() is None:
+                raise StorageUnavailable("missing", f"{path} holds no score sheets")
+            if max_bytes:
+                page = store.db.execute("PRAGMA page_size").fetchone()[0]
+                store.db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
+        except sqlite3.Error as err:
+            conn.close()
+            raise StorageUnavailable.from_error(err) from None
+        except StorageUnavailable:
+            conn.close()
+            raise
+        return store
+
+    @classmethod
     def open(cls, path: str) -> Store:
         """Open (or create) the database file at path, enable WAL and migrate it."""
         db = Database(path)
@@ -252,6 +317,29 @@ class Store:
     def close(self) -> None:
         """Close the database connection."""
         self.db.close()
+
+    def backup(self, target: str) -> dict:
+        """Copy the whole database to ``target`` with SQLite's online backup (consistent while others write).
+
+        The copy is written beside ``target`` and renamed into place once it passes
+        ``integrity_check``; returns ``{"sessions", "deals", "integrity"}`` of the copy.
+        """
+        final = Path(target).resolve()
+        partial = final.with_name(final.name + ".partial")
+        partial.unlink(missing_ok=True)
+        copy = sqlite3.connect(str(partial))
+        try:
+            self.db.conn.backup(copy)
+            integrity = copy.execute("PRAGMA integrity_check").fetchone()[0]
+            sessions = copy.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            deals = copy.execute("SELECT count(*) FROM deals WHERE deleted_at IS NULL").fetchone()[0]
+        finally:
+            copy.close()
+        if integrity != "ok":
+            partial.unlink(missing_ok=True)
+            raise StoreError(f"the copy failed its integrity check: {integrity}")
+        partial.replace(final)
+        return {"sessions": sessions, "deals": deals, "integrity": integrity}
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
@@ -266,13 +354,26 @@ class Store:
         # takes the write lock first (waiting up to busy_timeout), so each
         # read-check-write below is atomic across connections. Table API calls inside
         # the block nest as savepoints of this transaction.
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise StorageUnavailable.from_error(err) from None
         try:
             yield
             self.db.execute("COMMIT")
+        except sqlite3.Error as err:
+            # Nothing of this transaction is stored: say why the file could not take it.
+            self._rollback()
+            raise StorageUnavailable.from_error(err) from None
         except BaseException:
-            self.db.rollback()
+            self._rollback()
             raise
+
+    def _rollback(self) -> None:
+        try:
+            self.db.conn.rollback()
+        except sqlite3.Error:
+            pass  # the transaction is gone with the file
 
     def _one(self, sql: str, params: list) -> dict | None:
         """Return the first row of a query as a dict, or None."""
@@ -408,12 +509,33 @@ class Store:
             return False
         return hmac.compare_digest(_hash_token(token), row[0])
 
+    def new_token(self, session_id: str) -> str:
+        """Replace the session's edit token; return the new one (the old one stops at once)."""
+        token = secrets.token_urlsafe(24)
+        with self._write():
+            self._session_row(session_id)
+            self.db.execute("UPDATE sessions SET token_hash = ? WHERE id = ?", [_hash_token(token), session_id])
+            self._log(session_id, "token", {})
+        return token
+
     def recent_sessions(self, limit: int = 20) -> list[dict]:
-        """Return up to limit sessions, newest first."""
-        rows = self.db["sessions"].rows_where(
-            order_by="created_at DESC, rowid DESC", limit=limit
-        )
+        """Return up to limit sessions, the last stored first (an imported session's own date does not count)."""
+        rows = self.db["sessions"].rows_where(order_by="rowid DESC", limit=limit)
         return [self._session(row) for row in rows]
+
+    def allow_creation(self, address: str, limit: int, window: int = 60) -> bool:
+        """Count a session created from ``address``; False (and nothing counted) past ``limit`` in ``window`` s."""
+        now = datetime.now(timezone.utc)
+        since = (now - timedelta(seconds=window)).isoformat(timespec="microseconds")
+        with self._write():
+            self.db.execute("DELETE FROM creations WHERE at < ?", [since])
+            count = self.db.execute("SELECT count(*) FROM creations WHERE address = ? AND at >= ?",
+                                    [address, since]).fetchone()[0]
+            if count >= limit:
+                return False
+            self.db.execute("INSERT INTO creations (address, at) VALUES (?, ?)",
+                            [address, now.isoformat(timespec="microseconds")])
+        return True
 
     def version(self, session_id: str) -> int:
         """Return the session's version (bumped on every change), or raise NotFound."""
@@ -634,6 +756,13 @@ class Store:
         if row["deleted_at"] is not None:
             raise NotFound(f"Deal {deal_id!r} was deleted.")
         return self._deal(row, self._number(row))
+
+    def was_deleted(self, session_id: str, deal_id: int) -> bool:
+        """True when this session had the deal and it has been deleted (or undone)."""
+        try:
+            return self._deal_row(session_id, deal_id)["deleted_at"] is not None
+        except NotFound:
+            return False
 
     def update_deal(self, session_id: str, deal_id: int, record: dict, *, override: bool,
                     note: str | None, expected_revision: int) -> dict:

@@ -231,6 +231,8 @@ class Sender:
         answer = response.get_json(silent=True)
         if response.status_code == 201 and isinstance(answer, dict) and "edit_token" in answer:
             self.values = {"<id>": answer["id"], "<edit_token>": answer["edit_token"], "<seat_token>": None}
+        if response.status_code == 200 and isinstance(answer, dict) and "edit_token" in answer:
+            self.values["<edit_token>"] = answer["edit_token"]  # a new scorer link
         if response.status_code == 200 and isinstance(answer, dict) and "seat_token" in answer:
             self.values["<seat_token>"] = answer["seat_token"]
         return response, answer

@@ -357,7 +357,7 @@ def test_vist_problems_and_deal_wide_problems_are_placed(client):
 def test_oversized_fields_get_a_form_error(client, store):
     sid = start(client)
     players = {0: ("A♠ " * 1000, "", ""), 1: ("", "", "")}
-    response = record(client, sid, players, note="x" * 600)
+    response = record(client, sid, players, note="x" * 1001)
     page = text(response)
     assert response.status_code == 422
     assert 'id="players-0-melds-errors"' in page and 'id="note-errors"' in page

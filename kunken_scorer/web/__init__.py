@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import sqlite3
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -19,11 +20,11 @@ from flask import abort, Flask, current_app, g, jsonify, redirect, render_templa
 from flask_babel import Babel, get_locale, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlite_utils import Database
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
-from ..store import Store
+from ..store import Store, StorageUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -31,8 +32,19 @@ LANGUAGES = ("ru", "en")
 GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
 #: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
 SCORER_COOKIE_AGE = 365 * 24 * 3600
+#: The one Content-Security-Policy of every response: this server's own scripts, styles and images
+#: only (no inline script or style), no plugins, forms posting home, and never inside a frame.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+#: Cookies that carry a token: a response setting one is never stored by a cache or the browser.
+TOKEN_COOKIES = ("kunken_edit_", "kunken_seat_")
 csrf = CSRFProtect()
 babel = Babel()
+
+
+class StartupError(RuntimeError):
+    """The app cannot start (a database path it cannot open, an instance folder it cannot write)."""
 
 
 def game_name(game: str) -> str:
@@ -64,17 +76,30 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
         SESSION_COOKIE_SAMESITE="Lax",
         JSON_AS_ASCII=False,
+        CREATE_LIMIT=120,  # sessions created or imported per address and minute; 0: no limit
+        DATABASE_MAX_MB=0,  # 0: no cap on the database file's size
     )
     app.config.from_prefixed_env("KUNKEN")
     if test_config:
         app.config.update(test_config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    trusted = app.config.get("TRUSTED_HOSTS")
+    if isinstance(trusted, str):  # KUNKEN_TRUSTED_HOSTS="scores.example.org,192.168.1.20:8000"
+        app.config["TRUSTED_HOSTS"] = [h.strip() for h in trusted.split(",") if h.strip()] or None
+    try:
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    except OSError as err:
+        raise StartupError(f"cannot keep the secret key in {app.instance_path}: {err.strerror or err}") from None
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    Store.open(app.config["DATABASE"]).close()  # WAL and migrations once, at start-up
+    database = str(app.config["DATABASE"])
+    try:
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+        Store.open(database).close()  # WAL and migrations once, at start-up
+    except (OSError, sqlite3.Error, StorageUnavailable) as err:
+        why = getattr(err, "strerror", None) or str(err)
+        raise StartupError(f"cannot open the database {database}: {why}") from None
 
     compile_catalogs(Path(app.config["BABEL_TRANSLATION_DIRECTORIES"]))
     csrf.init_app(app)
@@ -96,7 +121,28 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(StorageUnavailable, _storage_error)
+    app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
+    app.after_request(security_headers)
     return app
+
+
+def no_store() -> None:
+    """Mark the response to this request as carrying a token: ``Cache-Control: no-store``."""
+    g.no_store = True
+
+
+def security_headers(response: Any) -> Any:
+    """The headers every response carries, set in this one place."""
+    headers = response.headers
+    headers["Content-Security-Policy"] = CSP
+    headers["X-Frame-Options"] = "DENY"
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "no-referrer"
+    cookies = headers.getlist("Set-Cookie")
+    if g.get("no_store") or any(c.startswith(TOKEN_COOKIES) for c in cookies):
+        headers["Cache-Control"] = "no-store"
+    return response
 
 
 def compile_catalogs(directory: Path) -> None:
@@ -118,7 +164,9 @@ def compile_catalogs(directory: Path) -> None:
 def get_store() -> Store:
     """The request's store (one SQLite connection per request)."""
     if "store" not in g:
-        g.store = Store(Database(current_app.config["DATABASE"]), migrate=False)  # migrated at start-up
+        # migrated at start-up; a file gone or foreign since then is StorageUnavailable (503), never recreated
+        g.store = Store.connect(current_app.config["DATABASE"],
+                                max_bytes=int(current_app.config.get("DATABASE_MAX_MB") or 0) * 1024 * 1024)
     return g.store
 
 
@@ -192,16 +240,31 @@ def held_seat(session_id: str) -> Optional[int]:
 
 
 def public_base_url() -> str:
-    """The base URL other phones can reach: ``KUNKEN_PUBLIC_URL``, else the LAN address."""
+    """The base URL other phones can reach, never taken from a raw Host header.
+
+    ``KUNKEN_PUBLIC_URL`` when set; else the Host header when ``KUNKEN_TRUSTED_HOSTS`` lists it
+    (Flask refuses any other host then); else the machine's LAN address and the port served on.
+    """
     configured = current_app.config.get("PUBLIC_URL")
     if configured:
         return str(configured).rstrip("/")
-    host = request.host
-    hostname = host.rsplit(":", 1)[0] if not host.startswith("[") else host
-    if hostname in ("localhost", "127.0.0.1", "[::1]", "::1"):
-        port = host.rsplit(":", 1)[1] if ":" in host and not host.startswith("[") else ""
-        host = _lan_address(int(time.monotonic() // 60)) + (f":{port}" if port else "")
+    if current_app.config.get("TRUSTED_HOSTS"):
+        return f"{request.scheme}://{request.host}"  # checked against the list by Flask
+    port = request.environ.get("SERVER_PORT", "")
+    default = "443" if request.scheme == "https" else "80"
+    host = _lan_address(int(time.monotonic() // 60)) + (f":{port}" if port and port != default else "")
     return f"{request.scheme}://{host}"
+
+
+def creation_allowed() -> None:
+    """429 when this address has started too many sessions in the last minute (``KUNKEN_CREATE_LIMIT``)."""
+    limit = int(current_app.config.get("CREATE_LIMIT") or 0)
+    if limit <= 0:
+        return
+    if not get_store().allow_creation(request.remote_addr or "unknown", limit):
+        raise TooManyRequests(gettext("Too many sessions were started or imported from this address in the last "
+                                      "minute (at most %(n)s). Nothing was created; wait a minute and try again.",
+                                      n=limit), retry_after=60)
 
 
 @lru_cache(maxsize=1)
@@ -318,8 +381,37 @@ def _http_error(error: HTTPException):
     custom = error.description if error.description != type(error).description else None
     message = custom or messages.get(error.code) or gettext("The request could not be completed.")
     if wants_json():
-        return jsonify(error=message), error.code
-    return render_template("error.html", code=error.code, message=message), error.code
+        response = jsonify(error=message)
+    else:
+        response = current_app.make_response(render_template("error.html", code=error.code, message=message))
+    response.status_code = error.code
+    retry = getattr(error, "retry_after", None)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response
+
+
+def _storage_error(error: StorageUnavailable):
+    """The database cannot be read or written: 503, nothing acknowledged, a message to act on."""
+    current_app.logger.error("storage unavailable: %s", error)
+    message = {
+        "missing": gettext("The server's database file is missing, so nothing can be saved. Nothing was saved by "
+                           "this request. Tell whoever runs the server: restore the file from a backup and "
+                           "restart it."),
+        "read_only": gettext("The server's database file is read-only, so nothing can be saved. Nothing was saved "
+                             "by this request. Tell whoever runs the server to make the file writable."),
+        "full": gettext("The server's disk (or database size limit) is full, so nothing can be saved. Nothing was "
+                        "saved by this request. Tell whoever runs the server to free some space."),
+        "busy": gettext("The server's database is busy. Nothing was saved by this request; try again in a moment."),
+    }.get(error.kind) or gettext("The server's database cannot be used right now. Nothing was saved by this "
+                                 "request. Tell whoever runs the server.")
+    if wants_json():
+        response = jsonify(error=message)
+    else:
+        response = current_app.make_response((render_template("error.html", code=503, message=message), 503))
+    response.status_code = 503
+    response.headers["Retry-After"] = "5" if error.kind == "busy" else "60"
+    return response
 
 
 def _csrf_error(error: CSRFError):

@@ -24,11 +24,12 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
                check_opening, check_swap, parse_cards)
 from ..messages import M_
-from ..exports import MAX_NOTE, DocumentError, export_document, import_document
+from ..deal import MAX_NOTE
+from ..exports import DocumentError, export_document, import_document
 from ..draft import read_part
 from ..service import Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players, with_end
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, Store
-from . import get_store, public_base_url, reason_text
+from . import creation_allowed, get_store, no_store, public_base_url, reason_text
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -209,6 +210,7 @@ def _problems(reasons) -> list[dict]:
 
 
 def _links(session_id: str, token: str) -> dict:
+    no_store()  # the answer carries the edit token
     base = public_base_url()
     return {"id": session_id, "edit_token": token,
             "view_url": base + url_for("views.session", sid=session_id),
@@ -389,6 +391,7 @@ def create_session():
     rules = _rules(body)
     players = session_players(rules, body.get("players"))
     target = Target.from_dict(body.get("target"))
+    creation_allowed()
     session, token = get_store().create_session(rules.game, rules.to_dict(), players,
                                                 target.to_dict() if target else None)
     return _created(_links(session["id"], token), session["id"])
@@ -467,6 +470,17 @@ def record_deal(session_id: str):
                        expected_version=expected)
 
 
+@bp.post("/sessions/<session_id>/token")
+@_endpoint
+def new_token(session_id: str):
+    """A new edit token (Bearer: the current one): the old token and every scorer cookie made from it stop."""
+    store = get_store()
+    store.get_session(session_id)
+    _require_editor(store, session_id)
+    links = _links(session_id, store.new_token(session_id))
+    return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
+
+
 # -- export and import (the document format lives in ``exports``, shared with the pages) ----------
 
 @bp.get("/sessions/<session_id>/export")
@@ -481,8 +495,10 @@ def export_session(session_id: str):
 def import_session():
     """Store an exported document as a new session (new id and token, the same scores)."""
     store = get_store()
+    body = _body()
+    creation_allowed()
     try:
-        session, token = import_document(store, _body())
+        session, token = import_document(store, body)
     except DocumentError as err:
         if err.code != "import_deal_problems":
             raise

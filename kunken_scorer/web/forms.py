@@ -20,7 +20,7 @@ from wtforms.validators import Length, NumberRange, Optional, Regexp, Validation
 from wtforms.widgets import NumberInput
 
 from ..cards import CardError, format_cards, parse_cards
-from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
+from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
 from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE, RuleSet
 from . import GAME_NAMES, reason_text, shown_cards
 
@@ -29,7 +29,6 @@ MAX_SEATS = 8
 #: Longest text accepted in one card field (a textarea of melds or vists).
 MAX_CARDS_TEXT = 2000
 MAX_HAND_TEXT = 500
-MAX_NOTE = 500
 #: An idempotency key of a form render: "form-" and 22 URL-safe characters.
 FORM_KEY = re.compile(r"^form-[A-Za-z0-9_-]{16,40}$")
 

@@ -26,7 +26,8 @@ from .forms import FORM_KEY, new_form_key
 from ..rules import GAMES
 from ..service import Scoreboard, score_row
 from ..store import NotFound, Store
-from . import board_or_404, can_edit, current_language, game_name, get_store, reason_text, set_scorer_cookie
+from . import (board_or_404, can_edit, creation_allowed, current_language, game_name, get_store, reason_text,
+               set_scorer_cookie)
 
 bp = Blueprint("summary", __name__)
 
@@ -291,6 +292,7 @@ def import_page():
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
     if form.validate_on_submit():
+        creation_allowed()
         try:
             session, token = import_document(get_store(), form.document, form.form_key.data)
         except KunkenError as err:

@@ -29,8 +29,8 @@ from .qr import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound, SessionEnded
-from . import (board_or_404, can_edit, current_language, edit_token, game_name, get_store, held_seat, public_base_url,
-               reason_text, set_scorer_cookie)
+from . import (board_or_404, can_edit, creation_allowed, current_language, edit_token, game_name, get_store, held_seat,
+               no_store, public_base_url, reason_text, set_scorer_cookie)
 
 bp = Blueprint("views", __name__)
 
@@ -190,6 +190,7 @@ def create_session():
     if rules is None or players is None or target is False:
         return _render_home(form, 422)
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
+    creation_allowed()
     session, token = get_store().create_session(form.game.data, rules.to_dict(), players,
                                                 target.to_dict() if target else None, idempotency_key=key)
     response = _to_session(session["id"])
@@ -297,7 +298,8 @@ def session(sid: str):
         version=version, ended=ended, editor=editor, live_html=live_html, view_url=view_url,
         scorer_url=scorer_url, qr=Markup(_qr(view_url)), my_seat=held_seat(sid), taken=store.taken_seats(sid),
         next_deal=store.next_number(sid)))
-    response.headers["Referrer-Policy"] = "same-origin"
+    if editor:
+        no_store()  # the page shows the scorer link, token and all
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -335,9 +337,20 @@ def scorer(sid: str, token: str):
     if not get_store().check_token(sid, token):
         abort(403, description=gettext("This scorer link is not valid for this session."))
     flash(gettext("This phone can now record deals."), "ok")
+    response = _to_session(sid)  # the token leaves the address bar at once
+    set_scorer_cookie(response, sid, token)
+    return response
+
+
+@bp.post("/s/<sid>/token")
+def new_token(sid: str):
+    """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on."""
+    _scorer_session(sid)
+    token = get_store().new_token(sid)
+    flash(gettext("A new scorer link was made. The old link no longer works, and phones that opened it can "
+                  "no longer record."), "ok")
     response = _to_session(sid)
     set_scorer_cookie(response, sid, token)
-    response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
@@ -378,7 +391,8 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
 
 
 def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int = 200, report=None,
-                 placed=None, general=(), form_errors=(), conflict: Optional[str] = None):
+                 placed=None, general=(), form_errors=(), conflict: Optional[str] = None,
+                 action: Optional[str] = None):
     board = board_or_404(session["id"])
     preview = None
     if report is not None:
@@ -389,7 +403,8 @@ def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int 
                            board=board, report=report, preview=preview, placed=placed or {},
                            general=list(general), form_errors=list(form_errors), conflict=conflict,
                            rules_game=session["game"], picks=_picks(form.names, report, form.rules),
-                           went_out_suggestion=empty[0] if len(empty) == 1 else ""), status
+                           went_out_suggestion=empty[0] if len(empty) == 1 else "",
+                           action=action or request.path), status
 
 
 def _picks(names: list[str], report: Optional[DealReport], rules: RuleSet) -> list[dict]:
@@ -502,12 +517,14 @@ def edit_deal(sid: str, deal_id: int):
     session = _scorer_session(sid)
     if session["ended_at"]:
         return _refuse_ended(sid)
+    names = session["players"]
+    rules = RuleSet.from_dict(session["rules"])
     try:
         deal = get_store().get_deal(sid, deal_id)
     except NotFound:
+        if request.method == "POST" and get_store().was_deleted(sid, deal_id):
+            return _edit_of_deleted(session, rules)
         abort(404)
-    names = session["players"]
-    rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
         data = deal_form_data(deal["record"], names, deal["override"], deal["note"], rules,
                               russian=current_language() == "ru")
@@ -515,6 +532,17 @@ def edit_deal(sid: str, deal_id: int):
         form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
         return _render_deal(form, session, deal)
     return _post_deal(deal_form(names, rules), session, deal)
+
+
+def _edit_of_deleted(session: dict, rules: RuleSet):
+    """An edit sent for a deal deleted meanwhile: nothing saved, the typed deal kept as a new one to save."""
+    form = deal_form(session["players"], rules)
+    form.validate()
+    form.expected.data = str(session["version"])
+    form.save.data = False
+    return _render_deal(form, session, None, status=409, action=url_for("views.record_deal", sid=session["id"]),
+                        conflict=gettext("This deal was deleted on another phone, so your change was not saved. "
+                                         "What you typed is kept below: Save records it as a new deal."))
 
 
 def _entered_as(record: dict, default: str) -> str:
@@ -547,6 +575,9 @@ def delete_deal(sid: str, deal_id: int):
         number = store.get_deal(sid, deal_id)["number"]
     except NotFound:
         number = None
+    if revision is None and number is not None:
+        abort(400, description=gettext("The delete form did not say which version of the deal it showed, so "
+                                       "nothing was deleted. Open the deal again and delete it from there."))
     try:
         store.delete_deal(sid, deal_id, expected_revision=revision)
     except NotFound:
