@@ -578,6 +578,7 @@ def take_seat(session_id: str, seat: int):
     store = get_store()
     name = _seat_index(load_draft(store, session_id), seat)
     token, took_over = store.take_seat(session_id, seat)
+    no_store()  # the answer carries the seat's token
     return {"seat": seat, "player": name, "seat_token": token, "took_over": took_over}
 
 

@@ -1,0 +1,234 @@
+"""Hardening (issue 10) through the test client: headers on every response, revocable scorer
+links, the per-address creation limit, the home page's order, links never built from a raw Host
+header, and the three smaller fixes (one note limit, an edit of a deleted deal, a delete without
+its revision). The storage faults and backups run against real servers in test_faults.py."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from kunken_scorer.web import create_app
+from test_views import CSRF, deal_data, hidden, phone, record, rule_fields, start, text
+
+
+@pytest.fixture
+def client(app):
+    """A phone reading the pages in English."""
+    return phone(app)
+
+EVERY_HEADER = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+def has_security_headers(response) -> None:
+    for name, value in EVERY_HEADER.items():
+        assert response.headers.get(name) == value, (response.request.path, name, response.headers.get(name))
+    csp = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+
+
+def test_every_kind_of_response_has_the_headers(client, app):
+    sid = start(client)
+    record(client, sid)
+    deal = re.search(r'href="(/s/[^"]+/deals/\d+/edit)"', text(client.get(f"/s/{sid}")))[1]
+    viewer = phone(app)
+    urls = ["/", f"/s/{sid}", f"/s/{sid}/live", f"/s/{sid}/history", f"/s/{sid}/summary", f"/s/{sid}/qr.svg",
+            f"/s/{sid}/chart.svg", f"/s/{sid}/export.json", f"/s/{sid}/deals/new", deal, f"/s/{sid}/draft",
+            f"/s/{sid}/draft/0", f"/s/{sid}/draft/live", "/players", "/import", "/rules/desk", "/rules/kunken",
+            "/manifest.webmanifest", "/static/style.css", "/static/entry.js", "/api/v1/health",
+            f"/api/v1/sessions/{sid}", "/no-such-page", "/s/no-such-session", "/api/v1/nothing"]
+    for url in urls:
+        for who in (client, viewer):
+            with who.get(url) as response:
+                has_security_headers(response)
+    has_security_headers(client.post("/sessions", data={}))  # a refused form (CSRF)
+    has_security_headers(client.post("/api/v1/deals/score", data="{", content_type="application/json"))
+
+
+def test_responses_that_carry_or_set_a_token_are_never_stored(client, app):
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]})
+    assert created.headers["Cache-Control"] == "no-store"
+    sid, token = created.get_json()["id"], created.get_json()["edit_token"]
+    scorer = phone(app)
+    opened = scorer.get(f"/s/{sid}/scorer/{token}")
+    assert opened.status_code == 303 and opened.headers["Cache-Control"] == "no-store"
+    assert opened.headers["Location"].endswith(f"/s/{sid}")  # the token leaves the address bar
+    page = scorer.get(f"/s/{sid}")
+    assert token in text(page) and page.headers["Cache-Control"] == "no-store"
+    viewer_page = phone(app).get(f"/s/{sid}")
+    assert token not in text(viewer_page) and viewer_page.headers["Cache-Control"] == "no-cache"
+    home = phone(app)
+    started = home.post("/sessions", data={"csrf_token": CSRF.search(text(home.get("/")))[1], "game": "kunken",
+                                           "defaults_for": "kunken", "create": "1", "players-0": "A",
+                                           "players-1": "B", **rule_fields()})
+    assert started.status_code == 303 and started.headers["Cache-Control"] == "no-store"
+    seat = phone(app)
+    taken = seat.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(text(seat.get(f"/s/{sid}")))[1],
+                                              "seat": "0"})
+    assert taken.headers["Cache-Control"] == "no-store"
+    assert client.post(f"/api/v1/sessions/{sid}/seats/1").headers["Cache-Control"] == "no-store"
+
+
+# -- revocable scorer links ------------------------------------------------------------------------
+
+def test_a_new_scorer_link_stops_the_old_token_and_every_cookie_made_from_it(client, app, store):
+    sid = start(client)  # this phone is the scorer
+    old = re.search(r'id="scorer-link" href="[^"]*/scorer/([^"]+)"', text(client.get(f"/s/{sid}")))[1]
+    other = phone(app)
+    assert other.get(f"/s/{sid}/scorer/{old}").status_code == 303
+    assert record(other, sid).status_code == 303  # the second phone records with the old token
+    page = text(client.get(f"/s/{sid}"))
+    response = client.post(f"/s/{sid}/token", data={"csrf_token": hidden(page, "csrf_token")})
+    assert response.status_code == 303 and response.headers["Cache-Control"] == "no-store"
+    page = text(client.get(f"/s/{sid}"))
+    new = re.search(r'id="scorer-link" href="[^"]*/scorer/([^"]+)"', page)[1]
+    assert new != old and 'id="record-deal"' in page  # this phone goes on recording
+    assert record(client, sid).status_code == 303
+    assert other.get(f"/s/{sid}/deals/new").status_code == 403  # the cookie made from the old token stopped
+    assert 'id="record-deal"' not in text(other.get(f"/s/{sid}"))
+    assert phone(app).get(f"/s/{sid}/scorer/{old}").status_code == 403
+    api = app.test_client()
+    body = {"players": [{"name": "Anna", "hand": ""}, {"name": "Boris", "hand": "K♣"}], "went_out": "Anna"}
+    assert api.post(f"/api/v1/sessions/{sid}/deals", json=body,
+                    headers={"Authorization": f"Bearer {old}"}).status_code == 403
+    assert api.post(f"/api/v1/sessions/{sid}/deals", json=body,
+                    headers={"Authorization": f"Bearer {new}"}).status_code == 201
+    assert [h["action"] for h in store.history(sid)].count("token") == 1
+    viewer = phone(app)
+    page = text(viewer.get(f"/s/{sid}"))
+    assert viewer.post(f"/s/{sid}/token", data={"csrf_token": hidden(page, "csrf_token")}).status_code == 403
+
+
+def test_the_api_makes_a_new_token(client):
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, old = created["id"], created["edit_token"]
+    answer = client.post(f"/api/v1/sessions/{sid}/token", headers={"Authorization": f"Bearer {old}"})
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    new = answer.get_json()["edit_token"]
+    assert new != old and answer.get_json()["edit_url"].endswith(f"/s/{sid}/scorer/{new}")
+    assert client.post(f"/api/v1/sessions/{sid}/token", headers={"Authorization": f"Bearer {old}"}).status_code == 403
+    assert client.post(f"/api/v1/sessions/{sid}/token").status_code == 401
+    assert client.post("/api/v1/sessions/nope/token", headers={"Authorization": f"Bearer {new}"}).status_code == 404
+
+
+# -- abuse on a shared network ---------------------------------------------------------------------
+
+def limited_app(tmp_path, limit):
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "limit.db"), "SECRET_KEY": "s" * 32,
+                       "CREATE_LIMIT": limit})
+
+
+def test_creating_and_importing_sessions_is_limited_per_address(tmp_path):
+    app = limited_app(tmp_path, 3)
+    client = app.test_client()
+    for _ in range(3):
+        assert client.post("/api/v1/sessions", json={"players": ["A", "B"]}).status_code == 201
+    refused = client.post("/api/v1/sessions", json={"players": ["A", "B"]})
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "60"
+    assert "at most 3" in refused.get_json()["error"]
+    sid = client.get("/api/v1/sessions/x").status_code  # reading is never limited
+    assert sid == 404
+    exported = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": ["A", "B"], "deals": []}
+    assert client.post("/api/v1/sessions/import", json=exported).status_code == 429
+    page = phone(app)
+    form = {"csrf_token": CSRF.search(text(page.get("/")))[1], "game": "kunken", "defaults_for": "kunken",
+            "create": "1", "players-0": "A", "players-1": "B", **rule_fields()}
+    assert page.post("/sessions", data=form).status_code == 429
+    other = app.test_client()  # another address is not limited by this one
+    assert other.post("/api/v1/sessions", json={"players": ["A", "B"]},
+                      environ_base={"REMOTE_ADDR": "192.0.2.9"}).status_code == 201
+
+
+def test_a_limit_of_zero_turns_it_off(tmp_path):
+    client = limited_app(tmp_path, 0).test_client()
+    for _ in range(5):
+        assert client.post("/api/v1/sessions", json={"players": ["A", "B"]}).status_code == 201
+
+
+def test_the_default_limit_is_one_a_club_evening_never_meets(app):
+    assert app.config["CREATE_LIMIT"] == 120
+
+
+def test_the_home_page_lists_sessions_by_when_this_server_stored_them(client):
+    for n in range(12):
+        document = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": [f"Old{n}", "B"],
+                    "deals": [], "created_at": "8999-12-31T00:00:00+00:00"}
+        assert client.post("/api/v1/sessions/import", json=document).status_code == 201, n
+    client.post("/api/v1/sessions", json={"players": ["Fresh", "Newer"]})
+    home = text(client.get("/"))
+    assert home.index("Fresh") < home.index("Old11")  # the newest stored first, whatever its date
+
+
+def test_links_are_never_built_from_a_raw_host_header(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.db"), "SECRET_KEY": "s" * 32})
+    client = app.test_client()
+    answer = client.post("/api/v1/sessions", json={"players": ["A", "B"]}, headers={"Host": "evil.example"})
+    assert "evil.example" not in json.dumps(answer.get_json())
+    page = client.get(f"/s/{answer.get_json()['id']}", headers={"Host": "evil.example"})
+    assert "evil.example" not in text(page)
+
+
+def test_trusted_hosts_are_the_only_hosts_links_are_built_from(tmp_path, monkeypatch):
+    monkeypatch.setenv("KUNKEN_TRUSTED_HOSTS", "scores.example.org, 192.0.2.5:8000")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "s" * 32})
+    client = app.test_client()
+    good = client.post("/api/v1/sessions", json={"players": ["A", "B"]}, headers={"Host": "scores.example.org"})
+    assert good.get_json()["view_url"].startswith("http://scores.example.org/s/")
+    bad = client.post("/api/v1/sessions", json={"players": ["A", "B"]}, headers={"Host": "evil.example"})
+    assert bad.status_code == 400 and "view_url" not in bad.get_json()
+
+
+# -- the smaller three ---------------------------------------------------------------------------------
+
+def test_one_note_limit_for_the_api_and_the_form(client, app, store):
+    from kunken_scorer.deal import MAX_NOTE
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, token = created["id"], created["edit_token"]
+    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ 2♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
+            "went_out": "Anna", "override": True, "note": "n" * MAX_NOTE}
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/api/v1/sessions/{sid}/deals", json=body, headers=auth).status_code == 201
+    too_long = client.post(f"/api/v1/sessions/{sid}/deals", json={**body, "note": "n" * (MAX_NOTE + 1)}, headers=auth)
+    assert too_long.status_code == 400
+    scorer = phone(app)
+    scorer.get(f"/s/{sid}/scorer/{token}")
+    deal_id = store.list_deals(sid)[0]["id"]
+    page = text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    assert f'maxlength="{MAX_NOTE}"' in page
+    data = {**deal_data(page, {0: ("A♠ A♥ 2♦", "", ""), 1: ("", "", "K♣")}, "Anna", override=True),
+            "note": "n" * MAX_NOTE, "save": "1"}
+    assert scorer.post(f"/s/{sid}/deals/{deal_id}/edit", data=data).status_code == 303  # such a deal can be edited
+
+
+def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, app, store):
+    sid = start(client)
+    record(client, sid)
+    deal_id = store.list_deals(sid)[0]["id"]
+    page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    store.delete_deal(sid, deal_id)  # another phone
+    typed = {0: ("K♠ K♥ K♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "Q♣")}
+    response = client.post(f"/s/{sid}/deals/{deal_id}/edit", data={**deal_data(page, typed, "Anna"), "save": "1"})
+    answer = text(response)
+    assert response.status_code == 409 and "deleted on another phone" in answer
+    assert "K♠ K♥ K♦" in answer and "Q♣" in answer
+    assert f'action="/s/{sid}/deals/new"' in answer
+    assert store.list_deals(sid) == []
+    resent = {**deal_data(answer, typed, "Anna"), "save": "1"}
+    assert client.post(f"/s/{sid}/deals/new", data=resent).status_code == 303
+    assert store.list_deals(sid)[0]["record"]["players"][0]["melds"] == ["K♠ K♥ K♦"]
+
+
+def test_a_delete_without_its_revision_is_refused(client, store):
+    sid = start(client)
+    record(client, sid)
+    deal_id = store.list_deals(sid)[0]["id"]
+    page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data={"csrf_token": hidden(page, "csrf_token")})
+    assert response.status_code == 400 and "nothing was deleted" in text(response)
+    assert len(store.list_deals(sid)) == 1
+    response = client.post(f"/s/{sid}/deals/{deal_id}/delete",
+                           data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")})
+    assert response.status_code == 303 and store.list_deals(sid) == []
