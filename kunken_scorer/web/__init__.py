@@ -34,7 +34,7 @@ GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("O
 SCORER_COOKIE_AGE = 365 * 24 * 3600
 #: The one Content-Security-Policy of every response: this server's own scripts, styles and images
 #: only (no inline script or style), no plugins, forms posting home, and never inside a frame.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'")
 #: Cookies that carry a token: a response setting one is never stored by a cache or the browser.
