@@ -56,7 +56,28 @@ def serve(args: argparse.Namespace) -> None:
     print(qr_text(url))
 
     from waitress import serve as waitress_serve
-    waitress_serve(application, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer")
+    connections = _open_files_for(args.connections)
+    # Phones poll every few seconds over kept-alive connections: many more connections than threads.
+    # poll() instead of select() (select stops at 1024 descriptors); a connection that sends half a
+    # request and stalls holds a slot, not a thread, and is closed after channel_timeout seconds.
+    waitress_serve(application, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer",
+                   connection_limit=connections, channel_timeout=30, cleanup_interval=10, backlog=2048,
+                   asyncore_use_poll=True)
+
+
+def _open_files_for(connections: int) -> int:
+    """Raise this process's open-file limit for ``connections`` sockets if allowed; the count that fits."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = connections + 64  # the database, the listening socket, the threads' own files
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            new_soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new_soft, hard))
+            soft = new_soft
+        return max(10, min(connections, soft - 64)) if soft != resource.RLIM_INFINITY else connections
+    except (ImportError, ValueError, OSError):
+        return connections
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -64,7 +85,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Kunken scorer")
     parser.add_argument("--host", default=os.environ.get("KUNKEN_HOST", "0.0.0.0"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("KUNKEN_PORT", "8000")))
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("KUNKEN_THREADS", "8")))
+    parser.add_argument("--connections", type=int, default=int(os.environ.get("KUNKEN_CONNECTIONS", "2000")),
+                        help="open connections served at once (each phone keeps one)")
     commands = parser.add_subparsers(dest="command")
     backup_command = commands.add_parser("backup", help="copy the database to FILE, safely while serving")
     backup_command.add_argument("file")

@@ -199,3 +199,88 @@ def draft_deal(draft: Draft) -> tuple[dict, DealReport]:
     if not draft.check.complete:
         raise KunkenError(Reason("draft_waiting", {"players": ", ".join(draft.check.missing)}))
     return prepare_deal(draft.session, draft.check.body)
+
+
+# -- player statistics, kept up to date as sessions change --------------------------------------
+
+@dataclass
+class PlayerHistory:
+    """One player's record across every session on this install (names compared casefolded)."""
+
+    name: str
+    sessions: int = 0
+    won: int = 0
+    deals: int = 0
+    points: int = 0
+    expresses: int = 0
+    last_played: Optional[str] = None
+
+    @property
+    def average(self) -> float:
+        """Average deal score (0 before the first deal)."""
+        return self.points / self.deals if self.deals else 0.0
+
+
+def session_stats_rows(board: Scoreboard) -> list[dict]:
+    """Each player's part of the statistics from one session; none while it has no scored deal.
+
+    A session counts once it has at least one scored deal (redeals do not count). Its winner
+    is whoever leads after its last deal, ended or not; players tied for the lead each win.
+    """
+    names, rules = board.players, board.rules
+    scores: list[dict] = []
+    expresses: dict[str, int] = {}
+    for scored in board.deals:
+        deal = scored.deal
+        if deal is None or deal.redeal:
+            continue
+        scores.append(scored.scores)
+        if deal.express and rules.express and deal.went_out in names:
+            expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
+    if not scores:
+        return []
+    winners = {s.name for s in session_status(names, scores, None).standings if s.place == 1}
+    return [{"player": name.casefold(), "name": name, "deals": len(scores),
+             "points": sum(s.get(name, 0) for s in scores), "expresses": expresses.get(name, 0),
+             "won": name in winners, "played_at": board.session["created_at"]} for name in names]
+
+
+def refresh_stats(store: Store, session_id: str) -> None:
+    """Work out one session's statistics again (after its deals changed)."""
+    try:
+        board = scoreboard(store, session_id)
+    except KeyError:
+        return
+    store.set_session_stats(session_id, board.version, board.session["game"], session_stats_rows(board))
+
+
+def refresh_stale_stats(store: Store) -> int:
+    """Bring every session's statistics up to date (those changed outside a request, or before a
+    crash); returns how many were worked out. Cheap when none is stale (a partial index)."""
+    done = 0
+    while True:
+        stale = store.stale_stats(500)
+        if not stale:
+            return done
+        for session_id in stale:
+            refresh_stats(store, session_id)
+        done += len(stale)
+
+
+def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:
+    """Every player's sessions played and won, deals, points and expresses, best first (read from the
+    statistics the store keeps, so the cost does not grow with the number of sessions)."""
+    refresh_stale_stats(store)
+    players: dict[str, PlayerHistory] = {}
+    latest: dict[str, str] = {}
+    for row in store.player_stats(game):
+        entry = players.setdefault(row["player"], PlayerHistory(row["name"]))
+        if row["last_played"] >= latest.get(row["player"], ""):
+            latest[row["player"]] = row["last_played"]
+            entry.name, entry.last_played = row["name"], row["last_played"]
+        entry.sessions += row["sessions"]
+        entry.won += row["won"]
+        entry.deals += row["deals"]
+        entry.points += row["points"]
+        entry.expresses += row["expresses"]
+    return sorted(players.values(), key=lambda p: (-p.won, -p.average, p.name.casefold()))

@@ -228,6 +228,30 @@ def m005_creations(db: Database) -> None:
     db["creations"].create_index(["address", "at"])
 
 
+@migrations()
+def m006_player_stats(db: Database) -> None:
+    """Player statistics kept up to date: each session's summary per player, and their sums per game."""
+    db["session_stats"].create(
+        {"session_id": str, "player": str, "name": str, "game": str, "deals": int, "points": int,
+         "expresses": int, "won": int, "played_at": str},
+        pk=("session_id", "player"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["name", "game", "deals", "points", "expresses", "won", "played_at"],
+        strict=True,
+    )
+    db["session_stats"].create_index(["game", "player", "played_at"])
+    db["player_stats"].create(
+        {"game": str, "player": str, "name": str, "sessions": int, "won": int, "deals": int, "points": int,
+         "expresses": int, "last_played": str},
+        pk=("game", "player"),
+        not_null=["name", "sessions", "won", "deals", "points", "expresses", "last_played"],
+        strict=True,
+    )
+    # the session version the statistics were last worked out for (0: never; they are then worked out)
+    db["sessions"].add_column("stats_version", int, not_null_default=0)
+    db.execute("CREATE INDEX sessions_stale_stats ON sessions (id) WHERE stats_version != version")
+
+
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 
@@ -268,6 +292,8 @@ class Store:
         ``migrate=False`` skips the migrations check, for a server that migrated at start-up.
         """
         self.db = db
+        #: sessions whose deals this store changed (their statistics are to be worked out again)
+        self.changed: set[str] = set()
         # Both pragmas are per connection and off/zero by default, so set them every time.
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA busy_timeout = 5000")
@@ -428,7 +454,8 @@ class Store:
             )
 
     def _bump_version(self, session_id: str) -> None:
-        """Increase the session's version by one."""
+        """Increase the session's version by one (its statistics are then out of date)."""
+        self.changed.add(session_id)
         self.db.execute(
             "UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id]
         )
@@ -564,6 +591,7 @@ class Store:
                     "UPDATE sessions SET ended_at = ?, version = version + 1 WHERE id = ?",
                     [now, session_id],
                 )
+                self.changed.add(session_id)
                 self._log(session_id, "end", {}, at=now)
         return self.get_session(session_id)
 
@@ -1022,6 +1050,69 @@ class Store:
                               [session_id, _hash_token(token)]).fetchone()
         return row[0] if row else None
 
+    # -- player statistics (worked out by the service; the store keeps them and their sums) ---------
+
+    def stale_stats(self, limit: int = 1000) -> list[str]:
+        """Sessions whose statistics were worked out for an older version (or never)."""
+        return [r[0] for r in self.db.execute(
+            "SELECT id FROM sessions WHERE stats_version != version LIMIT ?", [limit])]
+
+    def set_session_stats(self, session_id: str, version: int, game: str, rows: list[dict]) -> bool:
+        """Replace a session's per-player statistics, as worked out at ``version``; keep the sums per game.
+
+        ``rows``: ``{"player" (a key, casefolded), "name", "deals", "points", "expresses", "won",
+        "played_at"}`` per player, or none for a session that does not count. Statistics of an
+        older version than those stored are not written (a later request wrote newer ones).
+        Returns True when written.
+        """
+        with self._write():
+            row = self._session_row(session_id)
+            if row["stats_version"] >= version or row["version"] != version:
+                return False
+            old = list(self.db.execute(
+                "SELECT player, deals, points, expresses, won FROM session_stats WHERE session_id = ?",
+                [session_id]))
+            touched = {(game, p[0]) for p in old} | {(game, r["player"]) for r in rows}
+            for player, deals, points, expresses, won in old:
+                self.db.execute(
+                    "UPDATE player_stats SET sessions = sessions - 1, deals = deals - ?, points = points - ?,"
+                    " expresses = expresses - ?, won = won - ? WHERE game = ? AND player = ?",
+                    [deals, points, expresses, won, game, player])
+            self.db.execute("DELETE FROM session_stats WHERE session_id = ?", [session_id])
+            for r in rows:
+                self.db.execute(
+                    "INSERT INTO session_stats (session_id, player, name, game, deals, points, expresses, won,"
+                    " played_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [session_id, r["player"], r["name"], game, r["deals"], r["points"], r["expresses"],
+                     int(r["won"]), r["played_at"]])
+                self.db.execute(
+                    "INSERT INTO player_stats (game, player, name, sessions, won, deals, points, expresses,"
+                    " last_played) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) ON CONFLICT(game, player) DO UPDATE SET"
+                    " sessions = sessions + 1, won = won + excluded.won, deals = deals + excluded.deals,"
+                    " points = points + excluded.points, expresses = expresses + excluded.expresses",
+                    [game, r["player"], r["name"], int(r["won"]), r["deals"], r["points"], r["expresses"],
+                     r["played_at"]])
+            for game_key, player in touched:
+                latest = self.db.execute(
+                    "SELECT name, played_at FROM session_stats WHERE game = ? AND player = ?"
+                    " ORDER BY played_at DESC, rowid DESC LIMIT 1", [game_key, player]).fetchone()
+                if latest is None:
+                    self.db.execute("DELETE FROM player_stats WHERE game = ? AND player = ?", [game_key, player])
+                else:
+                    self.db.execute("UPDATE player_stats SET name = ?, last_played = ? WHERE game = ? AND player = ?",
+                                    [latest[0], latest[1], game_key, player])
+            self.db.execute("UPDATE sessions SET stats_version = ? WHERE id = ?", [version, session_id])
+        return True
+
+    def player_stats(self, game: str | None = None) -> list[dict]:
+        """The sums per player (and game): sessions, won, deals, points, expresses, last played."""
+        where, params = ("WHERE game = ?", [game]) if game else ("", [])
+        cursor = self.db.execute(
+            "SELECT game, player, name, sessions, won, deals, points, expresses, last_played FROM player_stats "
+            + where, params)
+        names = [c[0] for c in cursor.description]
+        return [dict(zip(names, r)) for r in cursor]
+
     # -- whole sessions ---------------------------------------------------------------
 
     def import_session(self, game: str, rules: dict, players: list[str],
@@ -1055,6 +1146,7 @@ class Store:
                     now,
                 )
             self._log(session_id, "import", {"deals": len(deals)}, at=now)
+        self.changed.add(session_id)
         return self.get_session(session_id), token
 
     def all_sessions_with_deals(self) -> Iterator[tuple[dict, list[dict]]]:

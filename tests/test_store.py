@@ -64,7 +64,7 @@ def test_open_applies_migrations_once(db_path):
     first = Store.open(db_path)
     assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables", "m002_creation_keys",
                                                               "m003_hand_entry", "m004_drafts",
-                                                              "m005_creations"]
+                                                              "m005_creations", "m006_player_stats"]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
     first.close()
@@ -72,7 +72,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 5
+        assert count(second, "_sqlite_migrations") == 6
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:

@@ -11,6 +11,7 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +25,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
-from ..store import Store, StorageUnavailable
+from ..store import Store, StorageUnavailable, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -124,7 +125,28 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.register_error_handler(StorageUnavailable, _storage_error)
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
+    app.after_request(_refresh_stats)
+    with app.app_context():
+        from ..service import refresh_stale_stats
+        try:
+            refresh_stale_stats(get_store())  # sessions changed before a crash, or by a migration
+        except (sqlite3.Error, StorageUnavailable) as err:
+            raise StartupError(f"cannot read the database {database}: {err}") from None
     return app
+
+
+def _refresh_stats(response: Any) -> Any:
+    """After a write: the changed sessions' player statistics, outside the write's own transaction."""
+    store = g.get("store")
+    if store is not None and store.changed:
+        from ..service import refresh_stats
+        changed, store.changed = set(store.changed), set()
+        for session_id in changed:
+            try:
+                refresh_stats(store, session_id)
+            except (sqlite3.Error, StorageUnavailable, StoreError) as err:  # worked out later, at the next look
+                current_app.logger.warning("statistics of %s not updated: %s", session_id, err)
+    return response
 
 
 def no_store() -> None:
@@ -161,13 +183,42 @@ def compile_catalogs(directory: Path) -> None:
         os.replace(partial, mo)  # atomic: two processes starting at once both end with a whole file
 
 
+#: Each server thread keeps its SQLite connection between requests (opening one costs as much as
+#: a whole small request). It is opened again when the file is not the same file any more.
+_CONNECTIONS = threading.local()
+
+
 def get_store() -> Store:
-    """The request's store (one SQLite connection per request)."""
+    """The request's store: this thread's connection to the database file.
+
+    The file is looked at (``stat``) on every request: a file deleted, replaced, or whose owner or
+    permissions changed since the connection was opened gets a fresh connection, and a missing
+    file is ``StorageUnavailable`` (503). A connection kept to a deleted file would go on
+    acknowledging writes that no file holds; it is never re-created by a request either (it is
+    made and migrated at start-up only).
+    """
     if "store" not in g:
-        # migrated at start-up; a file gone or foreign since then is StorageUnavailable (503), never recreated
-        g.store = Store.connect(current_app.config["DATABASE"],
-                                max_bytes=int(current_app.config.get("DATABASE_MAX_MB") or 0) * 1024 * 1024)
+        path = current_app.config["DATABASE"]
+        max_bytes = int(current_app.config.get("DATABASE_MAX_MB") or 0) * 1024 * 1024
+        try:
+            st = os.stat(path)
+        except OSError as err:
+            _drop_connection()
+            raise StorageUnavailable("missing", f"{path}: {err.strerror}") from None
+        key = (path, max_bytes, st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid)
+        kept = getattr(_CONNECTIONS, "kept", None)
+        if kept is None or kept[0] != key:
+            _drop_connection()
+            _CONNECTIONS.kept = (key, Store.connect(path, max_bytes=max_bytes))
+        g.store = _CONNECTIONS.kept[1]
     return g.store
+
+
+def _drop_connection() -> None:
+    kept = getattr(_CONNECTIONS, "kept", None)
+    _CONNECTIONS.kept = None
+    if kept is not None:
+        kept[1].close()
 
 
 def board_or_404(sid: str):
@@ -181,9 +232,12 @@ def board_or_404(sid: str):
 
 
 def _close_store(_exc: Any = None) -> None:
+    """End of a request: the thread keeps its connection, with no transaction left open."""
     store = g.pop("store", None)
     if store is not None:
-        store.close()
+        store.changed.clear()  # the connection serves the thread's next request
+        if store.db.conn.in_transaction:
+            store.db.conn.rollback()
 
 
 # -- who may edit --------------------------------------------------------------------------

@@ -19,13 +19,13 @@ from flask_wtf.file import FileField
 from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
-from .. import KunkenError, RuleSet, session_status
+from .. import KunkenError, RuleSet
 from .charts import bar_chart, scoreboard_chart
 from ..exports import csv_text, export_document, import_document
 from .forms import FORM_KEY, new_form_key
 from ..rules import GAMES
-from ..service import Scoreboard, score_row
-from ..store import NotFound, Store
+from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
+from ..store import NotFound
 from . import (board_or_404, can_edit, creation_allowed, current_language, game_name, get_store, reason_text,
                set_scorer_cookie)
 
@@ -313,64 +313,6 @@ def import_page():
 
 
 # -- player history -------------------------------------------------------------------------
-
-@dataclass
-class PlayerHistory:
-    """One player's record across every session on this install (names compared casefolded)."""
-
-    name: str
-    sessions: int = 0
-    won: int = 0
-    deals: int = 0
-    points: int = 0
-    expresses: int = 0
-    last_played: Optional[str] = None
-
-    @property
-    def average(self) -> float:
-        """Average deal score (0 before the first deal)."""
-        return self.points / self.deals if self.deals else 0.0
-
-
-def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:
-    """Every player's sessions played and won, deals, points and expresses, best first.
-
-    A session counts once it has at least one scored deal (redeals do not count). Its winner
-    is whoever leads after its last deal, ended or not; players tied for the lead each win.
-    """
-    players: dict[str, PlayerHistory] = {}
-    for session, deals in store.all_sessions_with_deals():
-        if game and session["game"] != game:
-            continue
-        try:
-            rules = RuleSet.from_dict(session["rules"])
-        except KunkenError:
-            continue
-        names = session["players"]
-        scores, expresses = [], {}
-        for row in deals:
-            scored = score_row(session["id"], rules, row)
-            deal = scored.deal
-            if deal is None or deal.redeal:
-                continue
-            scores.append(scored.scores)
-            if deal.express and rules.express and deal.went_out in names:
-                expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
-        if not scores:
-            continue
-        status = session_status(names, scores, None)
-        winners = {s.name for s in status.standings if s.place == 1}
-        for name in names:
-            entry = players.setdefault(name.casefold(), PlayerHistory(name))
-            entry.name = name  # the latest spelling
-            entry.sessions += 1
-            entry.won += name in winners
-            entry.deals += len(scores)
-            entry.points += sum(s.get(name, 0) for s in scores)
-            entry.expresses += expresses.get(name, 0)
-            entry.last_played = session["created_at"]
-    return sorted(players.values(), key=lambda p: (-p.won, -p.average, p.name.casefold()))
-
 
 def _average(value: float) -> str:
     return format_decimal(value, format="#,##0.0")
