@@ -26,8 +26,8 @@ def _app():
 def backup(target: str) -> None:
     """Copy the database to ``target`` (consistent while the server writes); print what was copied."""
     from kunken_scorer.store import Store, StoreError
-    application = _app()
-    database = os.path.realpath(application.config["DATABASE"])
+    from kunken_scorer.web import configuration
+    database = os.path.realpath(configuration()["DATABASE"])  # only reads: no migration, no start-up work
     if os.path.realpath(target) == database:
         print("kunken-scorer: the backup must go to another file than the database itself", file=sys.stderr)
         sys.exit(2)

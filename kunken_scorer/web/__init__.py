@@ -64,8 +64,12 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
-def create_app(test_config: Optional[dict] = None) -> Flask:
-    """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
+def configuration(test_config: Optional[dict] = None) -> Any:
+    """The settings alone (defaults, ``KUNKEN_*``, ``test_config``), with nothing opened or created."""
+    return _new_app(test_config).config
+
+
+def _new_app(test_config: Optional[dict] = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=str(ROOT / "instance"), instance_relative_config=True)
     app.config.from_mapping(
@@ -86,6 +90,12 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     trusted = app.config.get("TRUSTED_HOSTS")
     if isinstance(trusted, str):  # KUNKEN_TRUSTED_HOSTS="scores.example.org,192.168.1.20:8000"
         app.config["TRUSTED_HOSTS"] = [h.strip() for h in trusted.split(",") if h.strip()] or None
+    return app
+
+
+def create_app(test_config: Optional[dict] = None) -> Flask:
+    """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
+    app = _new_app(test_config)
     try:
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
@@ -126,13 +136,27 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
     app.after_request(_refresh_stats)
-    with app.app_context():
-        from ..service import refresh_stale_stats
-        try:
-            refresh_stale_stats(get_store())  # sessions changed before a crash, or by a migration
-        except (sqlite3.Error, StorageUnavailable) as err:
-            raise StartupError(f"cannot read the database {database}: {err}") from None
+    _refresh_stale_stats_at_start(app, database)
     return app
+
+
+def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
+    """Statistics of sessions changed before a crash (or by a migration), on a connection of its own.
+
+    A file that cannot be written now (read-only, full) is not a reason not to start: the
+    statistics are worked out again at the next look at /players.
+    """
+    from ..service import refresh_stale_stats
+    try:
+        store = Store.connect(database)
+    except StorageUnavailable as err:
+        raise StartupError(f"cannot read the database {database}: {err}") from None
+    try:
+        refresh_stale_stats(store)
+    except (sqlite3.Error, StorageUnavailable) as err:
+        app.logger.warning("player statistics not brought up to date at start: %s", err)
+    finally:
+        store.close()
 
 
 def _refresh_stats(response: Any) -> Any:
@@ -238,6 +262,10 @@ def _close_store(_exc: Any = None) -> None:
         store.changed.clear()  # the connection serves the thread's next request
         if store.db.conn.in_transaction:
             store.db.conn.rollback()
+        if g.pop("storage_fault", False) or not os.access(current_app.config["DATABASE"], os.W_OK):
+            # SQLite shares one handle of the -shm file between a process's connections: one kept
+            # open while the file is read-only would keep every later connection read-only too.
+            _drop_connection()
 
 
 # -- who may edit --------------------------------------------------------------------------
@@ -448,6 +476,7 @@ def _http_error(error: HTTPException):
 def _storage_error(error: StorageUnavailable):
     """The database cannot be read or written: 503, nothing acknowledged, a message to act on."""
     current_app.logger.error("storage unavailable: %s", error)
+    g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
     message = {
         "missing": gettext("The server's database file is missing, so nothing can be saved. Nothing was saved by "
                            "this request. Tell whoever runs the server: restore the file from a backup and "

@@ -28,7 +28,7 @@ from ..deal import MAX_NOTE
 from ..exports import DocumentError, export_document, import_document
 from ..draft import read_part
 from ..service import Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players, with_end
-from ..store import Conflict, DraftClosed, NotFound, SessionEnded, Store
+from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
 from . import creation_allowed, get_store, no_store, public_base_url, reason_text
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -443,7 +443,10 @@ def _store_deal(store: Store, session_id: str, record: dict, report, rules: Rule
     answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
               "warnings": _problems(report.warnings), "totals": board.totals, "version": board.version}
     if key is not None:
-        store.save_response(session_id, key, 201, answer)
+        try:
+            store.save_response(session_id, key, 201, answer)
+        except StorageUnavailable as err:  # the deal is stored: a retry rebuilds this answer from it
+            current_app.logger.warning("answer to %s not kept for retries: %s", key, err)
     response = jsonify(answer)
     response.status_code = 201
     return response

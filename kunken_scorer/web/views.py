@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
-                   url_for)
+                   session as flask_session, url_for)
+from flask_wtf.csrf import generate_csrf
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
@@ -156,10 +157,35 @@ def _render_home(form: SessionForm, status: int = 200):
     return render_template("home.html", form=form, recent=recent), status
 
 
+#: The home page as rendered for (language, game shown, the recent sessions listed), with its two
+#: one-time values (the CSRF token and the form's key) taken out: the start form's fifty fields
+#: cost most of a request to render, and they are the same for every phone.
+_HOME_CACHE: "OrderedDict[tuple, str]" = OrderedDict()
+_HOME_SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
+
+
 @bp.get("/")
 def home():
     """Start a session; the sessions played recently."""
-    return _render_home(SessionForm(formdata=None, data=_start_data(request.args.get("game"))))
+    game = request.args.get("game")
+    if "_flashes" in flask_session:  # a message to show once: rendered as it is
+        return _render_home(SessionForm(formdata=None, data=_start_data(game)))
+    recent = get_store().recent_sessions(12)
+    key = (current_language(), game if game in GAMES else "kunken",
+           tuple((r["id"], r["ended_at"]) for r in recent))
+    csrf, form_key = generate_csrf(), new_form_key()
+    with _LIVE_LOCK:
+        page = _HOME_CACHE.get(key)
+    if page is None:
+        form = SessionForm(formdata=None, data=_start_data(game))
+        form.form_key.data = form_key
+        page = render_template("home.html", form=form, recent=recent)
+        page = page.replace(csrf, _HOME_SLOTS[0]).replace(form_key, _HOME_SLOTS[1])
+        with _LIVE_LOCK:
+            _HOME_CACHE[key] = page
+            while len(_HOME_CACHE) > 32:
+                _HOME_CACHE.popitem(last=False)
+    return page.replace(_HOME_SLOTS[0], csrf).replace(_HOME_SLOTS[1], form_key)
 
 
 @bp.post("/sessions")
