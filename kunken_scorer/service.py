@@ -262,9 +262,14 @@ def refresh_stale_stats(store: Store) -> int:
         stale = store.stale_stats(500)
         if not stale:
             return done
+        entries = []
         for session_id in stale:
-            refresh_stats(store, session_id)
+            board = scoreboard(store, session_id)
+            entries.append((session_id, board.version, board.session["game"], session_stats_rows(board)))
+        written = store.set_many_session_stats(entries)  # one transaction for the lot
         done += len(stale)
+        if not written:
+            return done  # changed meanwhile by requests, which work their statistics out themselves
 
 
 def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:

@@ -1057,6 +1057,11 @@ class Store:
         return [r[0] for r in self.db.execute(
             "SELECT id FROM sessions WHERE stats_version != version LIMIT ?", [limit])]
 
+    def set_many_session_stats(self, entries: list[tuple[str, int, str, list[dict]]]) -> int:
+        """``set_session_stats`` for many sessions in one transaction; returns how many were written."""
+        with self._write():
+            return sum(self.set_session_stats(*entry) for entry in entries)
+
     def set_session_stats(self, session_id: str, version: int, game: str, rows: list[dict]) -> bool:
         """Replace a session's per-player statistics, as worked out at ``version``; keep the sums per game.
 
