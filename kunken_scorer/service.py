@@ -88,29 +88,62 @@ _SCORED_SIZE = 20000
 
 
 def score_row(session_id: str, rules: RuleSet, row: dict) -> ScoredDeal:
-    """Score a stored deal row (memoised by session, deal and revision); an unreadable record gets ``error``."""
+    """Score a stored deal row (memoised by session, deal and revision); an unreadable record gets ``error``.
+
+    A row whose ``record`` is None was read without it (``Store.deals_known``): its record is the
+    memoised one.
+    """
     key = (session_id, row["id"], row["revision"])
     with _SCORED_LOCK:
         hit = _SCORED.get(key)
+        if hit is not None:
+            _SCORED.move_to_end(key)
     if hit is None:
+        if row["record"] is None:
+            raise LookupError(key)  # forgotten since it was read without its record: read it again
         try:
             deal = Deal.from_dict(row["record"])
-            hit = (deal, evaluate_deal(deal, rules), None)
+            hit = (deal, evaluate_deal(deal, rules), None, row["record"])
         except KunkenError as err:
-            hit = (None, None, Reason("stored_deal_unreadable", {"why": err.reason}))
+            hit = (None, None, Reason("stored_deal_unreadable", {"why": err.reason}), row["record"])
         with _SCORED_LOCK:
             _SCORED[key] = hit
+            _BY_SESSION.setdefault(session_id, set()).add(key[1:])
             while len(_SCORED) > _SCORED_SIZE:
-                _SCORED.popitem(last=False)
-    return ScoredDeal(row, *hit)
+                old, _ = _SCORED.popitem(last=False)
+                kept = _BY_SESSION.get(old[0])
+                if kept is not None:
+                    kept.discard(old[1:])
+                    if not kept:
+                        del _BY_SESSION[old[0]]
+    if row["record"] is None:
+        row = {**row, "record": hit[3]}
+    return ScoredDeal(row, *hit[:3])
+
+
+#: session id -> {(deal id, revision)} memoised in ``_SCORED`` (kept with it, under its lock)
+_BY_SESSION: dict[str, set] = {}
+
+
+def _known(session_id: str) -> set:
+    """(deal id, revision) of this session's memoised deals."""
+    with _SCORED_LOCK:
+        return set(_BY_SESSION.get(session_id, ()))
 
 
 def scoreboard(store: Store, session_id: str) -> Scoreboard:
-    """Load a session and score every live deal (raises the store's ``NotFound``)."""
+    """Load a session and score every live deal (raises the store's ``NotFound``).
+
+    Only the records of deals not scored before are read and decoded: a session of 900 deals
+    costs its index rows, not 900 JSON documents, on every look.
+    """
     session = store.get_session(session_id)
     rules = RuleSet.from_dict(session["rules"])
     target = Target.from_dict(session.get("target"))
-    scored = [score_row(session_id, rules, row) for row in store.list_deals(session_id)]
+    try:
+        scored = [score_row(session_id, rules, row) for row in store.deals_known(session_id, _known(session_id))]
+    except LookupError:  # memoised deals forgotten meanwhile (a full cache): read every record
+        scored = [score_row(session_id, rules, row) for row in store.deals_known(session_id, ())]
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
     status = session_status(session["players"], scores, target, redeals)

@@ -778,6 +778,32 @@ class Store:
         )
         return [self._deal(row, number) for number, row in enumerate(rows, start=1)]
 
+    def deals_known(self, session_id: str, known: Any) -> list[dict]:
+        """The live deals in order, like ``list_deals``, reading the record only of the deals whose
+        ``(id, revision)`` is not in ``known`` (a caller's cache): ``record`` is None for the others.
+
+        One read transaction: the rows and the records are of the same moment.
+        """
+        with self.db.atomic():
+            self._session_row(session_id)
+            cursor = self.db.execute(
+                "SELECT id, seq, revision, override, note, created_at, updated_at FROM deals"
+                " WHERE session_id = ? AND deleted_at IS NULL ORDER BY seq", [session_id])
+            rows = [{"id": r[0], "number": n, "seq": r[1], "revision": r[2], "record": None,
+                     "override": bool(r[3]), "note": r[4], "created_at": r[5], "updated_at": r[6]}
+                    for n, r in enumerate(cursor, start=1)]
+            wanted = [r["id"] for r in rows if (r["id"], r["revision"]) not in known]
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                records = dict(self.db.execute(
+                    f"SELECT id, record FROM deals WHERE session_id = ? AND id IN ({marks})",
+                    [session_id, *chunk]).fetchall())
+                for r in rows:
+                    if r["id"] in records:
+                        r["record"] = json.loads(records[r["id"]])
+        return rows
+
     def get_deal(self, session_id: str, deal_id: int) -> dict:
         """Return one live deal of this session, or raise NotFound."""
         row = self._deal_row(session_id, deal_id)
