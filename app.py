@@ -47,6 +47,8 @@ def backup(target: str) -> None:
 def serve(args: argparse.Namespace) -> None:
     """Apply migrations (done by create_app), print the join address and QR code, and serve."""
     application = _app()
+    import gc
+    gc.freeze()  # what start-up made lives all along: the collector need not walk it again and again
     from kunken_scorer.web.qr import lan_address, qr_text
     public = application.config.get("PUBLIC_URL")
     host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()

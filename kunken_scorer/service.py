@@ -287,11 +287,12 @@ def refresh_stats(store: Store, session_id: str) -> None:
     store.set_session_stats(session_id, board.version, board.session["game"], session_stats_rows(board))
 
 
-def refresh_stale_stats(store: Store) -> int:
-    """Bring every session's statistics up to date (those changed outside a request, or before a
-    crash); returns how many were worked out. Cheap when none is stale (a partial index)."""
+def refresh_stale_stats(store: Store, budget: Optional[int] = None) -> int:
+    """Bring the sessions' statistics up to date (those changed outside a request, or before a
+    crash), at most ``budget`` of them; returns how many were worked out. Cheap when none is
+    stale (a partial index)."""
     done = 0
-    while True:
+    while budget is None or done < budget:
         stale = store.stale_stats(500)
         if not stale:
             return done
@@ -303,12 +304,13 @@ def refresh_stale_stats(store: Store) -> int:
         done += len(stale)
         if not written:
             return done  # changed meanwhile by requests, which work their statistics out themselves
+    return done
 
 
 def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:
     """Every player's sessions played and won, deals, points and expresses, best first (read from the
     statistics the store keeps, so the cost does not grow with the number of sessions)."""
-    refresh_stale_stats(store)
+    refresh_stale_stats(store, budget=500)  # a few left by a crash; a whole upgrade is done at start
     players: dict[str, PlayerHistory] = {}
     latest: dict[str, str] = {}
     for row in store.player_stats(game):
