@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import cached_property
 from math import gcd
 from typing import Any, Mapping, Optional
 
@@ -434,9 +435,9 @@ class DealReport:
         """True when nothing is wrong with the deal as recorded."""
         return not self.problems
 
-    @property
+    @cached_property
     def scores(self) -> dict[str, int]:
-        """Deal score by player name."""
+        """Deal score by player name (worked out once: a stored deal's report is asked many times)."""
         return {p.name: p.score for p in self.players}
 
     def to_dict(self) -> dict:

@@ -254,37 +254,98 @@ class PlayerHistory:
         return self.points / self.deals if self.deals else 0.0
 
 
-def session_stats_rows(board: Scoreboard) -> list[dict]:
-    """Each player's part of the statistics from one session; none while it has no scored deal.
+@dataclass(frozen=True)
+class Tally:
+    """What a session's statistics, and the answer to a recording, need of its deals: their sums."""
 
-    A session counts once it has at least one scored deal (redeals do not count). Its winner
-    is whoever leads after its last deal, ended or not; players tied for the lead each win.
-    """
+    session_id: str
+    version: int
+    game: str
+    created_at: str
+    players: tuple[str, ...]
+    points: dict  # each player's total over the scored deals (redeals score nothing)
+    deals: int  # scored deals (redeals do not count)
+    expresses: dict  # express wins by player
+
+    def add(self, record: dict, report: DealReport, version: int, rules: RuleSet) -> "Tally":
+        """The tally with one more deal (its record as stored, and its report)."""
+        if record.get("redeal"):
+            return replace(self, version=version)
+        scores = report.scores
+        expresses = dict(self.expresses)
+        went_out = record.get("went_out")
+        if record.get("express") and rules.express and went_out in self.players:
+            expresses[went_out] = expresses.get(went_out, 0) + 1
+        return replace(self, version=version, deals=self.deals + 1, expresses=expresses,
+                       points={n: self.points[n] + scores.get(n, 0) for n in self.players})
+
+
+def tally_of(board: Scoreboard) -> Tally:
+    """A session's tally, from its scoreboard."""
     names, rules = board.players, board.rules
-    scores: list[dict] = []
+    points = {n: 0 for n in names}
+    deals = 0
     expresses: dict[str, int] = {}
     for scored in board.deals:
         deal = scored.deal
         if deal is None or deal.redeal:
             continue
-        scores.append(scored.scores)
+        deals += 1
+        for name, score in scored.scores.items():
+            if name in points:
+                points[name] += score
         if deal.express and rules.express and deal.went_out in names:
             expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
-    if not scores:
+    session = board.session
+    return Tally(session["id"], board.version, session["game"], session["created_at"], tuple(names), points,
+                 deals, expresses)
+
+
+#: session id -> its latest tally: a recording adds its deal to the tally of the version before it
+_TALLIES: "OrderedDict[str, Tally]" = OrderedDict()
+
+
+def session_tally(store: Store, session_id: str, added: Optional[tuple[dict, DealReport]] = None) -> Tally:
+    """The session's tally now. ``added``: the deal this request just stored (record, report); when the
+    tally of the version just before is known, the deal is added to it instead of summing every deal."""
+    version = store.version(session_id)
+    with _SCORED_LOCK:
+        known = _TALLIES.get(session_id)
+    if known is not None and known.version == version:
+        return known
+    if known is not None and added is not None and known.version == version - 1:
+        # one write since the known tally, and it was this request's deal
+        rules = RuleSet.from_dict(store.get_session(session_id)["rules"])
+        tally = known.add(added[0], added[1], version, rules)
+    else:
+        tally = tally_of(scoreboard(store, session_id))
+    with _SCORED_LOCK:
+        _TALLIES[session_id] = tally
+        _TALLIES.move_to_end(session_id)
+        while len(_TALLIES) > 256:
+            _TALLIES.popitem(last=False)
+    return tally
+
+
+def stats_rows(tally: Tally) -> list[dict]:
+    """Each player's part of the statistics from one session; none while it has no scored deal.
+
+    A session counts once it has at least one scored deal (redeals do not count). Its winner
+    is whoever leads after its last deal, ended or not; players tied for the lead each win.
+    """
+    if not tally.deals:
         return []
-    winners = {s.name for s in session_status(names, scores, None).standings if s.place == 1}
-    return [{"player": name.casefold(), "name": name, "deals": len(scores),
-             "points": sum(s.get(name, 0) for s in scores), "expresses": expresses.get(name, 0),
-             "won": name in winners, "played_at": board.session["created_at"]} for name in names]
+    names = list(tally.players)
+    winners = {s.name for s in session_status(names, [tally.points], None).standings if s.place == 1}
+    return [{"player": name.casefold(), "name": name, "deals": tally.deals, "points": tally.points[name],
+             "expresses": tally.expresses.get(name, 0), "won": name in winners, "played_at": tally.created_at}
+            for name in names]
 
 
 def refresh_stats(store: Store, session_id: str) -> None:
     """Work out one session's statistics again (after its deals changed)."""
-    try:
-        board = scoreboard(store, session_id)
-    except KeyError:
-        return
-    store.set_session_stats(session_id, board.version, board.session["game"], session_stats_rows(board))
+    tally = session_tally(store, session_id)
+    store.set_session_stats(session_id, tally.version, tally.game, stats_rows(tally))
 
 
 def refresh_stale_stats(store: Store, budget: Optional[int] = None) -> int:
@@ -298,8 +359,8 @@ def refresh_stale_stats(store: Store, budget: Optional[int] = None) -> int:
             return done
         entries = []
         for session_id in stale:
-            board = scoreboard(store, session_id)
-            entries.append((session_id, board.version, board.session["game"], session_stats_rows(board)))
+            tally = tally_of(scoreboard(store, session_id))
+            entries.append((session_id, tally.version, tally.game, stats_rows(tally)))
         written = store.set_many_session_stats(entries)  # one transaction for the lot
         done += len(stale)
         if not written:

@@ -27,7 +27,8 @@ from ..messages import M_
 from ..deal import MAX_NOTE
 from ..exports import DocumentError, export_document, import_document
 from ..draft import read_part
-from ..service import Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players, with_end
+from ..service import (Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players,
+                       session_tally, with_end)
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
 from . import creation_allowed, get_store, no_store, public_base_url, reason_text
 
@@ -439,9 +440,9 @@ def _store_deal(store: Store, session_id: str, record: dict, report, rules: Rule
         if replay is not None:
             return _replay(*replay)
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
-    board = scoreboard(store, session_id)
+    tally = session_tally(store, session_id, (deal["record"], report) if created else None)
     answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
-              "warnings": _problems(report.warnings), "totals": board.totals, "version": board.version}
+              "warnings": _problems(report.warnings), "totals": tally.points, "version": tally.version}
     if key is not None:
         try:
             store.save_response(session_id, key, 201, answer)
