@@ -301,30 +301,36 @@ def tally_of(board: Scoreboard) -> Tally:
                  deals, expresses)
 
 
-#: session id -> its latest tally: a recording adds its deal to the tally of the version before it
-_TALLIES: "OrderedDict[str, Tally]" = OrderedDict()
+#: (session id, version) -> the session's tally at that version: a recording adds its deal to the
+#: tally of the version just before its own, whatever other phones wrote since
+_TALLIES: "OrderedDict[tuple[str, int], Tally]" = OrderedDict()
 
 
-def session_tally(store: Store, session_id: str, added: Optional[tuple[dict, DealReport]] = None) -> Tally:
-    """The session's tally now. ``added``: the deal this request just stored (record, report); when the
-    tally of the version just before is known, the deal is added to it instead of summing every deal."""
-    version = store.version(session_id)
+def _remember(tally: Tally) -> Tally:
     with _SCORED_LOCK:
-        known = _TALLIES.get(session_id)
-    if known is not None and known.version == version:
-        return known
-    if known is not None and added is not None and known.version == version - 1:
-        # one write since the known tally, and it was this request's deal
-        rules = RuleSet.from_dict(store.get_session(session_id)["rules"])
-        tally = known.add(added[0], added[1], version, rules)
-    else:
-        tally = tally_of(scoreboard(store, session_id))
-    with _SCORED_LOCK:
-        _TALLIES[session_id] = tally
-        _TALLIES.move_to_end(session_id)
-        while len(_TALLIES) > 256:
+        _TALLIES[(tally.session_id, tally.version)] = tally
+        while len(_TALLIES) > 1024:
             _TALLIES.popitem(last=False)
     return tally
+
+
+def session_tally(store: Store, session_id: str, added: Optional[tuple[dict, DealReport, int]] = None) -> Tally:
+    """The session's tally. ``added``: the deal this request just stored (record, report, and the version
+    it made): the tally at that version, from the one just before when it is known, instead of
+    summing every deal again. Without it, the tally now."""
+    if added is not None:
+        record, report, version = added
+        with _SCORED_LOCK:
+            known = _TALLIES.get((session_id, version)) or _TALLIES.get((session_id, version - 1))
+        if known is not None and known.version == version:
+            return known
+        if known is not None:
+            rules = RuleSet.from_dict(store.get_session(session_id)["rules"])
+            return _remember(known.add(record, report, version, rules))
+    version = store.version(session_id)
+    with _SCORED_LOCK:
+        known = _TALLIES.get((session_id, version))
+    return known or _remember(tally_of(scoreboard(store, session_id)))
 
 
 def stats_rows(tally: Tally) -> list[dict]:

@@ -18,6 +18,7 @@ import hmac
 import json
 import secrets
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -283,6 +284,20 @@ def _check_record(record: Any) -> None:
         raise TypeError(f"a deal record must be a dict, not {type(record).__name__}")
 
 
+_WRITER_LOCKS: dict[str, threading.Lock] = {}
+_WRITER_LOCKS_LOCK = threading.Lock()
+
+
+def _writer_lock(db: Database) -> threading.Lock:
+    """This process's lock for writing to the database file of ``db`` (one per file)."""
+    path = getattr(db, "_kunken_path", None)
+    if path is None:
+        row = db.execute("PRAGMA database_list").fetchone()
+        path = db._kunken_path = (row[2] if row else "") or f"memory:{id(db)}"
+    with _WRITER_LOCKS_LOCK:
+        return _WRITER_LOCKS.setdefault(path, threading.Lock())
+
+
 class Store:
     """Sessions, deals and history kept in one SQLite database."""
 
@@ -294,6 +309,8 @@ class Store:
         self.db = db
         #: sessions whose deals this store changed (their statistics are to be worked out again)
         self.changed: set[str] = set()
+        #: the session version the last deal this store added made (``add_deal``)
+        self.made_version: int | None = None
         # Both pragmas are per connection and off/zero by default, so set them every time.
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA busy_timeout = 5000")
@@ -369,12 +386,24 @@ class Store:
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
-        """Run the block in one transaction holding SQLite's write lock from the start."""
+        """Run the block in one transaction holding SQLite's write lock from the start.
+
+        Writers of one process first queue on a lock of their own: SQLite's busy handler makes a
+        writer that finds the file locked sleep (1, 2, 5, 10 … 100 ms) before it looks again, so
+        eight phones recording at once would wait far longer than the writes take.
+        """
         if self.db.conn.in_transaction:
             # Inside a caller's transaction: become a savepoint of it.
             with self.db.atomic():
                 yield
             return
+        with _writer_lock(self.db):
+            with self._transaction():
+                yield
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE … COMMIT; an SQLite failure rolls back and is ``StorageUnavailable``."""
         # db.atomic() would issue a deferred BEGIN: two connections could then both read
         # the same version or idempotency key before either writes. BEGIN IMMEDIATE
         # takes the write lock first (waiting up to busy_timeout), so each
@@ -723,6 +752,8 @@ class Store:
             self._bump_version(session_id)
             deal = self._deal_row(session_id, deal_id)
             self._log(session_id, "record", {"after": self._snapshot(deal)}, deal_id, now)
+            # the session's version this deal made (one more than the version it was added to)
+            self.made_version = row["version"] + 1
             return self._deal(deal, self._number(deal)), True
 
     def save_response(self, session_id: str, key: str, status: int, body: dict) -> None:

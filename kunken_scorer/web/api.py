@@ -440,7 +440,7 @@ def _store_deal(store: Store, session_id: str, record: dict, report, rules: Rule
         if replay is not None:
             return _replay(*replay)
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
-    tally = session_tally(store, session_id, (deal["record"], report) if created else None)
+    tally = session_tally(store, session_id, (deal["record"], report, store.made_version) if created else None)
     answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
               "warnings": _problems(report.warnings), "totals": tally.points, "version": tally.version}
     if key is not None:
