@@ -136,7 +136,6 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
     app.after_request(_refresh_stats)
-    app.wsgi_app = _keep_alive_after_304(app.wsgi_app)
     _refresh_stale_stats_at_start(app, database)
     return app
 
@@ -187,18 +186,6 @@ def _refresh_stats(response: Any) -> Any:
             except (sqlite3.Error, StorageUnavailable, StoreError) as err:  # worked out later, at the next look
                 current_app.logger.warning("statistics of %s not updated: %s", session_id, err)
     return response
-
-
-def _keep_alive_after_304(wsgi_app: Any) -> Any:
-    """Give a 304 a ``Content-Length: 0``: without one waitress closes the connection after it, so
-    every phone polling an unchanged page would connect again every few seconds."""
-    def app(environ: dict, start_response: Any) -> Any:
-        def start(status: str, headers: list, exc_info: Any = None) -> Any:
-            if status.startswith("304") and not any(k.lower() == "content-length" for k, _ in headers):
-                headers = [*headers, ("Content-Length", "0")]
-            return start_response(status, headers, exc_info)
-        return wsgi_app(environ, start)
-    return app
 
 
 def no_store() -> None:
