@@ -57,14 +57,46 @@ def serve(args: argparse.Namespace) -> None:
     print(f"Open on this network: {url}")
     print(qr_text(url))
 
-    from waitress import serve as waitress_serve
+    import logging
+    logging.basicConfig()
     connections = _open_files_for(args.connections)
     # Phones poll every few seconds over kept-alive connections: many more connections than threads.
     # poll() instead of select() (select stops at 1024 descriptors); a connection that sends half a
     # request and stalls holds a slot, not a thread, and is closed after channel_timeout seconds.
-    waitress_serve(application, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer",
-                   connection_limit=connections, channel_timeout=30, cleanup_interval=10, backlog=2048,
-                   asyncore_use_poll=True)
+    server = _waitress(application, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer",
+                       connection_limit=connections, channel_timeout=30, cleanup_interval=10, backlog=2048,
+                       asyncore_use_poll=True)
+    server.run()
+
+
+def _waitress(application, **options):
+    """A waitress server whose 304 answers keep the connection open.
+
+    waitress 3.0.2 drops the ``Content-Length`` of an answer without a body (1xx, 204, 304) and
+    then, finding no length, closes the connection: every phone polling an unchanged page would
+    connect again every few seconds. A 304 here keeps its ``Content-Length: 0`` (no body is sent),
+    which HTTP/1.1 allows, and the connection stays open (see benchmarks/bench_club.py).
+    """
+    from waitress.channel import HTTPChannel
+    from waitress.server import create_server
+    from waitress.task import WSGITask
+
+    class KeepAliveTask(WSGITask):
+        @property
+        def has_body(self) -> bool:
+            return not (self.status.startswith("1") or self.status.startswith("204"))
+
+        def build_response_header(self):
+            if self.status.startswith("304") and self.content_length is None:
+                self.content_length = 0  # the app sends no body: say so, and keep the connection
+            return super().build_response_header()
+
+    class KeepAliveChannel(HTTPChannel):
+        task_class = KeepAliveTask
+
+    server = create_server(application, **options)
+    server.channel_class = KeepAliveChannel
+    return server
 
 
 def _open_files_for(connections: int) -> int:

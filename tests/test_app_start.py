@@ -41,3 +41,36 @@ def test_app_py_starts_waitress_prints_the_join_address_and_serves(tmp_path):
     assert "http://192.0.2.7:8123/" in out
     assert "█" in out  # the QR code drawn in the terminal
     assert (tmp_path / "run.db").exists()
+
+
+def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
+    """Phones poll every few seconds: a 304 must not make them connect again (waitress closed it)."""
+    import json
+    port = _free_port()
+    env = {**os.environ, "KUNKEN_DATABASE": str(tmp_path / "poll.db"), "KUNKEN_SECRET_KEY": "x" * 40,
+           "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/sessions", method="POST",
+                                                 data=b'{"players": ["Anna", "Boris"]}',
+                                                 headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(request, timeout=2) as resp:
+                    sid = json.loads(resp.read())["id"]
+                break
+            except OSError:
+                time.sleep(0.1)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            poll = f'GET /s/{sid}/live HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: "1"\r\n\r\n'.encode()
+            s.sendall(poll + poll + poll)  # three polls on one connection
+            data = b""
+            while data.count(b"HTTP/1.1 304") < 3:
+                chunk = s.recv(65536)
+                assert chunk, f"the server closed the connection after: {data!r}"
+                data += chunk
+        assert b"Connection: close" not in data
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
