@@ -157,35 +157,42 @@ def _render_home(form: SessionForm, status: int = 200):
     return render_template("home.html", form=form, recent=recent), status
 
 
-#: The home page as rendered for (language, game shown, the recent sessions listed), with its two
-#: one-time values (the CSRF token and the form's key) taken out: the start form's fifty fields
-#: cost most of a request to render, and they are the same for every phone.
-_HOME_CACHE: "OrderedDict[tuple, str]" = OrderedDict()
-_HOME_SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
+#: Pages every phone sees alike, rendered once: by (page, what it shows, language), with their
+#: one-time values (the CSRF token, a form's key) taken out and put back for each phone. The start
+#: form's fifty fields, or a session page's hundred deals, cost most of a request to render.
+_SHARED_PAGES: "OrderedDict[tuple, str]" = OrderedDict()
+_SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
+
+
+def _shared_page(key: tuple, render: Any, form_key: Optional[str] = None) -> str:
+    """The page ``render()`` makes, rendered once per ``key`` (a page with a message to show once is not)."""
+    if "_flashes" in flask_session:
+        return render()
+    csrf = generate_csrf()
+    with _LIVE_LOCK:
+        page = _SHARED_PAGES.get(key)
+    if page is None:
+        page = render().replace(csrf, _SLOTS[0])
+        if form_key:
+            page = page.replace(form_key, _SLOTS[1])
+        with _LIVE_LOCK:
+            _SHARED_PAGES[key] = page
+            while len(_SHARED_PAGES) > 64:
+                _SHARED_PAGES.popitem(last=False)
+    page = page.replace(_SLOTS[0], csrf)
+    return page.replace(_SLOTS[1], form_key) if form_key else page
 
 
 @bp.get("/")
 def home():
     """Start a session; the sessions played recently."""
     game = request.args.get("game")
-    if "_flashes" in flask_session:  # a message to show once: rendered as it is
-        return _render_home(SessionForm(formdata=None, data=_start_data(game)))
     recent = get_store().recent_sessions(12)
-    key = (current_language(), game if game in GAMES else "kunken",
-           tuple((r["id"], r["ended_at"]) for r in recent))
-    csrf, form_key = generate_csrf(), new_form_key()
-    with _LIVE_LOCK:
-        page = _HOME_CACHE.get(key)
-    if page is None:
-        form = SessionForm(formdata=None, data=_start_data(game))
-        form.form_key.data = form_key
-        page = render_template("home.html", form=form, recent=recent)
-        page = page.replace(csrf, _HOME_SLOTS[0]).replace(form_key, _HOME_SLOTS[1])
-        with _LIVE_LOCK:
-            _HOME_CACHE[key] = page
-            while len(_HOME_CACHE) > 32:
-                _HOME_CACHE.popitem(last=False)
-    return page.replace(_HOME_SLOTS[0], csrf).replace(_HOME_SLOTS[1], form_key)
+    form = SessionForm(formdata=None, data=_start_data(game))
+    form.form_key.data = new_form_key()
+    key = ("home", game if game in GAMES else "kunken", tuple((r["id"], r["ended_at"]) for r in recent),
+           current_language())
+    return _shared_page(key, lambda: render_template("home.html", form=form, recent=recent), form.form_key.data)
 
 
 @bp.post("/sessions")
@@ -312,20 +319,29 @@ def session(sid: str):
     """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
     record = _session(sid)
     editor = can_edit(sid)
-    version, ended, live_html = _live_html(sid, record["version"], editor)
-    view_url = public_base_url() + url_for("views.session", sid=sid)
-    scorer_url = None
-    if editor:
-        scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid))
-    rules = RuleSet.from_dict(record["rules"])
+    my_seat = held_seat(sid)
     store = get_store()
-    response = Response(render_template(
-        "session.html", sid=sid, session=record, rules=rules, target=Target.from_dict(record.get("target")),
-        version=version, ended=ended, editor=editor, live_html=live_html, view_url=view_url,
-        scorer_url=scorer_url, qr=Markup(_qr(view_url)), my_seat=held_seat(sid), taken=store.taken_seats(sid),
-        next_deal=store.next_number(sid)))
-    if editor:
-        no_store()  # the page shows the scorer link, token and all
+
+    def render() -> str:
+        version, ended, live_html = _live_html(sid, record["version"], editor)
+        view_url = public_base_url() + url_for("views.session", sid=sid)
+        scorer_url = None
+        if editor:
+            scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid))
+        return render_template(
+            "session.html", sid=sid, session=record, rules=RuleSet.from_dict(record["rules"]),
+            target=Target.from_dict(record.get("target")), version=version, ended=ended, editor=editor,
+            live_html=live_html, view_url=view_url, scorer_url=scorer_url, qr=Markup(_qr(view_url)),
+            my_seat=my_seat, taken=store.taken_seats(sid), next_deal=store.next_number(sid))
+
+    if editor or my_seat is not None:
+        page = render()
+        if editor:
+            no_store()  # the page shows the scorer link, token and all
+    else:  # every watching phone sees the same page: rendered once per version of the session and its seats
+        page = _shared_page(("session", sid, record["version"], store.draft_tag(sid), current_language(),
+                             public_base_url()), render)
+    response = Response(page)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
