@@ -188,11 +188,16 @@ def home():
     """Start a session; the sessions played recently."""
     game = request.args.get("game")
     recent = get_store().recent_sessions(12)
-    form = SessionForm(formdata=None, data=_start_data(game))
-    form.form_key.data = new_form_key()
+    form_key = new_form_key()
+
+    def render() -> str:
+        form = SessionForm(formdata=None, data=_start_data(game))
+        form.form_key.data = form_key
+        return render_template("home.html", form=form, recent=recent)
+
     key = ("home", game if game in GAMES else "kunken", tuple((r["id"], r["ended_at"]) for r in recent),
            current_language())
-    return _shared_page(key, lambda: render_template("home.html", form=form, recent=recent), form.form_key.data)
+    return _shared_page(key, render, form_key)
 
 
 @bp.post("/sessions")
