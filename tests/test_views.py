@@ -120,7 +120,7 @@ def test_start_session_sets_the_scorer_cookie_and_shows_the_session(client, stor
     page = text(client.get(f"/s/{sid}"))
     assert totals(page) == {"Anna": 0, "Boris": 0, "Vera": 0}
     assert 'id="record-deal"' in page and 'id="scorer-link"' in page
-    assert '<svg role="img"' in page and 'id="viewer-link"' in page
+    assert 'class="qr"' in page and 'id="viewer-link"' in page
     assert "127.0.0.1" not in page and "localhost" not in page
 
 
@@ -587,3 +587,14 @@ def test_pages_have_no_inline_scripts_styles_or_handlers(client, store):
         page = text(client.get(url))
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), url
         assert not re.search(r"\sstyle=|\son[a-z]+=", page), url
+
+
+def test_the_qr_code_draws_exactly_the_modules_of_the_link():
+    """The compact SVG path paints every dark module of the QR code and nothing else."""
+    from kunken_scorer.web.qr import qr_modules, qr_svg
+    url = "http://192.168.1.20:8000/s/Llek4jVjxJ4WDo0U7mVf_dXb"
+    painted = set()
+    for x, y, width in re.findall(r"M(\d+) (\d+)h(\d+)v1h-\3z", re.search(r' d="([^"]+)"', qr_svg(url))[1]):
+        painted |= {(int(x) + dx, int(y)) for dx in range(int(width))}
+    dark = {(x, y) for y, row in enumerate(qr_modules(url)) for x, on in enumerate(row) if on}
+    assert painted == dark and len(dark) > 300

@@ -221,7 +221,8 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
         points = [(x_at(0), y_at(0))] + [(x_at(i + 1), y_at(int(t.get(name, 0)))) for i, t in enumerate(running)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         out.append('<g class="series">')
-        out.append(f'<polyline points="{" ".join(f"{_num(x)},{_num(y)}" for x, y in points)}" fill="none" '
+        # whole pixels: a hundred deals of five players are most of the page's bytes otherwise
+        out.append(f'<polyline points="{" ".join(f"{round(x)},{round(y)}" for x, y in points)}" fill="none" '
                    f'stroke="{colour}" stroke-width="2.2" stroke-linejoin="round"{dash_attr}>'
                    f"<title>{_esc(name)}</title></polyline>")
         marks = "".join(_marker_path(shape, x, y) for i, (x, y) in enumerate(points)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import io
 import ipaddress
-import re
 import socket
 
 import qrcode
-import qrcode.image.svg
 
 
 def lan_address() -> str:
@@ -44,13 +42,39 @@ def _interface_addresses() -> list[str]:
     return found
 
 
+def qr_modules(url: str) -> list[list[bool]]:
+    """The QR code's modules for ``url``, row by row, with a quiet border of two modules."""
+    qr = qrcode.QRCode(border=2)
+    qr.add_data(url)
+    qr.make(fit=True)
+    return qr.get_matrix()
+
+
 def qr_svg(url: str, label: str = "QR code") -> str:
-    """An SVG QR code for ``url`` (sized by CSS: the fixed millimetre size is removed)."""
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    svg = image.to_string(encoding="unicode")
-    svg = re.sub(r'\s(width|height)="[^"]*mm"', "", svg, count=2)
+    """An SVG QR code for ``url``, sized by CSS: one path of the dark runs of each row, in module units.
+
+    About a third of the size of qrcode's own SVG (whose coordinates are millimetres with decimals).
+
+    >>> svg = qr_svg("http://192.0.2.7:8000/s/abc")
+    >>> svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="QR code" class="qr"')
+    True
+    """
+    modules = qr_modules(url)
+    size = len(modules)
+    runs = []
+    for y, row in enumerate(modules):
+        x = 0
+        while x < size:
+            if not row[x]:
+                x += 1
+                continue
+            start = x
+            while x < size and row[x]:
+                x += 1
+            runs.append(f"M{start} {y}h{x - start}v1h-{x - start}z")
     label = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-    return svg.replace("<svg ", f'<svg role="img" aria-label="{label}" class="qr" ', 1)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" class="qr" '
+            f'viewBox="0 0 {size} {size}" shape-rendering="crispEdges"><path d="{"".join(runs)}"/></svg>')
 
 
 def qr_text(url: str) -> str:
