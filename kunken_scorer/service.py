@@ -18,7 +18,7 @@ from .deal import clean_name
 from .draft import DraftCheck, check_draft
 from .messages import M_, MESSAGES, N_
 from .session import SessionStatus
-from .store import Store
+from .store import StorageUnavailable, Store
 
 MESSAGES.update({
     "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
@@ -377,7 +377,12 @@ def refresh_stale_stats(store: Store, budget: Optional[int] = None) -> int:
 def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:
     """Every player's sessions played and won, deals, points and expresses, best first (read from the
     statistics the store keeps, so the cost does not grow with the number of sessions)."""
-    refresh_stale_stats(store, budget=500)  # a few left by a crash; a whole upgrade is done at start
+    # The sessions changed since the last look (a write only makes its session's statistics stale;
+    # working them out here costs one tally each, usually remembered from the recording itself).
+    try:
+        refresh_stale_stats(store, budget=500)
+    except StorageUnavailable:
+        pass  # a file that cannot be written now: the statistics as they were last worked out
     players: dict[str, PlayerHistory] = {}
     latest: dict[str, str] = {}
     for row in store.player_stats(game):

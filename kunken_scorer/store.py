@@ -307,8 +307,6 @@ class Store:
         ``migrate=False`` skips the migrations check, for a server that migrated at start-up.
         """
         self.db = db
-        #: sessions whose deals this store changed (their statistics are to be worked out again)
-        self.changed: set[str] = set()
         #: the session version the last deal this store added made (``add_deal``)
         self.made_version: int | None = None
         # Both pragmas are per connection and off/zero by default, so set them every time.
@@ -484,7 +482,6 @@ class Store:
 
     def _bump_version(self, session_id: str) -> None:
         """Increase the session's version by one (its statistics are then out of date)."""
-        self.changed.add(session_id)
         self.db.execute(
             "UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id]
         )
@@ -620,7 +617,6 @@ class Store:
                     "UPDATE sessions SET ended_at = ?, version = version + 1 WHERE id = ?",
                     [now, session_id],
                 )
-                self.changed.add(session_id)
                 self._log(session_id, "end", {}, at=now)
         return self.get_session(session_id)
 
@@ -1208,7 +1204,6 @@ class Store:
                     now,
                 )
             self._log(session_id, "import", {"deals": len(deals)}, at=now)
-        self.changed.add(session_id)
         return self.get_session(session_id), token
 
     def all_sessions_with_deals(self) -> Iterator[tuple[dict, list[dict]]]:

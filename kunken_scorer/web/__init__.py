@@ -135,7 +135,6 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.register_error_handler(StorageUnavailable, _storage_error)
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
-    app.after_request(_refresh_stats)
     _refresh_stale_stats_at_start(app, database)
     return app
 
@@ -172,20 +171,6 @@ def _refresh_all_stats(app: Flask, database: str) -> None:
             store.close()
     except (sqlite3.Error, StoreError) as err:
         app.logger.warning("player statistics not brought up to date at start: %s", err)
-
-
-def _refresh_stats(response: Any) -> Any:
-    """After a write: the changed sessions' player statistics, outside the write's own transaction."""
-    store = g.get("store")
-    if store is not None and store.changed:
-        from ..service import refresh_stats
-        changed, store.changed = set(store.changed), set()
-        for session_id in changed:
-            try:
-                refresh_stats(store, session_id)
-            except (sqlite3.Error, StorageUnavailable, StoreError) as err:  # worked out later, at the next look
-                current_app.logger.warning("statistics of %s not updated: %s", session_id, err)
-    return response
 
 
 def no_store() -> None:
@@ -274,7 +259,6 @@ def _close_store(_exc: Any = None) -> None:
     """End of a request: the thread keeps its connection, with no transaction left open."""
     store = g.pop("store", None)
     if store is not None:
-        store.changed.clear()  # the connection serves the thread's next request
         if store.db.conn.in_transaction:
             store.db.conn.rollback()
         if g.pop("storage_fault", False) or not os.access(current_app.config["DATABASE"], os.W_OK):
