@@ -29,9 +29,13 @@ browser:
 test: $(VENV)/.dev browser
 	$(PY) -m pytest
 
-bench: $(VENV)/.dev
+# wrk models the polling phones (Debian: apt-get install -y wrk); the club-night table is bench_club.py's.
+bench: $(VENV)/.dev browser
+	@command -v wrk >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get install -y -qq wrk; }
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_web.py
+	$(PY) benchmarks/bench_club.py
 
 # Refresh the message catalogs after changing user-visible strings, then translate the new entries.
 i18n: $(VENV)/.dev
