@@ -106,6 +106,9 @@ def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
     for seat, (name, score) in enumerate(scores.items()):
         expect(scorer.locator(f"#seat-{seat} .seat-score")).to_have_attribute("data-score", str(score))
     scorer.screenshot(path=str(shots / "draft-ready-ru.png"), full_page=True)
+    scorer.evaluate("window.scrollTo(0, 0)")
+    expect(scorer.locator("#record-draft")).to_be_in_viewport()  # the one tap is on screen, not at the bottom
+    scorer.screenshot(path=str(shots / "draft-ready-screen-ru.png"), full_page=False)
 
     # One tap records it.
     taps = Taps(scorer)
