@@ -52,7 +52,8 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
     proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(100):
+        sid = None
+        for _ in range(300):
             try:
                 request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/sessions", method="POST",
                                                  data=b'{"players": ["Anna", "Boris"]}',
@@ -62,6 +63,7 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
+        assert sid, "the server did not answer within 30 s"
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
             poll = f'GET /s/{sid}/live HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: "1"\r\n\r\n'.encode()
             s.sendall(poll + poll + poll)  # three polls on one connection
