@@ -82,7 +82,7 @@ def test_chart_is_wellformed_svg_with_one_line_per_player_and_escaped_names():
     svg = running_chart(names, running)
     root = ET.fromstring(svg)
     assert root.tag == f"{SVG}svg"
-    lines = root.findall(f".//{SVG}polyline")
+    lines = root.findall(f".//{SVG}path[@class='line']")
     assert len(lines) == len(names)
     assert [line.find(f"{SVG}title").text for line in lines] == names
     assert "<b>" not in svg and "&lt;b&gt;&amp;&quot;" in svg
@@ -100,7 +100,7 @@ def test_chart_is_wellformed_svg_with_one_line_per_player_and_escaped_names():
 def test_chart_of_twelve_players_and_no_deals_stays_distinct_and_wellformed():
     names = [f"P{i}" for i in range(12)]
     root = ET.fromstring(running_chart(names, []))
-    lines = root.findall(f".//{SVG}polyline")
+    lines = root.findall(f".//{SVG}path[@class='line']")
     assert len(lines) == 12
     assert len({line.get("stroke-dasharray", "") for line in lines}) == 12
     markers = [g.find(f"{SVG}path") for g in root.iter(f"{SVG}g") if g.get("class") == "series"]
@@ -331,7 +331,7 @@ def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
     assert "=SUM(A1) &lt;we agreed&gt;" in page and "<we agreed>" not in page
     assert "2♣ 3♦ 4♠" in page
     # The chart is inline, print CSS is linked and the page has no inline styles or scripts.
-    assert page.count("<polyline") == 3
+    assert page.count('<path class="line"') == 3
     assert 'href="/static/print.css" media="print"' in page
     assert "style=" not in page and not re.search(r"<script(?![^>]*\bsrc=)", page)
     assert not re.search(r"\son\w+=", page)

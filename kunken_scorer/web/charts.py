@@ -7,7 +7,7 @@ pattern *and* marker shape as well as a colour, so a black-and-white print stays
 every line is labelled at its end with the name and the final total.
 
 >>> svg = running_chart(["Anna", "Boris"], [{"Anna": 35, "Boris": -5}, {"Anna": 25, "Boris": 35}])
->>> svg.startswith("<svg") and svg.count("<polyline") == 2
+>>> svg.startswith("<svg") and svg.count('<path class="line"') == 2
 True
 """
 
@@ -95,6 +95,18 @@ def _marker_path(shape: str, x: float, y: float, r: float = 4.0) -> str:
     return f"M{_num(x - d)} {_num(y)}H{_num(x + d)}M{_num(x)} {_num(y - d)}V{_num(y + d)}"
 
 
+def _relative_path(points: Sequence[tuple[float, float]]) -> str:
+    """Path data through ``points`` in whole pixels, each step relative to the one before (short digits).
+
+    >>> _relative_path([(52, 222), (56.2, 218.4), (60.4, 230)])
+    'M52 222l4-4 4 12'
+    """
+    xs, ys = [round(x) for x, _ in points], [round(y) for _, y in points]
+    steps = "".join(f"{' ' if i > 1 and dx >= 0 else ''}{dx}{'' if dy < 0 else ' '}{dy}"
+                    for i, dx, dy in ((i, xs[i] - xs[i - 1], ys[i] - ys[i - 1]) for i in range(1, len(xs))))
+    return f"M{xs[0]} {ys[0]}" + (f"l{steps}" if steps else "")
+
+
 def _marker_attrs(index: int) -> str:
     """Fill and stroke attributes of player ``index``'s markers."""
     shape, filled = MARKERS[index % len(MARKERS)]
@@ -176,38 +188,40 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
            f"<title>{_esc(title)}</title>",
            f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>']
 
-    # y grid and tick labels; the zero line is drawn darker on top of the grid.
-    out.append('<g class="y-axis" text-anchor="end">')
+    # y grid and tick labels; the zero line is drawn darker on top of the grid. Lines of one kind are
+    # one path and text takes the SVG default (black) fill: the chart is most of the session page's bytes.
+    grid, labels = [], []
     v = lo
     while v <= hi:
         y = y_at(v)
         if v != 0:
-            out.append(f'<line x1="{_num(left)}" y1="{_num(y)}" x2="{_num(left + plot_w)}" y2="{_num(y)}" '
-                       f'stroke="{_GRID}" stroke-width="1"/>')
-        out.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}" fill="{_INK}">{v}</text>')
+            grid.append(f"M{_num(left)} {_num(y)}h{_num(plot_w)}")
+        labels.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}">{v}</text>')
         v += step
+    out.append('<g class="y-axis" text-anchor="end">')
+    if grid:
+        out.append(f'<path d="{"".join(grid)}" stroke="{_GRID}" stroke-width="1"/>')
+    out.extend(labels)
     out.append("</g>")
-    out.append(f'<text x="{_num(left - 6)}" y="{_num(top - 10)}" text-anchor="end" fill="{_INK}" '
+    out.append(f'<text x="{_num(left - 6)}" y="{_num(top - 10)}" text-anchor="end" '
                f'font-weight="bold">{_esc(total_label)}</text>')
 
     # x ticks: deal numbers, thinned to about 20 labels.
     every = 1 if n <= 20 else _nice_step(n, 20)
-    out.append('<g class="x-axis" text-anchor="middle">')
-    out.append(f'<line x1="{_num(left)}" y1="{_num(bottom)}" x2="{_num(left + plot_w)}" y2="{_num(bottom)}" '
-               f'stroke="{_INK}" stroke-width="1"/>')
-    out.append(f'<line x1="{_num(left)}" y1="{_num(top)}" x2="{_num(left)}" y2="{_num(bottom)}" '
-               f'stroke="{_INK}" stroke-width="1"/>')
+    ticks, labels = [f"M{_num(left)} {_num(top)}V{_num(bottom)}H{_num(left + plot_w)}"], []
     for i in range(0, n + 1):
         if i % every and i != n:
             continue
         x = x_at(i)
-        out.append(f'<line x1="{_num(x)}" y1="{_num(bottom)}" x2="{_num(x)}" y2="{_num(bottom + 4)}" '
-                   f'stroke="{_INK}" stroke-width="1"/>')
+        ticks.append(f"M{_num(x)} {_num(bottom)}v4")
         label = numbers[i - 1] if i else 0
-        out.append(f'<text x="{_num(x)}" y="{_num(bottom + 17)}" fill="{_INK}">{_esc(label)}</text>')
+        labels.append(f'<text x="{_num(x)}" y="{_num(bottom + 17)}">{_esc(label)}</text>')
+    out.append('<g class="x-axis" text-anchor="middle">')
+    out.append(f'<path d="{"".join(ticks)}" fill="none" stroke="{_INK}" stroke-width="1"/>')
+    out.extend(labels)
     out.append("</g>")
     out.append(f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
-               f'fill="{_INK}" font-weight="bold">{_esc(deal_label)}</text>')
+               f'font-weight="bold">{_esc(deal_label)}</text>')
     out.append(f'<line class="zero" x1="{_num(left)}" y1="{_num(y_at(0))}" x2="{_num(left + plot_w)}" '
                f'y2="{_num(y_at(0))}" stroke="{_INK}" stroke-width="1.5"/>')
 
@@ -222,10 +236,10 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         out.append('<g class="series">')
         # whole pixels: a hundred deals of five players are most of the page's bytes otherwise
-        out.append(f'<polyline points="{" ".join(f"{round(x)},{round(y)}" for x, y in points)}" fill="none" '
+        out.append(f'<path class="line" d="{_relative_path(points)}" fill="none" '
                    f'stroke="{colour}" stroke-width="2.2" stroke-linejoin="round"{dash_attr}>'
-                   f"<title>{_esc(name)}</title></polyline>")
-        marks = "".join(_marker_path(shape, x, y) for i, (x, y) in enumerate(points)
+                   f"<title>{_esc(name)}</title></path>")
+        marks = "".join(_marker_path(shape, round(x), round(y)) for i, (x, y) in enumerate(points)
                         if i and (i % mark_every == 0 or i == n))
         if marks:
             out.append(f'<path d="{marks}" {_marker_attrs(index)}/>')
@@ -245,7 +259,7 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
         out.append(f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
                    f'stroke="{colour}" stroke-width="1"/>')
         out.append(f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>')
-        out.append(f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}" fill="{_INK}">{_esc(_short(name))} '
+        out.append(f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
                    f'<tspan font-weight="bold">{total}</tspan></text></g>')
     out.append("</g>")
     out.append("</svg>")
