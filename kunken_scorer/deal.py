@@ -482,25 +482,102 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     >>> evaluate_deal(swap, RuleSet.preset()).scores
     {'Anna': 20, 'Boris': 25}
     """
-    problems: list[Reason] = []
-    warnings: list[Reason] = []
-    names = deal.names
-    count = len(names)
-    if not rules.min_players <= count <= rules.max_players:
-        problems.append(Reason("player_count", {"min": rules.min_players, "max": rules.max_players, "count": count}))
-    for name, n in Counter(names).items():
-        if n > 1:
-            problems.append(Reason("duplicate_player", {"player": name}))
+    problems = _roster_problems(deal.names, rules)
     if deal.redeal:
-        return DealReport(tuple(PlayerScore(n, 0, 0, 0) for n in names), tuple(problems))
-    summary_jokers = 0
+        return DealReport(tuple(PlayerScore(n, 0, 0, 0) for n in deal.names), tuple(problems))
+    warnings: list[Reason] = []
     for i, p in enumerate(deal.players):
         if p.hand_summary is not None:  # a short form no hand of this game could have is bad input
             p.hand_summary.check_for(rules, f"players[{i}].hand")
-            summary_jokers += p.hand_summary.jokers
+    cards = _count_cards(deal, rules)
+    laid = cards.laid
+    meld_checks = _check_melds(deal, rules, laid, problems, warnings)
+    table = {name: list(checks) for name, checks in meld_checks.items()}
+    swaps = _apply_swaps(deal, table, meld_checks, rules, laid, problems)
+    vists = _apply_vists(deal, table, rules, laid, problems, warnings)
+    problems += _copy_problems(cards, rules, swaps.swapped)
+    went_out, express = _going_out(deal, rules, problems)
+    multiplier = rules.express_multiplier if express else 1
+    scores, details = [], []
+    for p, hand in zip(deal.players, cards.hands):
+        score, detail = _score_player(p.name, hand, meld_checks[p.name], vists[p.name], swaps,
+                                      table.get(p.name, ()), rules, multiplier, went_out, bool(problems))
+        scores.append(score)
+        details.append(detail)
+    return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings),
+                      went_out if express else None, rules.express_multiplier if express else 1)
 
-    laid = laid_counts([m for p in deal.players for m in p.melds] +
-                       [v.cards for p in deal.players for v in p.vists] + [(s.card,) for s in deal.swaps], rules)
+
+def _roster_problems(names: list[str], rules: RuleSet) -> list[Reason]:
+    """Too few or too many players, and every name written twice."""
+    problems = []
+    if not rules.min_players <= len(names) <= rules.max_players:
+        problems.append(Reason("player_count", {"min": rules.min_players, "max": rules.max_players,
+                                                "count": len(names)}))
+    seen: set = set()
+    for name in names:
+        if name in seen:
+            problems.append(Reason("duplicate_player", {"player": name}))
+        seen.add(name)
+    return _dedupe(problems)
+
+
+def _dedupe(reasons: list[Reason]) -> list[Reason]:
+    out: list[Reason] = []
+    for reason in reasons:
+        if reason not in out:
+            out.append(reason)
+    return out
+
+
+@dataclass
+class _Cards:
+    """The deal's cards counted once: natural cards on the table (melds, vists, swapped-in cards) and
+    in the whole deal, jokers (printed or wild) and printed jokers, and each hand's points and jokers."""
+
+    laid: Counter
+    copies: Counter
+    jokers: int
+    printed: int
+    hands: list[tuple[int, int]]
+
+
+def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
+    is_joker = rules.is_joker
+    naturals: list[Card] = []
+    jokers = printed = 0
+    groups = [cards for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists))]
+    groups.append(tuple(s.card for s in deal.swaps))
+    for cards in groups:
+        for card in cards:
+            if is_joker(card):
+                jokers += 1
+                printed += card.rank is None
+            else:
+                naturals.append(card)
+    laid = Counter(naturals)
+    hands = []
+    by_rank = rules.points_by_rank
+    for p in deal.players:
+        points = hand_jokers = 0
+        for card in p.hand:
+            if is_joker(card):
+                hand_jokers += 1
+                printed += card.rank is None
+            else:
+                naturals.append(card)
+                points += by_rank[card.rank]
+        if p.hand_summary is not None:
+            hand_jokers += p.hand_summary.jokers
+            points += p.hand_summary.points_under(rules)
+        jokers += hand_jokers
+        hands.append((points, hand_jokers))
+    copies = Counter(naturals) if len(naturals) > sum(laid.values()) else laid
+    return _Cards(laid, copies, jokers, printed, hands)
+
+
+def _check_melds(deal: Deal, rules: RuleSet, laid: Counter, problems: list, warnings: list) -> dict:
+    """Every player's melds as laid, by player: verdicts, and the problems and warnings they raise."""
     meld_checks: dict[str, list[MeldCheck]] = {}
     for p in deal.players:
         checks = [check_parsed(m, rules, laid) for m in p.melds]
@@ -521,28 +598,47 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
             problems.append(Reason("no_run", {"player": p.name}))
         elif rules.first_meld_run and not checks and p.vists:
             problems.append(Reason("additions_without_run", {"player": p.name}))
+    return meld_checks
 
-    table = {name: list(checks) for name, checks in meld_checks.items()}
-    # Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker.
-    joker_points: dict[str, int] = {}  # owner -> points of the jokers swapped out of their melds
-    swap_points: dict[str, int] = {}  # swapper -> points of the natural cards they put in
-    swap_results: dict[str, list[SwapResult]] = {}
-    swapped = 0
-    if deal.swaps:
-        has_layout = {p.name for p in deal.players if p.melds}
-        for swap in deal.swaps:
-            result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
-            swap_results.setdefault(swap.by, []).append(result)
-            swap_points[swap.by] = swap_points.get(swap.by, 0) + result.points
-            if problem:
-                problems.append(problem)
-            else:
-                swapped += 1
-                joker_points[swap.owner] = joker_points.get(swap.owner, 0) + lost
 
-    vist_results: dict[str, list[VistResult]] = {n: [] for n in names}
-    # The record does not say in which order the players made their vists: a vist that does not
-    # fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
+@dataclass
+class _Swaps:
+    """What the deal's joker swaps did: results and points by swapper, points lost by owner."""
+
+    results: dict[str, list[SwapResult]]
+    points: dict[str, int]
+    lost: dict[str, int]
+    swapped: int = 0
+
+    def net(self, name: str) -> int:
+        """Plus points a player gains by swapping, less the jokers swapped out of their melds."""
+        return self.points.get(name, 0) - self.lost.get(name, 0)
+
+
+def _apply_swaps(deal: Deal, table: dict, meld_checks: dict, rules: RuleSet, laid: Counter,
+                 problems: list) -> _Swaps:
+    """Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker."""
+    swaps = _Swaps({}, {}, {})
+    has_layout = {p.name for p in deal.players if p.melds}
+    for swap in deal.swaps:
+        result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
+        swaps.results.setdefault(swap.by, []).append(result)
+        swaps.points[swap.by] = swaps.points.get(swap.by, 0) + result.points
+        if problem:
+            problems.append(problem)
+        else:
+            swaps.swapped += 1
+            swaps.lost[swap.owner] = swaps.lost.get(swap.owner, 0) + lost
+    return swaps
+
+
+def _apply_vists(deal: Deal, table: dict, rules: RuleSet, laid: Counter, problems: list,
+                 warnings: list) -> dict[str, list[VistResult]]:
+    """Every vist put on its meld in ``table``; the results by player, in recorded order.
+
+    The record does not say in which order the players made their vists: a vist that does not
+    fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
+    """
     pending = [(p.name, k, vist) for p in deal.players for k, vist in enumerate(p.vists)]
     done: dict[tuple[str, int], tuple] = {}
     progress = True
@@ -558,33 +654,37 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
         pending = waiting
     for name, k, vist in pending:
         done[(name, k)] = _apply_vist(name, vist, table, rules, laid)
+    results: dict[str, list[VistResult]] = {n: [] for n in deal.names}
     for p in deal.players:
         for k, vist in enumerate(p.vists):
             result, problem, early = done[(p.name, k)]
-            vist_results[p.name].append(result)
+            results[p.name].append(result)
             if problem:
                 problems.append(problem)
             if early:
                 warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(vist.cards),
                                                             "why": early}))
+    return results
 
-    every = Counter(c for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists), p.hand)
-                    for c in cards)
-    if deal.swaps:
-        every.update(s.card for s in deal.swaps)
-    printed = sum(n for c, n in every.items() if c.is_joker)
-    # a swapped joker is recorded twice (in the meld as laid, and where it went): it is one joker
-    jokers = sum(n for c, n in every.items() if rules.is_joker(c)) + summary_jokers - swapped
-    over = [(str(c), n) for c, n in every.items() if n > rules.decks and not rules.is_joker(c)]
-    for card, n in sorted(over):
+
+def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
+    """More copies of a card, or more jokers, than the decks hold (a swapped joker counts once: it was
+    recorded in the meld as laid and where it went)."""
+    problems = []
+    for card, n in sorted((str(c), n) for c, n in cards.copies.items() if n > rules.decks):
         problems.append(Reason("too_many_copies", {"card": card, "count": n}))
-    if rules.wild_card and printed:
-        problems.append(Reason("joker_not_in_deck", {"count": printed, "wild": rules.wild_card}))
+    if rules.wild_card and cards.printed:
+        problems.append(Reason("joker_not_in_deck", {"count": cards.printed, "wild": rules.wild_card}))
+    jokers = cards.jokers - swapped
     if jokers > rules.deck_jokers:
         problems.append(Reason("too_many_jokers", {"count": jokers, "deck": rules.deck_jokers}))
+    return problems
 
+
+def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[Optional[str], bool]:
+    """Who went out (None when nobody or an unknown name) and whether the express doubles the deal."""
     went_out = deal.went_out
-    if went_out is not None and went_out not in names:
+    if went_out is not None and went_out not in deal.names:
         problems.append(Reason("unknown_went_out", {"player": went_out}))
         went_out = None
     for p in deal.players:
@@ -600,37 +700,34 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     elif express and went_out is None:
         problems.append(Reason("express_without_going_out", {}))
         express = False
+    return went_out, express
 
-    scores, details = [], []
-    for p in deal.players:
-        checks = meld_checks[p.name]
-        plus = sum(c.points for c in checks) + sum(v.points for v in vist_results[p.name])
-        if swap_points:
-            plus += swap_points.get(p.name, 0) - joker_points.get(p.name, 0)
-        hand_jokers = sum(1 for c in p.hand if rules.is_joker(c))
-        hand_points = sum(map(rules.face_points, p.hand))
-        if p.hand_summary is not None:
-            hand_jokers += p.hand_summary.jokers
-            hand_points += p.hand_summary.points_under(rules)
-        if rules.joker_in_hand == "double":
-            minus = hand_points * 2 ** hand_jokers
-        else:
-            minus = hand_points + hand_jokers * rules.joker_in_hand
-        if express:
-            if p.name == went_out:
-                plus *= rules.express_multiplier
-            else:
-                minus *= rules.express_multiplier
-        scores.append(PlayerScore(p.name, plus, minus, plus - minus))
-        unchecked = 0
-        if problems:
-            unchecked = (sum(c.points for c in checks if not c.legal)
-                         + sum(v.points for v in vist_results[p.name] if not v.legal)
-                         + sum(s.points for s in swap_results.get(p.name, ()) if not s.legal))
-        details.append(PlayerDetail(p.name, tuple(checks), tuple(vist_results[p.name]), hand_points, hand_jokers,
-                                    tuple(table.get(p.name, ())), tuple(swap_results.get(p.name, ())), unchecked))
-    return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings),
-                      went_out if express else None, rules.express_multiplier if express else 1)
+
+def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vists: list[VistResult],
+                  swaps: _Swaps, final: Any, rules: RuleSet, multiplier: int, went_out: Optional[str],
+                  any_problem: bool) -> tuple[PlayerScore, PlayerDetail]:
+    """One player's plus (melds, vists, swaps) and minus (``hand``: its points and jokers), times the
+    express ``multiplier`` (the plus of who went out, the minus of the others)."""
+    plus = sum(c.points for c in checks) + sum(v.points for v in vists)
+    if swaps.points or swaps.lost:
+        plus += swaps.net(name)
+    hand_points, hand_jokers = hand
+    if rules.joker_in_hand == "double":
+        minus = hand_points * 2 ** hand_jokers
+    else:
+        minus = hand_points + hand_jokers * rules.joker_in_hand
+    if name == went_out:
+        plus *= multiplier
+    else:
+        minus *= multiplier
+    swapped = tuple(swaps.results.get(name, ()))
+    unchecked = 0
+    if any_problem:
+        unchecked = (sum(c.points for c in checks if not c.legal) + sum(v.points for v in vists if not v.legal)
+                     + sum(s.points for s in swapped if not s.legal))
+    return (PlayerScore(name, plus, minus, plus - minus),
+            PlayerDetail(name, tuple(checks), tuple(vists), hand_points, hand_jokers, tuple(final), swapped,
+                         unchecked))
 
 
 def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: RuleSet, laid: Counter):
