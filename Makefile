@@ -39,5 +39,5 @@ bench: $(VENV)/.dev browser
 
 # Refresh the message catalogs after changing user-visible strings, then translate the new entries.
 i18n: $(VENV)/.dev
-	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k _l -k N_ -k M_ -o translations/messages.pot .
+	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k _l -k N_ -k M_ -k P_:1,2 -o translations/messages.pot .
 	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -l ru --no-fuzzy-matching

@@ -18,7 +18,7 @@ from typing import Iterable, Optional, Sequence
 
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .messages import M_, KunkenError, Reason
-from .rules import RuleSet
+from .rules import SWITCHES, RuleSet
 
 _ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
 _SUITS = tuple(Suit)
@@ -131,7 +131,8 @@ def _check_cards(meld: tuple, rules: RuleSet, laid: Counter, naturals: Optional[
 
 
 def _joker_limit_reason(jokers: int, size: int, limit: int, rules: RuleSet) -> Reason:
-    return Reason("joker_limit", {"jokers": jokers, "cards": size, "limit": limit, "rule": rules.joker_limit})
+    return Reason("joker_limit", {"jokers": jokers, "cards": size, "limit": limit,
+                                  "rule": SWITCHES["joker_limit"].words[rules.joker_limit]})
 
 
 def _illegal(meld, kind, rules, *reasons) -> MeldCheck:
@@ -334,7 +335,7 @@ def _run_verdict(meld, order, window, suit, written, rules, laid) -> MeldCheck:
     if jokers > limit:
         reasons.insert(0, _joker_limit_reason(jokers, size, limit, rules))
     if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:])):
-        reasons.append(Reason("adjacent_jokers", {}))
+        reasons.append(Reason("adjacent_jokers", {"switch": SWITCHES["no_adjacent_jokers"].label}))
     points = [0] * size
     by_rank = rules.points_by_rank
     for k, i in enumerate(order):
@@ -364,12 +365,16 @@ def _gap_reason(naturals, meld, rules) -> Reason:
         options.append(sorted(1 if v == 14 else v for v in values))
     missing = [opt[-1] - opt[0] + 1 - len(opt) for opt in options]
     if has_ace and not rules.ace_low and missing[1] <= jokers < missing[0] + 1 and missing[1] < missing[0]:
-        return Reason("ace_low_off", {})
+        return Reason("ace_low_off", {"switch": SWITCHES["ace_low"].label})
     if has_ace and not rules.wrap:
         wrap_rules = RuleSet.for_game(rules.game, {"wrap": True, "ace_low": True})
         if _sorted_placements(meld, _windows(len(meld), wrap_rules), wrap_rules, pins=False):
             return Reason("ace_high_and_low", {})
-    return Reason("run_not_consecutive", {"missing": max(0, min(missing)), "jokers": jokers})
+    gaps = max(0, min(missing))
+    return Reason("run_not_consecutive", {"missing": gaps, "jokers": jokers,
+                                          "missing_cards": Reason("count_cards", {"count": gaps}),
+                                          "joker_count": Reason("count_jokers", {"count": jokers}) if jokers
+                                          else Reason("no_joker", {})})
 
 
 # -- disputes -----------------------------------------------------------------------------

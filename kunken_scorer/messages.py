@@ -9,7 +9,7 @@ comes from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 
 def N_(text: str) -> str:
@@ -25,6 +25,24 @@ class Text(str):
     """A translatable phrase passed as a parameter (rendered through the same translation)."""
 
 
+class Plural(tuple):
+    """A message template with a singular and a plural form, chosen by the ``count`` parameter."""
+
+    @property
+    def singular(self) -> str:
+        """The singular form (the catalogs' message id)."""
+        return str(self[0])
+
+
+def P_(singular: str, plural: str) -> Plural:
+    """Mark a template whose wording follows its ``{count}`` (translated with the language's plural forms).
+
+    >>> render(Reason("count_cards", {"count": 1})), render(Reason("count_cards", {"count": 3}))
+    ('1 card', '3 cards')
+    """
+    return Plural((singular, plural))
+
+
 def M_(text: str) -> Text:
     """Mark a phrase used as a message parameter, for extraction and translation.
 
@@ -36,7 +54,7 @@ def M_(text: str) -> Text:
 
 
 #: code -> (rules-reference anchor, English template with ``{param}`` fields)
-MESSAGES: dict[str, tuple[str, str]] = {
+MESSAGES: dict[str, tuple[str, str | Plural]] = {
     # card input
     "empty_token": ("cards", N_("An empty card was given.")),
     "no_such_rank": ("cards", N_('"{token}": no such rank')),
@@ -55,11 +73,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "mixed_cards": ("melds", N_("The cards are neither all of one rank (a set) nor all of one suit (a run).")),
     "set_duplicate_card": ("sets", N_("A set may not hold two copies of the same card: {card} appears twice.")),
     "run_duplicate_card": ("runs", N_("A run may not hold the same card twice: {card} appears twice.")),
-    "run_not_consecutive": ("runs", N_("The cards are not in consecutive order: {missing} missing card(s) and only {jokers} joker(s) to fill the gaps.")),
+    "run_not_consecutive": ("runs", N_("The cards are not in consecutive order: {missing_cards} missing, and {joker_count} to fill the gaps.")),
     "ace_high_and_low": ("runs", N_("The ace is high (Q K A) or low (A 2 3), never both in one run (wrap-around K A 2 is off).")),
-    "ace_low_off": ("runs", N_("The ace may not be played low (A 2 3): the house rule ace_low is off.")),
-    "joker_limit": ("joker-limits", N_("Too many jokers: {jokers} in a {cards}-card meld, at most {limit} allowed (joker limit: {rule}).")),
-    "adjacent_jokers": ("joker-limits", N_("Two jokers may not lie side by side in a run (house rule no_adjacent_jokers).")),
+    "ace_low_off": ("runs", N_("The ace may not be played low (A 2 3): this table plays without the house rule “{switch}”.")),
+    "joker_limit": ("joker-limits", N_("Too many jokers: {jokers} in a {cards}-card meld, at most {limit} allowed (jokers in one meld: {rule}).")),
+    "adjacent_jokers": ("joker-limits", N_("Two jokers may not lie side by side in a run (house rule “{switch}”).")),
     "joker_copies_played": ("joker-copies", N_("A joker may not stand for {card}: both natural copies are already on the table.")),
     "set_joker_no_suit": ("joker-copies", N_("A joker in this set has no card to stand for: every {rank} the set lacks is already on the table twice.")),
     "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
@@ -98,7 +116,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "too_many_copies": ("cards", N_("{card} is recorded {count} times; two decks hold only two.")),
     "too_many_jokers": ("cards", N_("{count} jokers are recorded; the deck has only {deck}.")),
     "went_out_with_cards": ("end-of-deal", N_("{player} went out but still has cards in hand: {cards}.")),
-    "joker_not_in_deck": ("wild-card", N_("{count} printed joker(s) recorded, but this table plays without printed jokers: {wild} is wild.")),
+    "joker_not_in_deck": ("wild-card", P_("{count} printed joker recorded, but this table plays without printed jokers: {wild} is wild.",
+                                          "{count} printed jokers recorded, but this table plays without printed jokers: {wild} is wild.")),
     "unknown_went_out": ("end-of-deal", N_("Nobody called {player} plays in this deal.")),
     "express_without_going_out": ("express", N_("Express needs a player who went out.")),
     "express_not_in_game": ("express", N_("This game has no express.")),
@@ -123,8 +142,8 @@ class Reason:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     @property
-    def template(self) -> str:
-        """The English template (the translation catalogs' message id)."""
+    def template(self) -> str | Plural:
+        """The English template (the translation catalogs' message id), or its two forms."""
         return MESSAGES[self.code][1]
 
     @property
@@ -156,8 +175,14 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def render(reason: Reason, translate=lambda s: s) -> str:
-    """Render a reason with ``translate`` applied to its template and nested reasons.
+def _english_plural(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
+
+
+def render(reason: Reason, translate: Callable[[str], str] = lambda s: s,
+           translate_plural: Callable[[str, str, int], str] = _english_plural) -> str:
+    """Render a reason with ``translate`` applied to its template and nested reasons
+    (``translate_plural(singular, plural, count)`` for a template with two forms).
 
     >>> render(Reason("no_such_rank", {"token": "11♥"}))
     '"11♥": no such rank'
@@ -167,11 +192,14 @@ def render(reason: Reason, translate=lambda s: s) -> str:
         if isinstance(value, Text):
             value = translate(value)
         elif isinstance(value, Reason):
-            value = render(value, translate)
+            value = render(value, translate, translate_plural)
         elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
-            value = " ".join(render(v, translate) for v in value)
+            value = " ".join(render(v, translate, translate_plural) for v in value)
         params[key] = value
-    return translate(reason.template).format(**params)
+    template = reason.template
+    if isinstance(template, Plural):
+        return translate_plural(template[0], template[1], int(params.get("count", 0))).format(**params)
+    return translate(template).format(**params)
 
 
 class KunkenError(ValueError):
@@ -193,7 +221,7 @@ class KunkenError(ValueError):
 MESSAGES.update({
     "unknown_game": ("games", N_('"{game}": no such game; choose one of {games}.')),
     "unknown_switch": ("house-rules", N_('"{switch}": no such house rule.')),
-    "bad_switch_value": ("house-rules", N_('House rule {switch}: "{value}" is not allowed; expected {expected}.')),
+    "bad_switch_value": ("house-rules", N_('House rule “{label}”: "{value}" is not allowed; expected {expected}.')),
     "bad_field": ("deal-record", N_("{field}: expected {expected}.")),
     "field_error": ("deal-record", N_("{field}: {why}")),
     "missing_field": ("deal-record", N_("{field} is missing.")),
@@ -207,4 +235,13 @@ MESSAGES.update({
     "expected_text_at_most": ("deal-record", N_("a text of at most {limit} characters, or nothing")),
     "unknown_field": ("deal-record", N_("{field}: no such field; a part has melds, vists, swaps and hand.")),
     "draft_waiting": ("deal-record", N_("Waiting for the part of {players}: enter it, or ask them to.")),
+    # counts and a switch's value in words
+    "count_cards": ("cards", P_("{count} card", "{count} cards")),
+    "count_jokers": ("cards", P_("{count} joker", "{count} jokers")),
+    "no_joker": ("cards", N_("no joker")),
+    "count_points": ("points", P_("{count} point", "{count} points")),
+    "count_minus_points": ("scoring", P_("{count} minus point", "{count} minus points")),
+    "times": ("house-rules", N_("×{count}")),
+    "words": ("house-rules", N_("{text}")),
+    "number": ("house-rules", N_("{count}")),
 })

@@ -1,7 +1,7 @@
 """Rule sets: the presets of each game and every house-rule switch, as plain data.
 
 >>> rules = RuleSet.for_game("kunken", {"joker_limit": "two"})
->>> rules.joker_limit, rules.opening_points
+>>> str(rules.joker_limit), rules.opening_points
 ('two', 50)
 >>> RuleSet.from_dict(rules.to_dict()) == rules
 True
@@ -9,16 +9,36 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import cached_property
 from typing import Any, Mapping, Optional, Union
 
 from .cards import Card, CardError, Rank
-from .messages import M_, KunkenError, Reason
+from .messages import M_, KunkenError, Reason, Text
 
 GAMES = ("kunken", "ordered-rummy")
-JOKER_LIMITS = ("half", "two", "one", "minority")
-SHORT_ACE = ("run_of_three", "low", "off")
+
+
+class JokerLimit(StrEnum):
+    """How many jokers one meld may hold."""
+
+    HALF = "half"
+    TWO = "two"
+    ONE = "one"
+    MINORITY = "minority"
+
+
+class ShortAce(StrEnum):
+    """When an ace in a run scores less (``short_ace_points``)."""
+
+    RUN_OF_THREE = "run_of_three"
+    LOW = "low"
+    OFF = "off"
+
+
+JOKER_LIMITS = tuple(JokerLimit)
+SHORT_ACE = tuple(ShortAce)
 
 
 class RuleSetError(KunkenError):
@@ -38,12 +58,12 @@ class RuleSet:
     wild_card: Optional[str] = None
     ace_low: bool = True
     wrap: bool = False
-    joker_limit: str = "half"
+    joker_limit: JokerLimit = JokerLimit.HALF
     no_adjacent_jokers: bool = False
     number_points: Optional[int] = 5
     court_points: int = 10
     ace_points: int = 10
-    short_ace: str = "off"
+    short_ace: ShortAce = ShortAce.OFF
     short_ace_points: int = 1
     opening_points: int = 50
     first_meld_run: bool = False
@@ -51,6 +71,26 @@ class RuleSet:
     express: bool = True
     express_multiplier: int = 2
     rummy_call: bool = False
+
+    def __post_init__(self) -> None:
+        """Check every value as it is built: a rule set that exists is one the scorer can play.
+
+        >>> RuleSet(joker_limit="bogus")
+        Traceback (most recent call last):
+        ...
+        kunken_scorer.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed; expected one of half, two, one, minority.
+        """
+        if self.game not in GAMES:
+            raise RuleSetError(Reason("unknown_game", {"game": self.game, "games": ", ".join(GAMES)}))
+        for name, switch in SWITCHES.items():
+            value = getattr(self, name)
+            converted = switch.convert(value)
+            if converted is not value:
+                object.__setattr__(self, name, converted)
+        if self.min_players > self.max_players:
+            raise RuleSetError(Reason("bad_switch_value", {
+                "switch": "min_players", "label": SWITCHES["min_players"].label, "value": self.min_players,
+                "expected": Reason("expected_at_most", {"limit": self.max_players})}))
 
     # -- construction -------------------------------------------------------------
 
@@ -84,12 +124,13 @@ class RuleSet:
         for name, value in switches.items():
             if name == "game":
                 if value != base.game:
-                    raise RuleSetError(Reason("bad_switch_value", {"switch": name, "value": value, "expected": base.game}))
+                    raise RuleSetError(Reason("bad_switch_value", {"switch": name, "label": M_("Game"), "value": value,
+                                                                   "expected": base.game}))
                 continue
             if name not in SWITCHES:
                 raise RuleSetError(Reason("unknown_switch", {"switch": name}))
-            changes[name] = _coerce(name, value)
-        rules = replace(base, **changes)._checked()
+            changes[name] = SWITCHES[name].convert(value)
+        rules = replace(base, **changes)
         if key is not None:
             if len(_INTERNED) >= 256:
                 _INTERNED.clear()
@@ -115,7 +156,7 @@ class RuleSet:
         >>> RuleSet.preset().to_dict()["joker_limit"]
         'half'
         """
-        return {name: getattr(self, name) for name in _FIELD_NAMES}  # every value is a plain scalar
+        return {name: _plain(getattr(self, name)) for name in _FIELD_NAMES}
 
     def differences(self) -> dict:
         """The switches whose value differs from the game's preset.
@@ -125,13 +166,6 @@ class RuleSet:
         """
         base = self.preset(self.game)
         return {name: getattr(self, name) for name in _FIELD_NAMES if getattr(base, name) != getattr(self, name)}
-
-    def _checked(self) -> "RuleSet":
-        if self.min_players > self.max_players:
-            raise RuleSetError(Reason("bad_switch_value", {"switch": "min_players", "value": self.min_players,
-                                                           "expected": Reason("expected_at_most",
-                                                                              {"limit": self.max_players})}))
-        return self
 
     # -- card values --------------------------------------------------------------
 
@@ -206,6 +240,11 @@ class RuleSet:
 
 _FIELD_NAMES = tuple(f.name for f in fields(RuleSet))
 
+
+def _plain(value: Any) -> Any:
+    """A switch value as a plain scalar (a choice's ``str``, not its enum member)."""
+    return str(value) if isinstance(value, StrEnum) else value
+
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
 #: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
 _INTERNED: dict = {}
@@ -224,14 +263,14 @@ def _intern_key(game: str, switches: Any):
 
 
 _JOKER_LIMIT = {
-    "half": lambda n: n // 2,
-    "two": lambda n: 1 if n <= 3 else 2,
-    "one": lambda n: 1,
-    "minority": lambda n: (n - 1) // 2,
+    JokerLimit.HALF: lambda n: n // 2,
+    JokerLimit.TWO: lambda n: 1 if n <= 3 else 2,
+    JokerLimit.ONE: lambda n: 1,
+    JokerLimit.MINORITY: lambda n: (n - 1) // 2,
 }
 
 
-def _bool(value):
+def _bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     if isinstance(value, str) and value.lower() in ("true", "on", "yes", "1"):
@@ -241,51 +280,19 @@ def _bool(value):
     raise ValueError
 
 
-def _int_range(lo, hi):
-    def convert(value):
-        if isinstance(value, bool):
-            raise ValueError
-        if isinstance(value, str):
-            value = int(value.strip())
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError
-        return value
-    convert.expected = Reason("expected_range", {"lo": lo, "hi": hi})
-    return convert
+def _whole(value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool):
+        raise ValueError
+    if isinstance(value, str):
+        value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError
+    return value
 
 
-def _choice(*options):
-    def convert(value):
-        if value not in options:
-            raise ValueError
-        return value
-    convert.expected = Reason("expected_one_of", {"options": ", ".join(options)})
-    return convert
-
-
-def _joker_in_hand(value):
-    if value == "double":
-        return value
-    return _int_range(0, 1000)(value)
-
-
-_joker_in_hand.expected = Reason("expected_range_or", {"lo": 0, "hi": 1000, "word": "double"})
-
-
-def _optional_int(lo, hi):
-    inner = _int_range(lo, hi)
-
-    def convert(value):
-        if value is None or value == "face":
-            return None
-        return inner(value)
-    convert.expected = Reason("expected_range_or", {"lo": lo, "hi": hi, "word": "face"})
-    return convert
-
-
-def _wild_card(value):
+def _wild_card(value: Any) -> Optional[str]:
     if value in (None, ""):
         return None
     card = Card.parse(value)
@@ -294,46 +301,138 @@ def _wild_card(value):
     return str(card)
 
 
-_wild_card.expected = M_("a natural card such as 7♠, or nothing")
-_bool.expected = M_("true or false")
+_YES_NO = {True: M_("yes"), False: M_("no")}
 
-#: Every switch a table may set, with its converter (which also validates).
-SWITCHES = {
-    "min_players": _int_range(1, 12),
-    "max_players": _int_range(1, 12),
-    "hand_size": _int_range(1, 20),
-    "decks": _int_range(1, 4),
-    "jokers": _int_range(0, 16),
-    "wild_card": _wild_card,
-    "ace_low": _bool,
-    "wrap": _bool,
-    "joker_limit": _choice(*JOKER_LIMITS),
-    "no_adjacent_jokers": _bool,
-    "number_points": _optional_int(0, 100),
-    "court_points": _int_range(0, 100),
-    "ace_points": _int_range(0, 100),
-    "short_ace": _choice(*SHORT_ACE),
-    "short_ace_points": _int_range(0, 100),
-    "opening_points": _int_range(0, 1000),
-    "first_meld_run": _bool,
-    "joker_in_hand": _joker_in_hand,
-    "express": _bool,
-    "express_multiplier": _int_range(1, 10),
-    "rummy_call": _bool,
-}
 
-#: The switches docs/rules.md names as house rules a table may turn (shown on the rules page).
+@dataclass(frozen=True)
+class Switch:
+    """One house-rule switch: how its value is read and checked, and how a page says it.
+
+    ``kind`` is ``bool``, ``int`` (from ``lo`` to ``hi``), ``choice`` (the values of ``words``),
+    ``card`` (a natural card or nothing), or ``int_or_word`` (a number, or ``word``).
+    """
+
+    name: str
+    kind: str
+    label: Text
+    help: Optional[Text] = None
+    lo: int = 0
+    hi: int = 100
+    #: a value -> its words (choices, yes and no, and the one word an ``int_or_word`` switch takes)
+    words: Mapping[Any, Text] = field(default_factory=dict)
+    #: the word an ``int_or_word`` switch takes besides a number (``None`` stands for it when stored)
+    word: Optional[str] = None
+    #: how a number of this switch reads ("count_points", "times", ...), a message code
+    unit: str = "number"
+
+    def convert(self, value: Any) -> Any:
+        """The value as stored, from what a table typed or sent; ``RuleSetError`` when not allowed.
+
+        >>> SWITCHES["joker_limit"].convert("two"), SWITCHES["wrap"].convert("on")
+        (<JokerLimit.TWO: 'two'>, True)
+        """
+        try:
+            return self._convert(value)
+        except (ValueError, TypeError, CardError):
+            raise RuleSetError(Reason("bad_switch_value", {"switch": self.name, "label": self.label, "value": value,
+                                                           "expected": self.expected})) from None
+
+    def _convert(self, value: Any) -> Any:
+        if self.kind == "bool":
+            return _bool(value)
+        if self.kind == "choice":
+            choices = {str(v): v for v in self.words}
+            if not isinstance(value, str) or value not in choices:
+                raise ValueError
+            return choices[value]
+        if self.kind == "card":
+            return _wild_card(value)
+        if self.kind == "int_or_word" and (value == self.word or (value is None and self.word == "face")):
+            return None if self.word == "face" else self.word
+        return _whole(value, self.lo, self.hi)
+
+    @property
+    def expected(self) -> Any:
+        """What a value must be, for the message that refuses another."""
+        if self.kind == "bool":
+            return M_("true or false")
+        if self.kind == "choice":
+            return Reason("expected_one_of", {"options": ", ".join(str(v) for v in self.words)})
+        if self.kind == "card":
+            return M_("a natural card such as 7♠, or nothing")
+        if self.kind == "int_or_word":
+            return Reason("expected_range_or", {"lo": self.lo, "hi": self.hi, "word": self.word})
+        return Reason("expected_range", {"lo": self.lo, "hi": self.hi})
+
+    @property
+    def choices(self) -> tuple[Any, ...]:
+        """The values of a ``choice`` switch, in the order a page lists them."""
+        return tuple(self.words) if self.kind == "choice" else ()
+
+    def describe(self, value: Any) -> Any:
+        """The value in words: a ``Text`` or a ``Reason`` for the page to translate.
+
+        >>> from kunken_scorer.messages import render
+        >>> [render(SWITCHES[n].describe(v)) for n, v in (("wrap", False), ("joker_in_hand", 25),
+        ...                                               ("joker_limit", "two"), ("express_multiplier", 2))]
+        ['no', '25 minus points', 'at most two, and one in a 3-card meld', '×2']
+        """
+        words = _YES_NO if self.kind == "bool" else self.words
+        if (value is None or isinstance(value, (bool, str))) and value in words:
+            return Reason("words", {"text": words[value]})
+        if value is None:
+            return Reason("words", {"text": M_("none")})
+        return Reason(self.unit, {"count": value})
+
+
+def _switch(name: str, kind: str, label: Text, help: Optional[Text] = None, **more: Any) -> tuple[str, Switch]:
+    return name, Switch(name, kind, label, help, **more)
+
+
+#: Every switch a table may set, in the order pages list them, with its words (one table for every page).
+SWITCHES: dict[str, Switch] = dict([
+    _switch("ace_low", "bool", M_("The ace may be played low (A 2 3)")),
+    _switch("wrap", "bool", M_("Runs may wrap around (K A 2)")),
+    _switch("joker_limit", "choice", M_("Jokers allowed in one meld"), words={
+        JokerLimit.HALF: M_("at most half of the meld's cards"),
+        JokerLimit.TWO: M_("at most two, and one in a 3-card meld"),
+        JokerLimit.ONE: M_("at most one"),
+        JokerLimit.MINORITY: M_("fewer jokers than natural cards")}),
+    _switch("no_adjacent_jokers", "bool", M_("No two jokers side by side in a run")),
+    _switch("ace_points", "int", M_("Points for an ace"), unit="count_points"),
+    _switch("hand_size", "int", M_("Cards dealt to each player"), lo=1, hi=20, unit="count_cards"),
+    _switch("opening_points", "int", M_("Points needed to take the bank"), hi=1000, unit="count_points"),
+    _switch("joker_in_hand", "int_or_word", M_("A joker left in hand counts"),
+            M_("Minus points, or “double”: it doubles that player's minus."), hi=1000, word="double",
+            words={"double": M_("doubles the hand's minus points")}, unit="count_minus_points"),
+    _switch("express_multiplier", "int", M_("Express multiplies the deal by"), lo=1, hi=10, unit="times"),
+    _switch("short_ace", "choice", M_("An ace in a short run scores less"), words={
+        ShortAce.RUN_OF_THREE: M_("in a run of at most three cards"),
+        ShortAce.LOW: M_("when played low, below the 2"),
+        ShortAce.OFF: M_("never")}),
+    _switch("wild_card", "card", M_("Wild card instead of printed jokers"),
+            M_("A natural card that plays as a joker, like 7♠; empty: printed jokers."),
+            words={None: M_("none (printed jokers)")}),
+    _switch("min_players", "int", M_("Fewest players"), lo=1, hi=12),
+    _switch("max_players", "int", M_("Most players"), lo=1, hi=12),
+    _switch("decks", "int", M_("Decks"), lo=1, hi=4),
+    _switch("jokers", "int", M_("Printed jokers in the deck"), hi=16),
+    _switch("number_points", "int_or_word", M_("Points of a card 2 to 10"), word="face",
+            words={None: M_("face value")}, unit="count_points"),
+    _switch("court_points", "int", M_("Points of J, Q, K"), unit="count_points"),
+    _switch("short_ace_points", "int", M_("Points of an ace in a short run"), unit="count_points"),
+    _switch("first_meld_run", "bool", M_("A player's first meld must be a run")),
+    _switch("express", "bool", M_("Express is played")),
+    _switch("rummy_call", "bool", M_("“Rummy!” penalty for a discard that fits")),
+])
+
+#: The switches the rules reference names as house rules a table may turn (the start form shows them).
 HOUSE_RULES = ("ace_low", "wrap", "joker_limit", "no_adjacent_jokers", "ace_points", "hand_size",
                "opening_points", "joker_in_hand", "express_multiplier", "short_ace", "wild_card")
-
-
-def _coerce(name: str, value: Any) -> Any:
-    convert = SWITCHES[name]
-    try:
-        return convert(value)
-    except (ValueError, TypeError, CardError):
-        raise RuleSetError(Reason("bad_switch_value", {"switch": name, "value": value,
-                                                       "expected": convert.expected})) from None
+#: The values a printed summary shows even when the table kept the preset's.
+KEY_SWITCHES = ("hand_size", "decks", "jokers", "wild_card", "joker_limit", "number_points", "court_points",
+                "ace_points", "short_ace", "opening_points", "first_meld_run", "joker_in_hand", "express",
+                "express_multiplier", "rummy_call")
 
 
 PRESETS = {

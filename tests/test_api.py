@@ -109,7 +109,7 @@ def test_house_rules_change_the_verdict(client):
     ({"cards": "A♠ A♥ A♦", "game": "poker"}, '"poker": no such game'),
     ({"cards": "A♠ A♥ A♦", "game": 7}, "game"),
     ({"cards": "A♠ A♥ A♦", "rules": {"jokers_fly": True}}, '"jokers_fly": no such house rule'),
-    ({"cards": "A♠ A♥ A♦", "rules": {"joker_limit": "many"}}, "joker_limit"),
+    ({"cards": "A♠ A♥ A♦", "rules": {"joker_limit": "many"}}, "“Jokers allowed in one meld”: \"many\" is not allowed"),
     ({"cards": "A♠ A♥ A♦", "rules": ["ace_low"]}, "rules"),
 ])
 def test_unknown_game_or_switch_is_a_400_with_the_cores_message(client, body, expected):
@@ -414,7 +414,7 @@ def _count_sessions(store):
     (lambda d: d["deals"][0].pop("record"), 400, "Deal 1"),
     (lambda d: d.update(format="other/v9"), 400, "format"),
     (lambda d: d.update(players=["Anna"]), 400, "players"),
-    (lambda d: d["rules"].update(ace_points="many"), 400, "ace_points"),
+    (lambda d: d["rules"].update(ace_points="many"), 400, "“Points for an ace”: \"many\" is not allowed"),
     (lambda d: d.update(deals={"1": {}}), 400, "deals"),
 ])
 def test_import_checks_everything_before_storing(client, store, damage, status, expected):

@@ -9,7 +9,7 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"_": None, "gettext": None, "lazy_gettext": None, "_l": None, "N_": None, "M_": None,
-            "ngettext": (1, 2), "lazy_ngettext": (1, 2)}
+            "ngettext": (1, 2), "lazy_ngettext": (1, 2), "P_": (1, 2)}
 METHODS = [("kunken_scorer/**.py", "python"), ("templates/**.html", "jinja2")]
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 
@@ -19,10 +19,9 @@ def extracted() -> dict[str, str]:
     found = {}
     for filename, _line, message, _comments, _context in extract_from_dir(
             str(ROOT), METHODS, keywords=KEYWORDS, options_map={"templates/**.html": {"extensions": "jinja2.ext.i18n"}}):
-        ids = message if isinstance(message, tuple) else (message,)
-        for msgid in ids:
-            if msgid:
-                found.setdefault(msgid, filename)
+        msgid = message[0] if isinstance(message, tuple) else message  # a plural's catalog key is its singular
+        if msgid:
+            found.setdefault(msgid, filename)
     return found
 
 

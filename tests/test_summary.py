@@ -324,7 +324,8 @@ def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
     assert "Redeal: no scores" in page and ">express<" in page
     # Rules in force: each change with the preset's value, and the preset's key values.
     assert "Points needed to take the bank: 40" in page and "preset: 50" in page
-    assert "Jokers in a meld: at most two, one in a 3-card meld" in page and "preset: at most half of the meld" in page
+    assert "Jokers allowed in one meld: at most two, and one in a 3-card meld" in page
+    assert "preset: at most half of the meld&#39;s cards" in page
     assert "Cards dealt to each player" in page
     # The deal recorded anyway, with its note (escaped) and the problem the rules found.
     assert "recorded anyway" in page

@@ -13,18 +13,21 @@ import secrets
 import sqlite3
 import threading
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from flask import abort, Flask, current_app, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import Babel, get_locale, gettext, lazy_gettext
+from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
+from ..rules import SWITCHES, RuleSet
 from ..store import Store, StorageUnavailable, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
@@ -116,7 +119,8 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.teardown_appcontext(_close_store)
-    app.jinja_env.globals.update(reason_text=reason_text, LANGUAGES=LANGUAGES, current_language=current_language)
+    app.jinja_env.globals.update(reason_text=reason_text, LANGUAGES=LANGUAGES, current_language=current_language,
+                                 rule_lines=rule_lines, switch_ref=switch_ref, switch_word=switch_word)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -411,7 +415,43 @@ def reason_text(reason: Reason) -> str:
     """A reason or problem as a sentence in the page's language and card notation."""
     if current_language() == "ru":
         reason = _in_russian_notation(reason)
-    return render(reason, gettext)
+    return render(reason, gettext, get_translations().ungettext)
+
+
+def switch_ref(name: str) -> Markup:
+    """A switch named in running text: its label in quotes, linked to its row of the rules in force."""
+    quotes = "«»" if current_language() == "ru" else "“”"
+    return Markup('<a class="switch-ref" href="#switch-{}">{}{}{}</a>').format(
+        name, quotes[0], gettext(SWITCHES[name].label), quotes[1])
+
+
+def switch_word(name: str, value: str) -> str:
+    """The words for one named value of a switch (``switch_word("joker_limit", "two")``)."""
+    return gettext(SWITCHES[name].words[value])
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One house-rule switch as a page shows it: its label, help, value and the preset's value, in words."""
+
+    name: str
+    label: str
+    help: Optional[str]
+    value: str
+    preset: str
+    differs: bool
+
+
+def rule_lines(rules: RuleSet, names: Iterable[str]) -> list[RuleLine]:
+    """The switches ``names`` of ``rules`` in the page's language (every page reads ``rules.SWITCHES`` here)."""
+    preset = RuleSet.preset(rules.game)
+    lines = []
+    for name in names:
+        switch, value, default = SWITCHES[name], getattr(rules, name), getattr(preset, name)
+        lines.append(RuleLine(name, gettext(switch.label), gettext(switch.help) if switch.help else None,
+                              reason_text(switch.describe(value)), reason_text(switch.describe(default)),
+                              value != default))
+    return lines
 
 
 def set_language(code: str):

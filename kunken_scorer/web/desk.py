@@ -24,7 +24,7 @@ from ..melds import MeldCheck, laid_counts, check_discard, check_meld, check_ope
 from ..messages import KunkenError, Reason
 from ..rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
 from ..store import NotFound
-from . import GAME_NAMES, current_language, get_store, reason_text
+from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
 
 bp = Blueprint("desk", __name__)
 
@@ -62,70 +62,9 @@ RULE_TITLES = {
     "house-rules": _l("House rules"),
 }
 
-#: switch -> its name in words (the switch's code is shown beside it)
-SWITCH_LABELS = {
-    "min_players": _l("Fewest players"),
-    "max_players": _l("Most players"),
-    "hand_size": _l("Cards dealt to each player"),
-    "decks": _l("Decks"),
-    "jokers": _l("Printed jokers in the deck"),
-    "wild_card": _l("Wild card instead of printed jokers"),
-    "ace_low": _l("Ace may be low (A 2 3)"),
-    "wrap": _l("Runs may wrap around (K A 2)"),
-    "joker_limit": _l("Joker limit per meld"),
-    "no_adjacent_jokers": _l("No two jokers side by side in a run"),
-    "number_points": _l("Points of a card 2 to 10"),
-    "court_points": _l("Points of J, Q, K"),
-    "ace_points": _l("Points of an ace"),
-    "short_ace": _l("Ace scores 1 in a short run"),
-    "short_ace_points": _l("Points of an ace in a short run"),
-    "opening_points": _l("Points needed to take the bank"),
-    "first_meld_run": _l("A player's first meld must be a run"),
-    "joker_in_hand": _l("A joker left in hand"),
-    "express": _l("Express is played"),
-    "express_multiplier": _l("Express multiplier"),
-    "rummy_call": _l("\"Rummy!\" penalty for a discard that fits"),
-}
-
-JOKER_LIMIT_TEXT = {
-    "half": _l("at most half of the meld's cards"),
-    "two": _l("at most two, and one in a 3-card meld"),
-    "one": _l("at most one"),
-    "minority": _l("fewer jokers than natural cards"),
-}
-SHORT_ACE_TEXT = {
-    "run_of_three": _l("in a run of at most three cards"),
-    "low": _l("when played low, below the 2"),
-    "off": _l("never"),
-}
-
-
-def switch_value_text(name: str, value: Any) -> str:
-    """A switch's value in words, in the page's language."""
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if name == "joker_limit":
-        return str(JOKER_LIMIT_TEXT.get(value, value))
-    if name == "short_ace":
-        return str(SHORT_ACE_TEXT.get(value, value))
-    if name == "joker_in_hand":
-        if value == "double":
-            return gettext("doubles the hand's minus points")
-        return gettext("minus points: %(points)s", points=value)
-    if name == "wild_card":
-        return gettext("none (printed jokers)") if value is None else str(value)
-    if name == "number_points" and value is None:
-        return gettext("face value")
-    return str(value)
-
-
-def rules_in_force(rules: RuleSet) -> list[dict]:
-    """One row per house rule (and per other setting that differs from the preset)."""
-    preset = RuleSet.preset(rules.game).to_dict()
-    current = rules.to_dict()
-    names = list(HOUSE_RULES) + [n for n in SWITCHES if n not in HOUSE_RULES and current[n] != preset[n]]
-    return [{"name": n, "label": SWITCH_LABELS.get(n, n), "value": switch_value_text(n, current[n]),
-             "preset": switch_value_text(n, preset[n]), "differs": current[n] != preset[n]} for n in names]
+def rules_in_force(rules: RuleSet) -> list:
+    """The house rules, and every other switch that differs from the preset, in words."""
+    return rule_lines(rules, [*HOUSE_RULES, *(n for n in rules.differences() if n not in HOUSE_RULES)])
 
 
 # -- forms ---------------------------------------------------------------------------------
@@ -438,7 +377,7 @@ def desk():
     return render_template(
         "desk.html", forms=forms, answers=answers, posted=posted, rules=rules, game=game, games=GAMES,
         game_names=GAME_NAMES, session=session, action=action, prefill=prefill, rule_url=rule_url, reason_links=reason_links, rule_titles=RULE_TITLES,
-        differences=[row for row in rules_in_force(rules) if row["differs"]]), status
+        differences=rule_lines(rules, rules.differences())), status
 
 
 @bp.get("/rules/<game>")
@@ -459,5 +398,6 @@ def reference(game: str):
     return render_template(
         "rules_reference.html", game=game, game_names=GAME_NAMES, games=GAMES, rules=rules, session=session,
         rows=rules_in_force(rules), content=f"rules/{game}_{language}.html", language=language,
+        house_rules=rule_lines(RuleSet.preset(game), HOUSE_RULES),
         desk_url=url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game))
 

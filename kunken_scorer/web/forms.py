@@ -21,7 +21,7 @@ from wtforms.widgets import NumberInput
 
 from ..cards import CardError, format_cards, parse_cards
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
-from ..rules import GAMES, HOUSE_RULES, JOKER_LIMITS, PRESETS, SHORT_ACE, RuleSet
+from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from . import GAME_NAMES, reason_text, shown_cards
 
 #: Seats on the start form (ordered rummy plays up to 8).
@@ -40,51 +40,19 @@ TARGET_KINDS = [
     SelectChoice("penalty", lazy_gettext("A penalty limit (a player at minus this is out)")),
 ]
 
-#: Label and, where it helps, a hint for every house-rule switch the start form shows.
-SWITCH_LABELS = {
-    "ace_low": (lazy_gettext("The ace may be played low (A 2 3)"), None),
-    "wrap": (lazy_gettext("Runs may wrap around (K A 2)"), None),
-    "joker_limit": (lazy_gettext("Jokers allowed in one meld"), None),
-    "no_adjacent_jokers": (lazy_gettext("No two jokers side by side in a run"), None),
-    "ace_points": (lazy_gettext("Points for an ace"), None),
-    "hand_size": (lazy_gettext("Cards dealt to each player"), None),
-    "opening_points": (lazy_gettext("Points needed to take the bank"), None),
-    "joker_in_hand": (lazy_gettext("A joker left in hand counts"),
-                      lazy_gettext("Points, or “double”: it doubles that player's minus.")),
-    "express_multiplier": (lazy_gettext("Express multiplies by"), None),
-    "short_ace": (lazy_gettext("An ace in a short run scores 1"), None),
-    "wild_card": (lazy_gettext("Wild card"),
-                  lazy_gettext("A natural card that plays as a joker, like 7♠; empty: printed jokers.")),
-}
-
-SWITCH_CHOICES = {
-    "joker_limit": {
-        "half": lazy_gettext("At most half of the meld's cards"),
-        "two": lazy_gettext("At most two (one in a 3-card meld)"),
-        "one": lazy_gettext("At most one"),
-        "minority": lazy_gettext("Fewer jokers than natural cards"),
-    },
-    "short_ace": {
-        "run_of_three": lazy_gettext("In a run of at most three cards"),
-        "low": lazy_gettext("When played low (A 2 3)"),
-        "off": lazy_gettext("Never"),
-    },
-}
-_CHOICE_VALUES = {"joker_limit": JOKER_LIMITS, "short_ace": SHORT_ACE}
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 
 
 def _switch_field(name: str):
-    """A form field for one house-rule switch, typed after the preset's value."""
-    label, hint = SWITCH_LABELS.get(name, (name, None))
-    default = getattr(PRESETS["kunken"], name)
-    if name in _CHOICE_VALUES:
-        labels = SWITCH_CHOICES.get(name, {})
-        return SelectField(label, choices=[SelectChoice(v, labels.get(v, v)) for v in _CHOICE_VALUES[name]],
-                           description=hint)
-    if isinstance(default, bool):
+    """A form field for one house-rule switch, from its entry in ``rules.SWITCHES``."""
+    switch = SWITCHES[name]
+    label, hint = lazy_gettext(switch.label), lazy_gettext(switch.help) if switch.help else None
+    if switch.kind == "choice":
+        return SelectField(label, description=hint,
+                           choices=[SelectChoice(str(v), lazy_gettext(switch.words[v])) for v in switch.choices])
+    if switch.kind == "bool":
         return BooleanField(label, description=hint)
-    if isinstance(default, int) and name != "joker_in_hand":
+    if switch.kind == "int":
         return IntegerField(label, description=hint, widget=NumberInput(), validators=[
             NumberRange(min=0, max=100000, message=lazy_gettext("Enter a whole number."))])
     return StringField(label, description=hint, validators=[Length(max=20)],
@@ -98,12 +66,8 @@ RulesForm = type("RulesForm", (Form,), {"__doc__": "The house-rule switches, one
 
 def switch_values(game: str) -> dict:
     """The values of the start form's switches for ``game``'s preset (as the form shows them)."""
-    preset = PRESETS.get(game, PRESETS["kunken"])
-    values = {}
-    for name in HOUSE_RULES:
-        value = getattr(preset, name)
-        values[name] = "" if value is None else value
-    return values
+    preset = PRESETS.get(game, PRESETS["kunken"]).to_dict()
+    return {name: "" if preset[name] is None else preset[name] for name in HOUSE_RULES}
 
 
 def raw_switch(name: str, value: Any) -> Any:

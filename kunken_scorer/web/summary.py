@@ -23,93 +23,20 @@ from .. import KunkenError, RuleSet
 from .charts import bar_chart, scoreboard_chart
 from ..exports import csv_text, export_document, import_document
 from .forms import FORM_KEY, new_form_key
-from ..rules import GAMES
+from ..rules import GAMES, KEY_SWITCHES
 from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
 from ..store import NotFound
 from . import (board_or_404, can_edit, creation_allowed, current_language, game_name, get_store, reason_text,
-               set_scorer_cookie)
+               rule_lines, set_scorer_cookie)
 
 bp = Blueprint("summary", __name__)
 
 
-#: Every switch in words, for the rules in force.
-SWITCH_LABELS = {
-    "min_players": lazy_gettext("Fewest players"),
-    "max_players": lazy_gettext("Most players"),
-    "hand_size": lazy_gettext("Cards dealt to each player"),
-    "decks": lazy_gettext("Decks"),
-    "jokers": lazy_gettext("Printed jokers"),
-    "wild_card": lazy_gettext("Wild card instead of printed jokers"),
-    "ace_low": lazy_gettext("Ace may be low (A 2 3)"),
-    "wrap": lazy_gettext("Runs may wrap around (K A 2)"),
-    "joker_limit": lazy_gettext("Jokers in a meld"),
-    "no_adjacent_jokers": lazy_gettext("No two jokers side by side in a run"),
-    "number_points": lazy_gettext("Points of a card 2 to 10"),
-    "court_points": lazy_gettext("Points of J, Q, K"),
-    "ace_points": lazy_gettext("Points of an ace"),
-    "short_ace": lazy_gettext("Ace in a short run scores less"),
-    "short_ace_points": lazy_gettext("Points of an ace in a short run"),
-    "opening_points": lazy_gettext("Points needed to take the bank"),
-    "first_meld_run": lazy_gettext("A player's first meld must be a run"),
-    "joker_in_hand": lazy_gettext("A joker left in hand"),
-    "express": lazy_gettext("Express"),
-    "express_multiplier": lazy_gettext("Express multiplies by"),
-    "rummy_call": lazy_gettext("\u201cRummy!\u201d call"),
-}
-
-#: The preset values worth printing even when the table kept them.
-KEY_SWITCHES = ("hand_size", "decks", "jokers", "wild_card", "joker_limit", "number_points", "court_points",
-                "ace_points", "short_ace", "opening_points", "first_meld_run", "joker_in_hand", "express",
-                "express_multiplier", "rummy_call")
-
-_CHOICES = {
-    ("joker_limit", "half"): lazy_gettext("at most half of the meld"),
-    ("joker_limit", "two"): lazy_gettext("at most two, one in a 3-card meld"),
-    ("joker_limit", "one"): lazy_gettext("at most one"),
-    ("joker_limit", "minority"): lazy_gettext("fewer jokers than natural cards"),
-    ("short_ace", "run_of_three"): lazy_gettext("in a run of at most three cards"),
-    ("short_ace", "low"): lazy_gettext("when played low (A 2 3)"),
-    ("short_ace", "off"): lazy_gettext("no"),
-    ("joker_in_hand", "double"): lazy_gettext("doubles the minus"),
-}
-
-
-def switch_value(name: str, value: Any) -> str:
-    """A switch's value in words, in the page's language."""
-    if (name, value) in _CHOICES:
-        return str(_CHOICES[name, value])
-    if isinstance(value, bool):
-        return gettext("yes") if value else gettext("no")
-    if value is None:
-        if name == "number_points":
-            return gettext("face value")
-        return gettext("none")
-    if name == "joker_in_hand":
-        return gettext("%(points)s points", points=value)
-    return str(value)
-
-
-@dataclass(frozen=True)
-class RuleLine:
-    """One line of the rules in force: a switch, its value, and the preset's value."""
-
-    name: str
-    label: str
-    value: str
-    preset: str
-
-
 def rules_in_force(rules: RuleSet) -> dict:
-    """The game, every switch that differs from the preset, and the preset's key values."""
-    preset = RuleSet.preset(rules.game).to_dict()
-    differences = rules.differences()
-    changed = [RuleLine(name, str(SWITCH_LABELS.get(name, name)), switch_value(name, value),
-                        switch_value(name, preset.get(name)))
-               for name, value in differences.items()]
-    kept = [RuleLine(name, str(SWITCH_LABELS[name]), switch_value(name, getattr(rules, name)),
-                     switch_value(name, preset[name]))
-            for name in KEY_SWITCHES if name not in differences]
-    return {"game": game_name(rules.game), "changed": changed, "kept": kept}
+    """The game, every switch that differs from the preset, and the preset's key values kept."""
+    changed = rules.differences()
+    return {"game": game_name(rules.game), "changed": rule_lines(rules, changed),
+            "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed])}
 
 
 def _when(stamp: Optional[str]) -> Optional[datetime]:
