@@ -12,7 +12,6 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any, Optional
@@ -64,30 +63,39 @@ def _error(status: int, message: str, headers: Optional[dict] = None, **extra: A
     return response
 
 
-def _endpoint(view):
-    """Turn every refusal of an API view into a JSON 4xx (in the language web.select_locale picks:
-    the ``lang`` cookie, else ``Accept-Language``, else English for the API)."""
+# Every refusal of an API view is a JSON 4xx, in the language web.select_locale picks (the ``lang``
+# cookie, else ``Accept-Language``, else English for the API).
 
-    @functools.wraps(view)
-    def wrapper(*args, **kwargs):
-        try:
-            return view(*args, **kwargs)
-        except ApiError as err:
-            headers = {"WWW-Authenticate": "Bearer"} if err.status == 401 else None
-            return _error(err.status, err.message, headers, **err.extra)
-        except KunkenError as err:
-            return _error(400, reason_text(err.reason))
-        except NotFound:
-            return _error(404, gettext("There is no score sheet with this id."))
-        except SessionEnded:
-            return _error(409, gettext("This score sheet has ended; it can no longer be changed."))
-        except Conflict:
-            return _error(409, gettext("The score sheet was changed on another device. "
-                                       "Reload it and try again."))
-        except RequestEntityTooLarge:
-            return _error(413, gettext("The request is too large: at most %(limit)s bytes.",
-                                       limit=current_app.config.get("MAX_CONTENT_LENGTH")))
-    return wrapper
+@bp.errorhandler(ApiError)
+def _refused(err: ApiError):
+    return _error(err.status, err.message, {"WWW-Authenticate": "Bearer"} if err.status == 401 else None,
+                  **err.extra)
+
+
+@bp.errorhandler(KunkenError)
+def _bad_input(err: KunkenError):
+    return _error(400, reason_text(err.reason))
+
+
+@bp.errorhandler(NotFound)
+def _not_found(_err: NotFound):
+    return _error(404, gettext("There is no score sheet with this id."))
+
+
+@bp.errorhandler(SessionEnded)
+def _ended(_err: SessionEnded):
+    return _error(409, gettext("This score sheet has ended; it can no longer be changed."))
+
+
+@bp.errorhandler(Conflict)
+def _conflict(_err: Conflict):
+    return _error(409, gettext("The score sheet was changed on another device. Reload it and try again."))
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(_err: RequestEntityTooLarge):
+    return _error(413, gettext("The request is too large: at most %(limit)s bytes.",
+                               limit=current_app.config.get("MAX_CONTENT_LENGTH")))
 
 
 def _reject_constant(name: str):
@@ -303,7 +311,6 @@ def health():
 
 
 @bp.post("/melds/check")
-@_endpoint
 def check_meld_view():
     """Is this meld legal, what kind is it, and what does it score?"""
     body = _body()
@@ -315,7 +322,6 @@ def check_meld_view():
 
 
 @bp.post("/swaps/check")
-@_endpoint
 def check_swap_view():
     """May this natural card replace a joker in this meld?"""
     body = _body()
@@ -330,7 +336,6 @@ def check_swap_view():
 
 
 @bp.post("/openings/check")
-@_endpoint
 def check_opening_view():
     """May a player take the bank with this card and these melds?"""
     body = _body()
@@ -343,7 +348,6 @@ def check_opening_view():
 
 
 @bp.post("/discards/check")
-@_endpoint
 def check_discard_view():
     """The "Rummy!" check: does this discard fit a meld on the table?"""
     body = _body()
@@ -356,7 +360,6 @@ def check_discard_view():
 
 
 @bp.post("/deals/score")
-@_endpoint
 def score_deal():
     """Validate and score one deal; stores nothing."""
     body = _body()
@@ -385,7 +388,6 @@ def _deal_entry(scored: ScoredDeal) -> dict:
 
 
 @bp.post("/sessions")
-@_endpoint
 def create_session():
     """Start a score sheet; answers its id, edit token and the addresses to share."""
     body = _body()
@@ -399,7 +401,6 @@ def create_session():
 
 
 @bp.get("/sessions/<session_id>")
-@_endpoint
 def get_session(session_id: str):
     """A score sheet: rules, players, every deal with its scores, totals and version."""
     board = scoreboard(get_store(), session_id)
@@ -454,7 +455,6 @@ def _store_deal(store: Store, session_id: str, record: dict, report, rules: Rule
 
 
 @bp.post("/sessions/<session_id>/deals")
-@_endpoint
 def record_deal(session_id: str):
     """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
     store = get_store()
@@ -475,7 +475,6 @@ def record_deal(session_id: str):
 
 
 @bp.post("/sessions/<session_id>/token")
-@_endpoint
 def new_token(session_id: str):
     """A new edit token (Bearer: the current one): the old token and every scorer cookie made from it stop."""
     store = get_store()
@@ -488,14 +487,12 @@ def new_token(session_id: str):
 # -- export and import (the document format lives in ``exports``, shared with the pages) ----------
 
 @bp.get("/sessions/<session_id>/export")
-@_endpoint
 def export_session(session_id: str):
     """The whole session as JSON: rules, players, every deal as recorded, overrides and notes."""
     return export_document(get_store(), session_id)
 
 
 @bp.post("/sessions/import")
-@_endpoint
 def import_session():
     """Store an exported document as a new session (new id and token, the same scores)."""
     store = get_store()
@@ -569,14 +566,12 @@ def _draft_body(draft: Draft) -> dict:
 
 
 @bp.get("/sessions/<session_id>/draft")
-@_endpoint
 def get_draft(session_id: str):
     """The draft of the next deal: every seat's part and state, the problems and scores so far."""
     return _draft_body(load_draft(get_store(), session_id))
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>")
-@_endpoint
 def take_seat(session_id: str, seat: int):
     """Take a seat ("this is me"): answers the seat token that writes its part; the phone holding it loses it."""
     store = get_store()
@@ -587,7 +582,6 @@ def take_seat(session_id: str, seat: int):
 
 
 @bp.delete("/sessions/<session_id>/seats/<int:seat>")
-@_endpoint
 def free_seat(session_id: str, seat: int):
     """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
     store = get_store()
@@ -598,7 +592,6 @@ def free_seat(session_id: str, seat: int):
 
 
 @bp.put("/sessions/<session_id>/draft/parts/<int:seat>")
-@_endpoint
 def write_part(session_id: str, seat: int):
     """Write a seat's part (``revision`` as last seen: 0 for none; a stale one is refused with the current part)."""
     store = get_store()
@@ -625,7 +618,6 @@ def write_part(session_id: str, seat: int):
 
 
 @bp.delete("/sessions/<session_id>/draft")
-@_endpoint
 def discard_draft(session_id: str):
     """Empty the draft: every part and how the deal ended (the seats stay taken)."""
     store = get_store()
@@ -636,7 +628,6 @@ def discard_draft(session_id: str):
 
 
 @bp.post("/sessions/<session_id>/draft/record")
-@_endpoint
 def record_draft(session_id: str):
     """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
     store = get_store()
