@@ -4,8 +4,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 8000
+# The compiled message catalogs (.mo, not in git), one per translations/<lang>/LC_MESSAGES/messages.po.
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test browser bench i18n lock
+.PHONY: run test browser bench i18n catalogs lock
 
 # The app runs on the pinned versions of requirements.lock (the ranges are in requirements.txt).
 $(VENV)/.runtime: requirements.lock
@@ -19,7 +21,13 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
 	$(PY) -m pip install --quiet -r requirements-dev.lock
 	touch $@
 
-run: $(VENV)/.runtime
+# The app reads the compiled catalogs; each is rebuilt when its .po is newer.
+catalogs: $(CATALOGS)
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
+	$(VENV)/bin/pybabel compile --domain messages --locale $* --input-file $< --output-file $@
+
+run: $(VENV)/.runtime catalogs
 	$(PY) app.py --host $(HOST) --port $(PORT)
 
 # The browser tests drive Debian's Chromium; install it when it is missing.
@@ -28,11 +36,11 @@ browser:
 	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils; }
 
-test: $(VENV)/.dev browser
+test: $(VENV)/.dev catalogs browser
 	$(PY) -m pytest
 
 # wrk models the polling phones (Debian: apt-get install -y wrk); the club-night table is bench_club.py's.
-bench: $(VENV)/.dev browser
+bench: $(VENV)/.dev catalogs browser
 	@command -v wrk >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get install -y -qq wrk; }
 	$(PY) benchmarks/bench_core.py
