@@ -4,20 +4,30 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 HOST ?= 0.0.0.0
 PORT ?= 8000
+# The compiled message catalogs (.mo, not in git), one per translations/<lang>/LC_MESSAGES/messages.po.
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test browser bench i18n
+.PHONY: run test browser bench i18n catalogs lock
 
-$(VENV)/.runtime: requirements.txt
+# The app runs on the pinned versions of requirements.lock (the ranges are in requirements.txt).
+$(VENV)/.runtime: requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet -r requirements.lock
 	touch $@
 
-$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+# The tests run on the same runtime pins plus the tools of requirements-dev.lock.
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.lock
+	$(PY) -m pip install --quiet -r requirements-dev.lock
 	touch $@
 
-run: $(VENV)/.runtime
+# The app reads the compiled catalogs; each is rebuilt when its .po is newer.
+catalogs: $(CATALOGS)
+
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po | $(VENV)/.runtime
+	$(VENV)/bin/pybabel compile --domain messages --locale $* --input-file $< --output-file $@
+
+run: $(VENV)/.runtime catalogs
 	$(PY) app.py --host $(HOST) --port $(PORT)
 
 # The browser tests drive Debian's Chromium; install it when it is missing.
@@ -26,11 +36,11 @@ browser:
 	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils; }
 
-test: $(VENV)/.dev browser
+test: $(VENV)/.dev catalogs browser
 	$(PY) -m pytest
 
 # wrk models the polling phones (Debian: apt-get install -y wrk); the club-night table is bench_club.py's.
-bench: $(VENV)/.dev browser
+bench: $(VENV)/.dev catalogs browser
 	@command -v wrk >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get install -y -qq wrk; }
 	$(PY) benchmarks/bench_core.py
@@ -41,3 +51,18 @@ bench: $(VENV)/.dev browser
 i18n: $(VENV)/.dev
 	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k _l -k N_ -k M_ -k P_:1,2 -o translations/messages.pot .
 	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -l ru --no-fuzzy-matching
+
+# Re-pin the locks after changing a range in requirements*.txt (and pyproject.toml): pip-tools' pip-compile,
+# resolved for this Python (CI's is 3.11). Pins that still fit stay; `make lock LOCK_ARGS=--upgrade` moves
+# every pin to the newest version its range allows. The dev lock keeps the runtime lock's pins.
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile --quiet --strip-extras --generate-hashes \
+	--allow-unsafe --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+
+$(VENV)/.pip-tools:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip "pip-tools>=7.5,<8"
+	touch $@
+
+lock: $(VENV)/.pip-tools
+	$(PIP_COMPILE) --output-file requirements.lock requirements.txt
+	$(PIP_COMPILE) --constraint requirements.lock --output-file requirements-dev.lock requirements-dev.txt

@@ -1,8 +1,23 @@
 """Shared fixtures; in CI a skipped test is a failure (nothing may pass by not running)."""
 
 import os
+import subprocess
+import sys
 
 import pytest
+
+
+def pytest_configure(config):
+    """Compile the stale message catalogs as `make catalogs` does, for a bare `pytest` run.
+
+    The app only reads compiled catalogs and refuses to start without them; `make test` has
+    compiled them already, so this does nothing there.
+    """
+    from kunken_scorer.web import ROOT, stale_catalogs
+    for po in stale_catalogs(ROOT / "translations"):
+        subprocess.run([sys.executable, "-m", "babel.messages.frontend", "compile", "--domain", "messages",
+                        "--locale", po.parent.parent.name, "--input-file", str(po),
+                        "--output-file", str(po.with_suffix(".mo"))], check=True)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -8,6 +8,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -76,3 +78,52 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def _catalogs_copy(tmp_path, compiled: bool, po_newer: bool = False) -> Path:
+    """A copy of translations/ (the .po files, and their .mo when ``compiled``); the .po touched later when ``po_newer``."""
+    copy = tmp_path / "translations"
+    for po in (ROOT / "translations").glob("*/LC_MESSAGES/messages.po"):
+        target = copy / po.relative_to(ROOT / "translations")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(po.read_bytes())
+        now = time.time()
+        os.utime(target, (now - 60, now - 60))
+        if compiled:
+            target.with_suffix(".mo").write_bytes(po.with_suffix(".mo").read_bytes())
+            os.utime(target.with_suffix(".mo"), (now - 30, now - 30))
+        if po_newer:
+            os.utime(target, (now, now))
+    return copy
+
+
+def test_the_app_only_reads_the_catalogs_and_compiles_nothing(tmp_path):
+    from babel.messages.pofile import read_po
+
+    from kunken_scorer.web import create_app
+    translations = _catalogs_copy(tmp_path, compiled=True)
+    before = sorted(p.relative_to(translations) for p in translations.rglob("*"))
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "k.db"), "SECRET_KEY": "x" * 40,
+                      "BABEL_TRANSLATION_DIRECTORIES": str(translations)})
+    home = app.test_client().get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    with (translations / "ru" / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        title = read_po(f).get("Kunken scorer").string
+    assert title in home  # the pages are in Russian, from the compiled catalog
+    assert sorted(p.relative_to(translations) for p in translations.rglob("*")) == before
+
+
+@pytest.mark.parametrize("state", ["missing", "older than the .po"])
+def test_without_compiled_catalogs_app_py_stops_with_one_line_and_status_2(tmp_path, state):
+    """`python app.py` without `make`: not English pages without a word, but what to run."""
+    translations = _catalogs_copy(tmp_path, compiled=state != "missing", po_newer=state != "missing")
+    env = {**os.environ, "KUNKEN_DATABASE": str(tmp_path / "k.db"), "KUNKEN_SECRET_KEY": "x" * 40,
+           "KUNKEN_BABEL_TRANSLATION_DIRECTORIES": str(translations)}
+    proc = subprocess.run([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(_free_port())],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kunken-scorer:") and "make catalogs" in lines[0], proc.stderr
+    assert "messages.mo" in lines[0]
+    assert not (tmp_path / "k.db").exists()  # stopped before opening anything
+    if state == "missing":
+        assert not list(translations.rglob("*.mo"))  # and compiled nothing

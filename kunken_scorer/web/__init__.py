@@ -99,6 +99,10 @@ def _new_app(test_config: Optional[dict] = None) -> Flask:
 def create_app(test_config: Optional[dict] = None) -> Flask:
     """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
     app = _new_app(test_config)
+    stale = stale_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
+    if stale:  # the pages would be in English without a word: say what to do instead
+        raise StartupError(f"the message catalog {stale[0].with_suffix('.mo')} is missing or older than its .po; "
+                           "run `make catalogs` (make run does it) and start again")
     try:
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
@@ -115,7 +119,6 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
         why = getattr(err, "strerror", None) or str(err)
         raise StartupError(f"cannot open the database {database}: {why}") from None
 
-    compile_catalogs(Path(app.config["BABEL_TRANSLATION_DIRECTORIES"]))
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.teardown_appcontext(_close_store)
@@ -195,20 +198,19 @@ def security_headers(response: Any) -> Any:
     return response
 
 
-def compile_catalogs(directory: Path) -> None:
-    """Compile each ``messages.po`` to the ``.mo`` Flask-Babel reads, when missing or older."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-    for po in directory.glob("*/LC_MESSAGES/messages.po"):
-        mo = po.with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-            continue
-        with po.open("rb") as f:
-            catalog = read_po(f)
-        partial = mo.with_suffix(f".{os.getpid()}.tmp")
-        with partial.open("wb") as f:
-            write_mo(f, catalog)
-        os.replace(partial, mo)  # atomic: two processes starting at once both end with a whole file
+def stale_catalogs(directories: str | Path) -> list[Path]:
+    """Each ``messages.po`` whose compiled ``.mo`` is missing or older (``make catalogs`` compiles them).
+
+    ``directories`` is Flask-Babel's ``BABEL_TRANSLATION_DIRECTORIES`` (paths separated by ``;``).
+    The app only reads the catalogs: nothing is compiled or written at start-up.
+    """
+    stale = []
+    for directory in str(directories).split(";"):
+        for po in sorted(Path(directory).glob("*/LC_MESSAGES/messages.po")):
+            mo = po.with_suffix(".mo")
+            if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+                stale.append(po)
+    return stale
 
 
 #: Each server thread keeps its SQLite connection between requests (opening one costs as much as
