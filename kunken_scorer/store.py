@@ -551,6 +551,11 @@ class Store:
         """Return the session with its JSON fields decoded, or raise NotFound."""
         return self._session(self._session_row(session_id))
 
+    def session_for(self, session_id: str, token: str | None) -> tuple[dict, bool]:
+        """The session (NotFound when unknown) and whether ``token`` is its edit token, from one read."""
+        row = self._session_row(session_id)
+        return self._session(row), bool(token) and hmac.compare_digest(_hash_token(token), row["token_hash"])
+
     def check_token(self, session_id: str, token: str | None) -> bool:
         """Return True if token is this session's edit token (constant-time compare)."""
         if not token:

@@ -14,9 +14,10 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+import functools
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from flask import abort, Flask, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
@@ -28,7 +29,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
 from ..rules import SWITCHES, RuleSet
-from ..store import Store, StorageUnavailable, StoreError
+from ..store import NotFound, Store, StorageUnavailable, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -299,6 +300,42 @@ def can_edit(session_id: str) -> bool:
     return get_store().check_token(session_id, edit_token(session_id))
 
 
+def bearer_token() -> Optional[str]:
+    """The token of an ``Authorization: Bearer`` header, or None."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def scorer_session(sid: str) -> dict:
+    """The session, read once, for its scorer only.
+
+    An unknown session is a 404. A page wants the scorer's cookie (or a Bearer token) and answers
+    403 without it; the API takes only a Bearer token (a cross-site form cannot send one): 401
+    without any, 403 with another session's.
+    """
+    api = request.blueprint == "api"
+    token = bearer_token() if api else edit_token(sid)
+    try:
+        session, scorer = get_store().session_for(sid, token)
+    except NotFound:
+        abort(404, description=gettext("There is no score sheet with this id.") if api else None)
+    if not scorer:
+        if api and token is None:
+            abort(401, description=gettext("Changing a score sheet needs its edit token: "
+                                           "send the header “Authorization: Bearer <edit_token>”."))
+        abort(403, description=gettext("This edit token does not belong to this score sheet.") if api else
+              gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."))
+    return session
+
+
+def scorer_required(view: Callable) -> Callable:
+    """Run ``view`` only for the session's scorer (``scorer_session``), passing the session as ``session``."""
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return view(*args, session=scorer_session(kwargs.get("sid") or kwargs["session_id"]), **kwargs)
+    return wrapper
+
+
 def seat_cookie(session_id: str) -> str:
     """The cookie that says which seat of the session this phone holds: ``<seat>.<seat token>``."""
     return f"kunken_seat_{session_id}"
@@ -508,6 +545,8 @@ def _http_error(error: HTTPException):
     else:
         response = current_app.make_response(render_template("error.html", code=error.code, message=message))
     response.status_code = error.code
+    if error.code == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
     retry = getattr(error, "retry_after", None)
     if retry:
         response.headers["Retry-After"] = str(retry)

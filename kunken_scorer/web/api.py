@@ -29,7 +29,7 @@ from ..draft import read_part
 from ..service import (Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players,
                        session_tally, with_end)
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
-from . import creation_allowed, get_store, no_store, public_base_url, reason_text
+from . import creation_allowed, get_store, no_store, public_base_url, reason_text, scorer_session
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -240,17 +240,6 @@ def _created(body: dict, session_id: str):
     return response
 
 
-def _require_editor(store: Store, session_id: str) -> None:
-    """401 without a Bearer token, 403 with one that is not this session's."""
-    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, gettext("Changing a score sheet needs its edit token: "
-                                    "send the header “Authorization: Bearer <edit_token>”."))
-    if not store.check_token(session_id, token):
-        raise ApiError(403, gettext("This edit token does not belong to this score sheet."))
-
-
 def _idempotency_key() -> Optional[str]:
     key = request.headers.get("Idempotency-Key", "").strip()
     if len(key) > MAX_IDEMPOTENCY_KEY:
@@ -414,8 +403,7 @@ def get_session(session_id: str):
 def _open_to_record(store: Store, session_id: str) -> tuple[dict, Optional[str], Any]:
     """(session, Idempotency-Key, replay): the edit token checked, the session open; ``replay`` is the
     answer already sent for a repeated key (nothing more to do)."""
-    session = store.get_session(session_id)
-    _require_editor(store, session_id)
+    session = scorer_session(session_id)
     key = _idempotency_key()
     if key is not None:
         replay = store.stored_response(session_id, key)
@@ -478,8 +466,7 @@ def record_deal(session_id: str):
 def new_token(session_id: str):
     """A new edit token (Bearer: the current one): the old token and every scorer cookie made from it stop."""
     store = get_store()
-    store.get_session(session_id)
-    _require_editor(store, session_id)
+    scorer_session(session_id)
     links = _links(session_id, store.new_token(session_id))
     return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
 
@@ -621,8 +608,7 @@ def write_part(session_id: str, seat: int):
 def discard_draft(session_id: str):
     """Empty the draft: every part and how the deal ended (the seats stay taken)."""
     store = get_store()
-    store.get_session(session_id)
-    _require_editor(store, session_id)
+    scorer_session(session_id)
     store.discard_draft(session_id)
     return _draft_body(load_draft(store, session_id))
 

@@ -18,7 +18,7 @@ from .. import service
 from ..draft import read_part
 from ..messages import KunkenError
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded
-from . import (can_edit, current_language, get_store, held_seat, reason_text, seat_claim, seat_cookie,
+from . import (can_edit, scorer_required, scorer_session, current_language, get_store, held_seat, reason_text, seat_claim, seat_cookie,
                set_seat_cookie)
 from .forms import DraftForm, new_form_key, part_form, part_form_data
 from .views import PLAYER_FIELD, _picks, hand_entry
@@ -37,12 +37,6 @@ def _seat_or_404(draft: service.Draft, seat: int) -> str:
     if not 0 <= seat < len(draft.players):
         abort(404)
     return draft.players[seat]
-
-
-def _scorer_only(sid: str) -> None:
-    if not can_edit(sid):
-        abort(403, description=gettext(
-            "Only the scorer's phone can do this. Ask the scorer for the scorer link."))
 
 
 def _to(endpoint: str, **values: Any) -> Response:
@@ -92,9 +86,9 @@ def leave_seat(sid: str):
 
 
 @bp.post("/s/<sid>/seats/<int:seat>/free")
-def free_seat(sid: str, seat: int):
+@scorer_required
+def free_seat(sid: str, seat: int, session: dict):
     """The scorer frees a seat (a lost phone, a player who left)."""
-    _scorer_only(sid)
     try:
         name = get_store().get_session(sid)["players"][seat]
         freed = get_store().free_seat(sid, seat)
@@ -269,7 +263,7 @@ def draft(sid: str):
     current = _draft_or_404(sid)
     if request.method == "GET":
         return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
-    _scorer_only(sid)
+    scorer_session(sid)
     if current.session["ended_at"]:
         flash(gettext("This session has ended: it can be read but no longer changed."), "error")
         return _to("views.session", sid=sid)
@@ -330,9 +324,9 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
 
 
 @bp.post("/s/<sid>/draft/discard")
-def discard(sid: str):
+@scorer_required
+def discard(sid: str, session: dict):
     """Throw the draft away: every part and the end (the seats stay taken)."""
-    _scorer_only(sid)
     try:
         get_store().discard_draft(sid)
     except NotFound:

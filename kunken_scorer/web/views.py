@@ -30,7 +30,7 @@ from .qr import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound, SessionEnded
-from . import (board_or_404, can_edit, creation_allowed, current_language, edit_token, game_name, get_store, held_seat,
+from . import (board_or_404, can_edit, scorer_required, creation_allowed, current_language, edit_token, game_name, get_store, held_seat,
                no_store, public_base_url, reason_text, set_scorer_cookie)
 
 bp = Blueprint("views", __name__)
@@ -107,20 +107,6 @@ def _session(sid: str) -> dict:
         return get_store().get_session(sid)
     except NotFound:
         abort(404)
-
-
-def _require_scorer(sid: str) -> None:
-    """Answer 403 unless this phone holds the session's edit token."""
-    if not can_edit(sid):
-        abort(403, description=gettext(
-            "Only the scorer's phone can change this session. Ask the scorer for the scorer link."))
-
-
-def _scorer_session(sid: str) -> dict:
-    """The session, for a write: 404 when unknown, 403 without the edit token."""
-    session = _session(sid)
-    _require_scorer(sid)
-    return session
 
 
 def _to_session(sid: str) -> Response:
@@ -390,9 +376,9 @@ def scorer(sid: str, token: str):
 
 
 @bp.post("/s/<sid>/token")
-def new_token(sid: str):
+@scorer_required
+def new_token(sid: str, session: dict):
     """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on."""
-    _scorer_session(sid)
     token = get_store().new_token(sid)
     flash(gettext("A new scorer link was made. The old link no longer works, and phones that opened it can "
                   "no longer record."), "ok")
@@ -545,9 +531,9 @@ def _post_deal(form: Any, session: dict, deal: Optional[dict]):
 
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
-def record_deal(sid: str):
+@scorer_required
+def record_deal(sid: str, session: dict):
     """Record a deal: check it (preview with every problem in words), then save it."""
-    session = _scorer_session(sid)
     if session["ended_at"]:
         return _refuse_ended(sid)
     rules = RuleSet.from_dict(session["rules"])
@@ -559,9 +545,9 @@ def record_deal(sid: str):
 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
-def edit_deal(sid: str, deal_id: int):
+@scorer_required
+def edit_deal(sid: str, deal_id: int, session: dict):
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
-    session = _scorer_session(sid)
     if session["ended_at"]:
         return _refuse_ended(sid)
     names = session["players"]
@@ -611,9 +597,9 @@ def hand_entry(session: dict, rules: RuleSet) -> str:
 
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
-def delete_deal(sid: str, deal_id: int):
+@scorer_required
+def delete_deal(sid: str, deal_id: int, session: dict):
     """Delete a deal (kept in the history)."""
-    session = _scorer_session(sid)
     if session["ended_at"]:
         return _refuse_ended(sid)
     store = get_store()
@@ -643,9 +629,9 @@ def delete_deal(sid: str, deal_id: int):
 
 
 @bp.post("/s/<sid>/undo")
-def undo(sid: str):
+@scorer_required
+def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
-    session = _scorer_session(sid)
     if session["ended_at"]:
         return _refuse_ended(sid)
     expected = request.form.get("expected_version", type=int)
@@ -665,9 +651,9 @@ def undo(sid: str):
 
 
 @bp.post("/s/<sid>/end")
-def end_session(sid: str):
+@scorer_required
+def end_session(sid: str, session: dict):
     """End the session: it stays readable, nothing can be changed."""
-    session = _scorer_session(sid)
     if session["ended_at"]:
         flash(gettext("This session has already ended."), "ok")
         return _to_session(sid)
