@@ -18,7 +18,7 @@ from math import gcd
 from typing import Any, Mapping, Optional
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
-from .melds import MeldCheck, check_parsed, extend, laid_counts, swap_into
+from .melds import MeldCheck, check_parsed, extend, swap_into
 from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 
@@ -200,14 +200,14 @@ class Deal:
             raise _bad("players", M_("a list of players"))
         if len(raw_players) > MAX_PLAYERS:
             raise DealInputError(Reason("too_many_items", {"field": "players", "limit": MAX_PLAYERS}))
-        redeal = _flag(data, "redeal")
+        redeal = read_flag(data, "redeal")
         players = tuple(_player(p, f"players[{i}]", redeal) for i, p in enumerate(raw_players))
         went_out = data.get("went_out")
         if went_out is not None and not isinstance(went_out, str):
             raise _bad("went_out", M_("a player's name or null"))
         went_out = (went_out or "").strip() or None
         swaps = () if redeal else _swaps(data.get("swaps"))
-        return cls(players, went_out, _flag(data, "express"), redeal, swaps)
+        return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
 
     def to_dict(self) -> dict:
         """The deal in the API's JSON shape (canonical card notation).
@@ -240,7 +240,12 @@ def _bad(name: str, expected: str) -> DealInputError:
     return DealInputError(Reason("bad_field", {"field": name, "expected": expected}))
 
 
-def _flag(data: Mapping, key: str) -> bool:
+def read_flag(data: Mapping, key: str) -> bool:
+    """A true-or-false field of a record (missing or null: false); ``DealInputError`` naming it otherwise.
+
+    >>> read_flag({"express": True}, "express"), read_flag({}, "redeal")
+    (True, False)
+    """
     value = data.get(key, False)
     if value is None:
         return False
@@ -249,15 +254,25 @@ def _flag(data: Mapping, key: str) -> bool:
     return value
 
 
-def _cards(value: Any, where: str) -> tuple[Card, ...]:
-    if value is None:
+def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ...]:
+    """The cards of one field (text, or a list of card tokens); ``DealInputError`` naming the field.
+
+    >>> format_cards(read_cards(["K♠", "10h"], "hand")), read_cards(None, "hand")
+    ('K♠ 10♥', ())
+    """
+    if value is None or value == "" or value == []:
+        if required:
+            raise DealInputError(Reason("missing_field", {"field": where}))
         return ()
     if not isinstance(value, (str, list)) or (isinstance(value, list) and not all(isinstance(t, str) for t in value)):
         raise _bad(where, M_("cards as text, like \"K♠ 10♥ JK\""))
     try:
-        return parse_cards(value)
+        cards = parse_cards(value)
     except CardError as err:
         raise DealInputError(Reason("field_error", {"field": where, "why": err.reason})) from None
+    if required and not cards:
+        raise DealInputError(Reason("missing_field", {"field": where}))
+    return cards
 
 
 def _swaps(raw: Any) -> tuple[Swap, ...]:
@@ -273,7 +288,7 @@ def _swaps(raw: Any) -> tuple[Swap, ...]:
         if not isinstance(s, Mapping):
             raise _bad(where, M_("an object with by, from, meld and card"))
         meld = _meld_index(s.get("meld"), f"{where}.meld")
-        card = _cards(s.get("card"), f"{where}.card")
+        card = read_cards(s.get("card"), f"{where}.card")
         if len(card) != 1:
             raise _bad(f"{where}.card", M_("exactly one card"))
         out.append(Swap(clean_name(s.get("by"), f"{where}.by"), clean_name(s.get("from"), f"{where}.from"),
@@ -290,7 +305,7 @@ def _meld_index(meld: Any, where: str) -> Optional[int]:
 def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], Optional[HandSummary]]:
     if raw is not None and not isinstance(raw, (str, list)) and isinstance(raw, Mapping):
         return (), HandSummary.from_value(raw, where)
-    return _cards(raw, where), None
+    return read_cards(raw, where), None
 
 
 def clean_name(value: Any, where: str = "name") -> str:
@@ -320,7 +335,7 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
         raise _bad(f"{where}.melds", M_("a list of melds"))
     if len(melds) > MAX_MELDS:
         raise DealInputError(Reason("too_many_items", {"field": f"{where}.melds", "limit": MAX_MELDS}))
-    parsed_melds = tuple(m for m in (_cards(m, f"{where}.melds[{j}]") for j, m in enumerate(melds)) if m)
+    parsed_melds = tuple(m for m in (read_cards(m, f"{where}.melds[{j}]") for j, m in enumerate(melds)) if m)
     vists = raw.get("vists") or []
     if not isinstance(vists, list):
         raise _bad(f"{where}.vists", M_("a list of vists"))
@@ -334,7 +349,7 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
         meld = v.get("meld")
         if meld is not None:
             _meld_index(meld, f"{vw}.meld")
-        cards = _cards(v.get("cards"), f"{vw}.cards")
+        cards = read_cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
     hand, summary = _hand(raw.get("hand"), f"{where}.hand")

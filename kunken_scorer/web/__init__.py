@@ -23,7 +23,6 @@ from flask import abort, Flask, current_app, g, jsonify, redirect, render_templa
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
-from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from ..cards import CardError, Rank, parse_cards

@@ -20,10 +20,10 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import (Card, CardError, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
-               check_opening, check_swap, parse_cards)
+from .. import (Card, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
+               check_opening, check_swap)
 from ..messages import M_
-from ..deal import MAX_NOTE
+from ..deal import MAX_NOTE, read_cards, read_flag
 from ..exports import DocumentError, export_document, import_document
 from ..draft import read_part
 from ..service import (Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players,
@@ -40,7 +40,6 @@ MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_CARDS_EXPECTED = M_('cards as text, like "K♠ 10♥ JK"')
 
 
 class ApiError(Exception):
@@ -169,24 +168,6 @@ def _rules(body: dict) -> RuleSet:
     return RuleSet.for_game(game or "kunken", body.get("rules"))
 
 
-def _cards(value: Any, field: str, required: bool = True) -> tuple[Card, ...]:
-    """Cards of one field (text, or a list of card tokens); empty is refused when required."""
-    if value is None or value == "" or value == []:
-        if required:
-            raise _missing(field)
-        return ()
-    if not isinstance(value, (str, list)) or (isinstance(value, list) and
-                                              not all(isinstance(t, str) for t in value)):
-        raise _bad(field, _CARDS_EXPECTED)
-    try:
-        cards = parse_cards(value)
-    except CardError as err:
-        raise KunkenError(Reason("field_error", {"field": field, "why": err.reason})) from None
-    if required and not cards:
-        raise _missing(field)
-    return cards
-
-
 def _meld_list(body: dict, field: str, required: bool) -> list[tuple[Card, ...]]:
     """A list of melds (each as text or a list of tokens); every meld must hold cards."""
     value = body.get(field)
@@ -198,16 +179,7 @@ def _meld_list(body: dict, field: str, required: bool) -> list[tuple[Card, ...]]
         raise _bad(field, M_('a list of melds, like ["6♥ 7♥ 8♥"]'))
     if len(value) > MAX_MELDS:
         raise KunkenError(Reason("too_many_items", {"field": field, "limit": MAX_MELDS}))
-    return [_cards(meld, f"{field}[{i}]") for i, meld in enumerate(value)]
-
-
-def _flag(body: dict, field: str) -> bool:
-    value = body.get(field, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise _bad(field, M_("true or false"))
-    return value
+    return [read_cards(meld, f"{field}[{i}]", required=True) for i, meld in enumerate(value)]
 
 
 def _reasons(reasons) -> list[str]:
@@ -304,7 +276,7 @@ def check_meld_view():
     """Is this meld legal, what kind is it, and what does it score?"""
     body = _body()
     rules = _rules(body)
-    cards = _cards(body.get("cards"), "cards")
+    cards = read_cards(body.get("cards"), "cards", required=True)
     result = check_meld(cards, rules, _meld_list(body, "table", required=False))
     return {"legal": result.legal, "kind": result.kind, "points": result.points,
             "cards": [str(c) for c in result.cards], "reasons": _reasons(result.reasons)}
@@ -315,8 +287,8 @@ def check_swap_view():
     """May this natural card replace a joker in this meld?"""
     body = _body()
     rules = _rules(body)
-    meld = _cards(body.get("meld"), "meld")
-    card = _cards(body.get("card"), "card")
+    meld = read_cards(body.get("meld"), "meld", required=True)
+    card = read_cards(body.get("card"), "card", required=True)
     has_layout = body.get("has_layout", True)
     if not isinstance(has_layout, bool):
         raise _bad("has_layout", M_("true or false"))
@@ -330,8 +302,8 @@ def check_opening_view():
     body = _body()
     rules = _rules(body)
     melds = _meld_list(body, "melds", required=True)
-    bank_card = _cards(body.get("bank_card"), "bank_card")
-    result = check_opening(melds, bank_card, rules, has_layout=_flag(body, "has_layout"),
+    bank_card = read_cards(body.get("bank_card"), "bank_card", required=True)
+    result = check_opening(melds, bank_card, rules, has_layout=read_flag(body, "has_layout"),
                            table=_meld_list(body, "table", required=False))
     return {"legal": result.legal, "points": result.points, "reasons": _reasons(result.reasons)}
 
@@ -341,7 +313,7 @@ def check_discard_view():
     """The "Rummy!" check: does this discard fit a meld on the table?"""
     body = _body()
     rules = _rules(body)
-    card = _cards(body.get("card"), "card")
+    card = read_cards(body.get("card"), "card", required=True)
     if len(card) != 1:
         raise _bad("card", M_("exactly one card"))
     result = check_discard(card, _meld_list(body, "melds", required=True), rules)
@@ -453,7 +425,7 @@ def record_deal(session_id: str):
     expected = _expected_version(body)
     rules = RuleSet.from_dict(session["rules"])
     _same_rules(body, rules)
-    override = _flag(body, "override")
+    override = read_flag(body, "override")
     note = _note(body.get("note"))
     record, report = prepare_deal(session, body)
     _refuse_problems(report, override, gettext('The deal has problems; correct it, or send "override": true '
@@ -634,8 +606,8 @@ def record_draft(session_id: str):
         end.update(went_out=went_out, went_out_set=True)
     for flag in ("express", "redeal"):
         if flag in body:
-            end[flag] = _flag(body, flag)
-    override = _flag(body, "override")
+            end[flag] = read_flag(body, flag)
+    override = read_flag(body, "override")
     note = _note(body.get("note"))
     chosen = with_end(draft, end)
     if not chosen.check.complete:

@@ -8,7 +8,7 @@ last deal; opened alone, the preset of the game chosen on the page.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Iterable, Optional
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -22,7 +22,7 @@ from ..cards import Card, Suit, format_cards, parse_cards
 from .forms import split_lines
 from ..melds import MeldCheck, laid_counts, check_discard, check_meld, check_opening, check_swap, check_vist
 from ..messages import KunkenError, Reason
-from ..rules import GAMES, HOUSE_RULES, SWITCHES, RuleSet
+from ..rules import GAMES, HOUSE_RULES, RuleSet
 from ..store import NotFound
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
 
