@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from typing import Any, Mapping, Optional
 
 from .deal import MAX_NOTE
-from .messages import M_, MESSAGES, KunkenError, N_, Reason
+from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, session_players
 from .session import Target
@@ -37,14 +37,6 @@ MAX_DEALS = 2000
 MIN_YEAR, MAX_YEAR = 1900, 9000
 CSV_COLUMNS = ("deal", "player", "plus", "minus", "score", "total", "went_out", "express", "redeal",
                "swaps", "override", "note")
-
-MESSAGES.update({
-    "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
-    "import_format": ("deal-record", N_('This is not a score sheet export this version can read: format must be "{format}".')),
-    "import_field": ("deal-record", N_("The export's field {field} is wrong: expected {expected}.")),
-    "import_deal": ("deal-record", N_("Deal {number} cannot be read: {why}")),
-    "import_deal_problems": ("deal-record", N_("Deal {number} has problems and was not recorded anyway (override): {why}")),
-})
 
 
 class DocumentError(KunkenError):

@@ -244,4 +244,13 @@ MESSAGES.update({
     "times": ("house-rules", N_("×{count}")),
     "words": ("house-rules", N_("{text}")),
     "number": ("house-rules", N_("{count}")),
+    # stored sessions, imports and exports
+    "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
+    "import_format": ("deal-record", N_('This is not a score sheet export this version can read: format must be "{format}".')),
+    "import_field": ("deal-record", N_("The export's field {field} is wrong: expected {expected}.")),
+    "import_deal": ("deal-record", N_("Deal {number} cannot be read: {why}")),
+    "import_deal_problems": ("deal-record", N_("Deal {number} has problems and was not recorded anyway (override): {why}")),
+    "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
+    "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
+    "session_players": ("players", N_("Name {min} to {max} different players.")),
 })

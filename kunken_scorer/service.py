@@ -16,15 +16,9 @@ from typing import Any, Optional
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .deal import clean_name
 from .draft import DraftCheck, check_draft
-from .messages import M_, MESSAGES, N_
+from .messages import M_
 from .session import SessionStatus
 from .store import StorageUnavailable, Store
-
-MESSAGES.update({
-    "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
-    "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
-    "session_players": ("players", N_("Name {min} to {max} different players.")),
-})
 
 
 @dataclass(frozen=True)

@@ -64,3 +64,22 @@ def test_the_checker_catches_a_forbidden_import(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import sqlite3\nfrom flask import Flask\nfrom .store import Store\n")
     assert {"sqlite3", "flask", ".store"} <= imports_of(bad)
+
+
+def test_every_message_code_is_registered_in_messages_py():
+    """A ``Reason("code", ...)`` anywhere in the package names a code of ``messages.MESSAGES``, and every
+    code is registered in messages.py itself (not added to the table by another module at import)."""
+    from kunken_scorer.messages import MESSAGES
+
+    package = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
+    used = {}
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Reason" and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                used.setdefault(node.args[0].value, str(path.relative_to(package)))
+            if (isinstance(node, ast.Attribute) and node.attr == "update"
+                    and getattr(node.value, "id", None) == "MESSAGES" and path.name != "messages.py"):
+                raise AssertionError(f"{path.name} adds to MESSAGES; register the codes in messages.py")
+    assert len(used) > 50
+    assert {code: where for code, where in used.items() if code not in MESSAGES} == {}
