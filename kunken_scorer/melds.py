@@ -7,12 +7,14 @@
 (True, 'run', 15, '5♥ JK=6♥ 7♥')
 >>> [r.code for r in check_meld("K♦ K♦ K♥", kunken).reasons]
 ['set_duplicate_card']
+>>> format_cards(check_meld("K♠ K♣ JK", kunken).joker_options), check_meld("K♠ K♣ JK", kunken).open_jokers
+('K♥ K♦', (2,))
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
@@ -38,6 +40,10 @@ class MeldCheck:
     #: the points of each card, in written order
     card_points: tuple[int, ...] = ()
     written: tuple[Card, ...] = ()
+    #: in a legal set, the cards its unpinned jokers could stand for when there are more of them than
+    #: such jokers (the joker then keeps an open suit), and the written positions of those jokers
+    joker_options: tuple[Card, ...] = ()
+    open_jokers: tuple[int, ...] = ()
 
     def to_dict(self) -> dict:
         """The verdict in the JSON API's shape.
@@ -173,16 +179,20 @@ def _check_set(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
             seen.add(card.pin)
     assigned = list(meld)
     free = [i for i, card in enumerate(meld) if card.pin is None and rules.is_joker(card)]
+    options: tuple[Card, ...] = ()
     if free:
-        open_cards = [Card(rank, s) for s in _SUITS]
-        open_cards = [c for c in open_cards if c not in seen and laid[c] < 2]
+        open_cards = [c for c in (Card(rank, s) for s in _SUITS) if c not in seen and laid[c] < 2]
+        options = tuple(open_cards) if len(open_cards) > len(free) else ()
         for i in free:
             if not open_cards:
                 reasons.append(Reason("set_joker_no_suit", {"rank": str(rank)}))
                 continue
             assigned[i] = Card.joker(open_cards.pop(0))
     points = [rules.points_by_rank[rank]] * len(meld)
-    return _verdict(meld, "set", rules, assigned, assigned, points, _dedupe(reasons))
+    verdict = _verdict(meld, "set", rules, assigned, assigned, points, _dedupe(reasons))
+    if options and verdict.legal:
+        return replace(verdict, joker_options=options, open_jokers=tuple(free))
+    return verdict
 
 
 def _dedupe(reasons):

@@ -18,9 +18,9 @@ from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
 from .. import service
-from ..cards import Card, Suit, format_cards, parse_cards
+from ..cards import format_cards, parse_cards
 from .forms import split_lines
-from ..melds import MeldCheck, laid_counts, check_discard, check_meld, check_opening, check_swap, check_vist
+from ..melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist
 from ..messages import KunkenError, Reason
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from ..store import NotFound
@@ -174,32 +174,14 @@ QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discar
 
 # -- answers -------------------------------------------------------------------------------
 
-def joker_cards(check: Optional[MeldCheck], rules: Optional[RuleSet] = None, table: Iterable[str] = ()) -> list[dict]:
-    """Each joker of a checked meld: its written position (1-based), the card it stands for and,
-    in a set whose joker may take more than one suit, every card it could be."""
-    if check is None:
-        return []
-    jokers = [{"position": i + 1, "card": str(card), "options": []} for i, card in check.jokers]
-    if check.kind != "set" or not check.legal or rules is None or not jokers:
-        return jokers
-    written = check.written
-    free = {i + 1 for i, c in enumerate(written) if rules.is_joker(c) and not (c.is_joker and c.pin)}
-    rank = next(c.natural_card.rank for c in check.assigned if not rules.is_joker(c) or (c.is_joker and c.pin))
-    taken = {c for c in written if not rules.is_joker(c)} | {c.pin for c in written if c.is_joker and c.pin}
-    laid = laid_counts([parse_cards(m) for m in table] + [written], rules)
-    options = [Card(rank, suit) for suit in Suit if Card(rank, suit) not in taken and laid[Card(rank, suit)] < 2]
-    if len(options) > len(free):
-        for joker in jokers:
-            if joker["position"] in free:
-                joker["options"] = [str(card) for card in options]
-    return jokers
-
-
-def meld_summary(check: MeldCheck, rules: Optional[RuleSet] = None, table: Iterable[str] = ()) -> dict:
-    """What the answer says about one meld."""
-    jokers = joker_cards(check, rules, table)
+def meld_summary(check: MeldCheck) -> dict:
+    """What the answer says about one meld: each joker's written position (1-based), the card it stands
+    for and, in a set whose joker may take more than one suit, every card it could be."""
+    options = [str(card) for card in check.joker_options]
+    jokers = [{"position": i + 1, "card": str(card), "options": options if i in check.open_jokers else []}
+              for i, card in check.jokers]
     # a joker with a choice of suits is shown as written, not pinned to the first suit
-    shown = check.written if any(j["options"] for j in jokers) else (check.assigned or check.written)
+    shown = check.written if check.joker_options else (check.assigned or check.written)
     return {"legal": check.legal, "kind": check.kind, "kind_text": KIND_NAMES.get(check.kind),
             "points": check.points, "cards": format_cards(shown), "written": format_cards(check.written),
             "jokers": jokers}
@@ -209,7 +191,7 @@ def answer_meld(form: MeldForm, rules: RuleSet) -> dict:
     """The answer to "is this meld legal?"."""
     table = meld_lines(form.table.data)
     check = check_meld(form.cards.data, rules, table)
-    return {"legal": check.legal, "meld": meld_summary(check, rules, table), "reasons": list(check.reasons)}
+    return {"legal": check.legal, "meld": meld_summary(check), "reasons": list(check.reasons)}
 
 
 def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
@@ -218,7 +200,7 @@ def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
     result = check_swap(form.meld.data, form.card.data, rules, table, has_layout=bool(form.has_layout.data))
     card = format_cards(parse_cards(form.card.data))
     answer = {"legal": result.legal, "card": card, "reasons": list(result.reasons),
-              "meld": meld_summary(result.meld, rules, table) if result.meld is not None else None}
+              "meld": meld_summary(result.meld) if result.meld is not None else None}
     if result.legal and result.joker is not None:
         answer["joker_position"] = result.joker + 1
         pin = result.meld.assigned[result.joker].pin
@@ -234,7 +216,7 @@ def answer_opening(form: OpeningForm, rules: RuleSet) -> dict:
                            has_layout=bool(form.has_layout.data), table=table)
     return {"legal": result.legal, "points": result.points, "needed": rules.opening_points,
             "has_layout": bool(form.has_layout.data), "reasons": list(result.reasons),
-            "melds": [meld_summary(m, rules, table) for m in result.melds]}
+            "melds": [meld_summary(m) for m in result.melds]}
 
 
 def answer_discard(form: DiscardForm, rules: RuleSet) -> dict:
@@ -255,7 +237,7 @@ def answer_vist(form: VistForm, rules: RuleSet) -> dict:
     table = meld_lines(form.table.data)
     check = check_vist(form.meld.data, added, rules, table)
     added_points = sum(check.card_points[len(check.card_points) - len(added):]) if check.legal else None
-    return {"legal": check.legal, "meld": meld_summary(check, rules, table), "reasons": list(check.reasons),
+    return {"legal": check.legal, "meld": meld_summary(check), "reasons": list(check.reasons),
             "added": format_cards(added), "added_points": added_points}
 
 
