@@ -165,27 +165,23 @@ def csv_rows(board: Scoreboard) -> list[dict]:
     """
     rows = []
     running = {name: 0 for name in board.players}
-    for scored in board.deals:
-        deal, report = scored.deal, scored.report
-        by_name = {p.name: p for p in report.players} if report else {}
-        redeal = bool(deal and deal.redeal)
-        for name in board.players:
-            result = by_name.get(name)
-            if result is not None and not redeal:
+    for line, scored in zip(board.lines, board.deals):
+        for name, result in zip(board.players, line.results):
+            if result is not None and not line.redeal:
                 running[name] += result.score
             rows.append({
-                "deal": scored.number,
+                "deal": line.number,
                 "player": _text_cell(name),
                 "plus": result.plus if result else "",
                 "minus": result.minus if result else "",
                 "score": result.score if result else "",
                 "total": running[name],
-                "went_out": _text_cell(deal.went_out if deal else None),
-                "express": int(bool(deal and deal.express)),
-                "redeal": int(redeal),
-                "swaps": _text_cell(swaps_text(deal, name) if deal else None),
-                "override": int(bool(scored.row["override"])),
-                "note": _text_cell(scored.row["note"]),
+                "went_out": _text_cell(line.went_out),
+                "express": int(line.express),
+                "redeal": int(line.redeal),
+                "swaps": _text_cell(swaps_text(scored.deal, name) if scored.deal else None),
+                "override": int(line.override),
+                "note": _text_cell(line.note),
             })
     return rows
 

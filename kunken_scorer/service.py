@@ -11,10 +11,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Optional
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
-from .deal import clean_name
+from .deal import PlayerScore, clean_name
 from .draft import DraftCheck, check_draft
 from .messages import M_
 from .session import SessionStatus
@@ -39,6 +40,25 @@ class ScoredDeal:
     def scores(self) -> dict[str, int]:
         """Deal score by player (zeros for an unreadable record)."""
         return self.report.scores if self.report else {}
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """One deal as every table of deals shows it (the session page, the summary, the CSV)."""
+
+    id: int
+    number: int
+    #: each player's result in seat order (None for a player the record does not score)
+    results: tuple[Optional[PlayerScore], ...]
+    went_out: Optional[str]
+    express: bool
+    redeal: bool
+    override: bool
+    note: Optional[str]
+    error: Optional[Reason]
+    swaps: tuple
+    problems: tuple[Reason, ...]
+    warnings: tuple[Reason, ...]
 
 
 @dataclass(frozen=True)
@@ -72,6 +92,20 @@ class Scoreboard:
     def ended(self) -> bool:
         """True once the table ended the session."""
         return bool(self.session.get("ended_at"))
+
+    @cached_property
+    def lines(self) -> tuple[DealLine, ...]:
+        """Every deal as a line of a table: results looked up in seat order, never computed again."""
+        lines = []
+        for scored in self.deals:
+            deal, report, row = scored.deal, scored.report, scored.row
+            by_name = {p.name: p for p in report.players} if report else {}
+            lines.append(DealLine(
+                row["id"], scored.number, tuple(by_name.get(name) for name in self.players),
+                deal.went_out if deal else None, bool(deal and deal.express), bool(deal and deal.redeal),
+                bool(row["override"]), row["note"], scored.error, deal.swaps if deal else (),
+                report.problems if report else (), report.warnings if report else ()))
+        return tuple(lines)
 
 
 #: (session id, deal id, revision) -> (Deal, DealReport) or the reading error: a stored deal's

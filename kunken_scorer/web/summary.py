@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
@@ -71,51 +70,11 @@ def running_chart_svg(board: Scoreboard) -> Markup:
 
 # -- the summary page -----------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DealRow:
-    """One line of the per-deal table."""
-
-    number: int
-    results: tuple  # (plus, minus, score) per player in seat order, or None
-    went_out: Optional[str]
-    express: bool
-    redeal: bool
-    override: bool
-    note: Optional[str]
-    problems: tuple[str, ...]
-    error: Optional[str]
-    swaps: tuple = ()
-    warnings: tuple[str, ...] = ()
-
-
-def deal_rows(board: Scoreboard) -> list[DealRow]:
-    """The per-deal table of a scoreboard: each player's plus, minus and score, and the deal's flags."""
-    rows = []
-    for scored in board.deals:
-        by_name = {p.name: p for p in scored.report.players} if scored.report else {}
-        results = tuple((p.plus, p.minus, p.score) if (p := by_name.get(name)) else None
-                        for name in board.players)
-        rows.append(DealRow(
-            number=scored.number,
-            results=results,
-            went_out=scored.deal.went_out if scored.deal else None,
-            express=bool(scored.deal and scored.deal.express),
-            redeal=bool(scored.deal and scored.deal.redeal),
-            override=bool(scored.row["override"]),
-            note=scored.row["note"],
-            problems=tuple(reason_text(r) for r in scored.report.problems) if scored.report else (),
-            error=reason_text(scored.error) if scored.error else None,
-            swaps=scored.deal.swaps if scored.deal else (),
-            warnings=tuple(reason_text(r) for r in scored.report.warnings) if scored.report else (),
-        ))
-    return rows
-
-
 @bp.get("/s/<sid>/summary")
 def summary(sid: str):
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
     board = board_or_404(sid)
-    rows = deal_rows(board)
+    rows = board.lines
     created, ended = _when(board.session["created_at"]), _when(board.session["ended_at"])
     return render_template(
         "summary.html",

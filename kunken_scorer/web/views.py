@@ -256,24 +256,10 @@ def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
 
 # -- the session page and its live update --------------------------------------------------------
 
-def _deal_rows(board: service.Scoreboard) -> list[dict]:
-    """What the deals table shows of each deal: its players' results in seat order (looked up, not computed)."""
-    rows = []
-    for scored in board.deals:
-        record, row = scored.row["record"], scored.row
-        by_name = {p.name: p for p in scored.report.players} if scored.report else {}
-        rows.append({"id": row["id"], "number": scored.number, "cells": [by_name.get(n) for n in board.players],
-                     "redeal": bool(record.get("redeal")), "went_out": record.get("went_out"),
-                     "express": bool(record.get("express")), "override": row["override"], "note": row["note"],
-                     "error": scored.error, "swaps": scored.deal.swaps if scored.deal else (),
-                     "warnings": scored.report.warnings if scored.report else ()})
-    return rows
-
-
 def _live_context(board: service.Scoreboard, editor: bool) -> dict:
     sid = board.session["id"]
     edit_base = url_for("views.edit_deal", sid=sid, deal_id=0)
-    return {"board": board, "sid": sid, "editor": editor, "rows": _deal_rows(board),
+    return {"board": board, "sid": sid, "editor": editor, "rows": board.lines,
             "edit_base": edit_base[:-len("0/edit")]}
 
 
