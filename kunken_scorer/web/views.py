@@ -451,8 +451,8 @@ def _same_as_stored(stored: dict, record: dict, override: bool, note: Optional[s
 
 
 def _post_deal(form: Any, session: dict, deal: Optional[dict]):
-    """Check or save a submitted deal form (new when ``deal`` is None)."""
-    sid = session["id"]
+    """Check or save a submitted deal form (new when ``deal`` is None): read it, check it with the core,
+    remember the table's way of entering hands, then (on Save) store it or show why not."""
     if not form.validate():
         return _render_deal(form, session, deal, status=422)
     try:
@@ -461,59 +461,80 @@ def _post_deal(form: Any, session: dict, deal: Optional[dict]):
         return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
     placed, general = _place_problems(form, report)
     show = {"report": report, "placed": placed, "general": general}
-    if form.hand_mode.data != session.get("hand_entry"):
-        get_store().set_hand_entry(sid, form.hand_mode.data)  # the table chose: remember it
-        session = {**session, "hand_entry": form.hand_mode.data}
+    session = _remember_hand_entry(session, form.hand_mode.data)
     if not form.save.data:
         return _render_deal(form, session, deal, **show)
     note = (form.note.data or "").strip() or None
-    if report.problems and not (form.override.data and note):
-        if not form.override.data:
-            _add_error(form.override, gettext(
-                "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."))
-        if not note:
-            _add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
+    if report.problems and not _anyway_explained(form, note):
         return _render_deal(form, session, deal, status=422, **show)
     override = bool(report.problems) and bool(form.override.data)
-    store = get_store()
-    expected = int(form.expected.data)
     try:
-        if deal is None:
-            stored, created = store.add_deal(sid, record, override=override, note=note,
-                                             idempotency_key=form.form_key.data, expected_version=expected)
-            if created:
-                flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
-            else:
-                flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
-        else:
-            stored = store.update_deal(sid, deal["id"], record, override=override, note=note,
-                                       expected_revision=expected)
-            flash(gettext("Deal %(n)s changed.", n=stored["number"]), "ok")
+        _store_deal(session, deal, record, override, note, form)
     except SessionEnded:
-        return _refuse_ended(sid)
+        return _refuse_ended(session["id"])
     except NotFound:
         abort(404)
     except Conflict:
-        if deal is None:
-            form.expected.data = str(store.version(sid))
-            message = gettext(
-                "Another phone changed this session while you were filling in this form. Nothing was saved. "
-                "Check the deals on the session page: if your deal is not there, press Save again.")
-        else:
-            try:
-                current = store.get_deal(sid, deal["id"])
-            except NotFound:
-                message = gettext("This deal was deleted on another phone. Nothing was saved.")
-            else:
-                if _same_as_stored(current, record, override, note):
-                    flash(gettext("Deal %(n)s changed.", n=current["number"]), "ok")
-                    return _to_session(sid)
-                message = gettext(
-                    "This deal was changed on another phone while you were editing it. Nothing was saved and "
-                    "nothing was overwritten. Your entries are kept below; open the deal again to see the other "
-                    "change.")
+        message = _conflict_message(session, deal, record, override, note, form)
+        if message is None:  # the other phone saved exactly this: nothing to tell
+            return _to_session(session["id"])
         return _render_deal(form, session, deal, status=409, conflict=message, **show)
-    return _to_session(sid)
+    return _to_session(session["id"])
+
+
+def _remember_hand_entry(session: dict, mode: str) -> dict:
+    """The table chose how to enter hands: keep it for the next deal."""
+    if mode == session.get("hand_entry"):
+        return session
+    get_store().set_hand_entry(session["id"], mode)
+    return {**session, "hand_entry": mode}
+
+
+def _anyway_explained(form: Any, note: Optional[str]) -> bool:
+    """A deal with problems is saved only with "Record anyway" ticked and a note; mark what is missing."""
+    if not form.override.data:
+        _add_error(form.override, gettext(
+            "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."))
+    if not note:
+        _add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
+    return bool(form.override.data and note)
+
+
+def _store_deal(session: dict, deal: Optional[dict], record: dict, override: bool, note: Optional[str],
+                form: Any) -> None:
+    """Add the deal (idempotent by the form's key) or change it (at the revision the form was made from)."""
+    store, sid, expected = get_store(), session["id"], int(form.expected.data)
+    if deal is not None:
+        stored = store.update_deal(sid, deal["id"], record, override=override, note=note, expected_revision=expected)
+        flash(gettext("Deal %(n)s changed.", n=stored["number"]), "ok")
+        return
+    stored, created = store.add_deal(sid, record, override=override, note=note,
+                                     idempotency_key=form.form_key.data, expected_version=expected)
+    if created:
+        flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
+    else:
+        flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
+
+
+def _conflict_message(session: dict, deal: Optional[dict], record: dict, override: bool, note: Optional[str],
+                      form: Any) -> Optional[str]:
+    """What to tell a phone whose save met another phone's change (None: that change was this very deal)."""
+    store, sid = get_store(), session["id"]
+    if deal is None:
+        form.expected.data = str(store.version(sid))
+        return gettext(
+            "Another phone changed this session while you were filling in this form. Nothing was saved. "
+            "Check the deals on the session page: if your deal is not there, press Save again.")
+    try:
+        current = store.get_deal(sid, deal["id"])
+    except NotFound:
+        return gettext("This deal was deleted on another phone. Nothing was saved.")
+    if _same_as_stored(current, record, override, note):
+        flash(gettext("Deal %(n)s changed.", n=current["number"]), "ok")
+        return None
+    return gettext(
+        "This deal was changed on another phone while you were editing it. Nothing was saved and nothing was "
+        "overwritten. Your entries are kept below; open the deal again to see the other change.")
 
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
