@@ -7,7 +7,7 @@ import sys
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
-CORE = ["__init__", "cards", "rules", "melds", "deal", "draft", "messages", "session"]
+CORE = ["__init__", "cards", "rules", "melds", "deal", "draft", "messages", "session", "charts"]
 FORBIDDEN = {"flask", "wtforms", "flask_wtf", "flask_babel", "sqlite_utils", "sqlite3", "qrcode",
              "werkzeug", "jinja2", "waitress", "socket", "http", "urllib", "os", "io", "subprocess"}
 #: the layers above the core (the web layer is the package kunken_scorer/web/)

@@ -14,7 +14,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from kunken_scorer import KunkenError, RuleSet
-from kunken_scorer.web.charts import bar_chart, running_chart, scoreboard_chart
+from kunken_scorer.charts import bar_chart, running_chart
+from kunken_scorer.web.summary import scoreboard_chart
 from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
 from kunken_scorer.service import prepare_deal, scoreboard
 from kunken_scorer.web.summary import player_history

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
 from .. import KunkenError, RuleSet
-from .charts import bar_chart, scoreboard_chart
+from ..charts import ChartWords, bar_chart, running_chart
 from ..exports import csv_text, export_document, import_document
 from .forms import FORM_KEY, new_form_key
 from ..rules import GAMES, KEY_SWITCHES
@@ -60,6 +60,13 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
     response.headers.set("Content-Disposition", "attachment", filename=filename)
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+def scoreboard_chart(board: Scoreboard) -> str:
+    """The running-totals chart of a scoreboard in the page's language (x axis: deal numbers, redeals left out)."""
+    numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
+    return running_chart(board.players, board.running, deal_numbers=numbers,
+                         words=ChartWords(gettext("Running totals"), gettext("Total"), gettext("Deal")))
 
 
 @bp.app_template_global("running_chart_svg")

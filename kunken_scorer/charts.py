@@ -16,11 +16,10 @@ from __future__ import annotations
 import html
 import math
 import re
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from flask_babel import gettext
-
-__all__ = ["DASHES", "MARKERS", "bar_chart", "running_chart", "scoreboard_chart"]
+__all__ = ["DASHES", "MARKERS", "ChartWords", "bar_chart", "running_chart"]
 
 #: Colours picked to stay apart for colour-blind readers (they are not what tells lines apart in print).
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#000000", "#a36b00",
@@ -140,8 +139,41 @@ def _spread(positions: list[float], gap: float, low: float, high: float) -> list
     return out
 
 
+@dataclass(frozen=True)
+class ChartWords:
+    """The chart's words in the reader's language (the caller translates them)."""
+
+    title: str = "Running totals"
+    total: str = "Total"
+    deal: str = "Deal"
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where the plot sits and how values map onto it."""
+
+    n: int
+    lo: int
+    hi: int
+    step: int
+    left: float = 52.0
+    top: float = 26.0
+    plot_w: float = 420.0
+    plot_h: float = 240.0
+
+    @property
+    def bottom(self) -> float:
+        return self.top + self.plot_h
+
+    def x(self, i: int) -> float:
+        return self.left + self.plot_w * i / max(self.n, 1)
+
+    def y(self, v: float) -> float:
+        return self.top + (self.hi - v) / (self.hi - self.lo) * self.plot_h
+
+
 def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], *,
-                  deal_numbers: Optional[Sequence[int]] = None, title: Optional[str] = None) -> str:
+                  deal_numbers: Optional[Sequence[int]] = None, words: ChartWords = ChartWords()) -> str:
     """An SVG line chart of each player's running total after each deal (``Scoreboard.running``).
 
     ``deal_numbers`` labels the x axis (the number of the deal each entry of ``running``
@@ -156,120 +188,99 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
     numbers = list(deal_numbers) if deal_numbers is not None else list(range(1, n + 1))
     if len(numbers) != n:
         raise ValueError("deal_numbers must have one number per entry of running")
-    title = title if title is not None else gettext("Running totals")
-
     values = [0] + [int(totals.get(name, 0)) for totals in running for name in players]
     lo, hi = min(values), max(values)
     if lo == hi:
         lo, hi = lo - 10, hi + 10
     step = _nice_step(hi - lo)
-    lo = math.floor(lo / step) * step
-    hi = math.ceil(hi / step) * step
-
+    frame = _Frame(n, math.floor(lo / step) * step, math.ceil(hi / step) * step, step)
     label_chars = max([len(_short(p)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
-    left, top, bottom_pad = 52.0, 26.0, 42.0
-    plot_w, plot_h = 420.0, 240.0
-    right = 30.0 + label_chars * 7.2
-    width = left + plot_w + right
-    height = top + plot_h + bottom_pad
-    bottom = top + plot_h
-
-    total_label, deal_label = gettext("Total"), gettext("Deal")
-
-    def x_at(i: int) -> float:
-        return left + plot_w * i / max(n, 1)
-
-    def y_at(v: float) -> float:
-        return top + (hi - v) / (hi - lo) * plot_h
-
+    width = frame.left + frame.plot_w + 30.0 + label_chars * 7.2
+    height = frame.bottom + 42.0
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart running-chart" role="img" '
            f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
            f'font-family="{_esc(_FONT)}" font-size="12">',
-           f"<title>{_esc(title)}</title>",
+           f"<title>{_esc(words.title)}</title>",
            f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>']
-
-    # y grid and tick labels; the zero line is drawn darker on top of the grid. Lines of one kind are
-    # one path and text takes the SVG default (black) fill: the chart is most of the session page's bytes.
-    grid, labels = [], []
-    v = lo
-    while v <= hi:
-        y = y_at(v)
-        if v != 0:
-            grid.append(f"M{_num(left)} {_num(y)}h{_num(plot_w)}")
-        labels.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}">{v}</text>')
-        v += step
-    out.append('<g class="y-axis" text-anchor="end">')
-    if grid:
-        out.append(f'<path d="{"".join(grid)}" stroke="{_GRID}" stroke-width="1"/>')
-    out.extend(labels)
-    out.append("</g>")
-    out.append(f'<text x="{_num(left - 6)}" y="{_num(top - 10)}" text-anchor="end" '
-               f'font-weight="bold">{_esc(total_label)}</text>')
-
-    # x ticks: deal numbers, thinned to about 20 labels.
-    every = 1 if n <= 20 else _nice_step(n, 20)
-    ticks, labels = [f"M{_num(left)} {_num(top)}V{_num(bottom)}H{_num(left + plot_w)}"], []
-    for i in range(0, n + 1):
-        if i % every and i != n:
-            continue
-        x = x_at(i)
-        ticks.append(f"M{_num(x)} {_num(bottom)}v4")
-        label = numbers[i - 1] if i else 0
-        labels.append(f'<text x="{_num(x)}" y="{_num(bottom + 17)}">{_esc(label)}</text>')
-    out.append('<g class="x-axis" text-anchor="middle">')
-    out.append(f'<path d="{"".join(ticks)}" fill="none" stroke="{_INK}" stroke-width="1"/>')
-    out.extend(labels)
-    out.append("</g>")
-    out.append(f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
-               f'font-weight="bold">{_esc(deal_label)}</text>')
-    out.append(f'<line class="zero" x1="{_num(left)}" y1="{_num(y_at(0))}" x2="{_num(left + plot_w)}" '
-               f'y2="{_num(y_at(0))}" stroke="{_INK}" stroke-width="1.5"/>')
-
-    # One line per player, then its markers; markers are thinned on long evenings.
-    mark_every = 1 if n <= 40 else math.ceil(n / 40)
+    out += _axes(frame, numbers, words)
     ends = []
     for index, name in enumerate(players):
-        colour = COLOURS[index % len(COLOURS)]
-        dash = DASHES[index % len(DASHES)]
-        shape = MARKERS[index % len(MARKERS)][0]
-        points = [(x_at(0), y_at(0))] + [(x_at(i + 1), y_at(int(t.get(name, 0)))) for i, t in enumerate(running)]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append('<g class="series">')
-        # whole pixels: a hundred deals of five players are most of the page's bytes otherwise
-        out.append(f'<path class="line" d="{_relative_path(points)}" fill="none" '
-                   f'stroke="{colour}" stroke-width="2.2" stroke-linejoin="round"{dash_attr}>'
-                   f"<title>{_esc(name)}</title></path>")
-        marks = "".join(_marker_path(shape, round(x), round(y)) for i, (x, y) in enumerate(points)
-                        if i and (i % mark_every == 0 or i == n))
-        if marks:
-            out.append(f'<path d="{marks}" {_marker_attrs(index)}/>')
-        out.append("</g>")
-        total = int(running[-1].get(name, 0)) if n else 0
-        ends.append((points[-1][1], index, name, total))
-
-    # End labels: marker, name and total, pushed apart so they never overlap.
-    ends.sort()
-    label_ys = _spread([y for y, *_ in ends], 15.0, top, bottom)
-    x_end = x_at(n)
-    out.append('<g class="labels">')
-    for (y_end, index, name, total), y in zip(ends, label_ys):
-        colour = COLOURS[index % len(COLOURS)]
-        shape = MARKERS[index % len(MARKERS)][0]
-        out.append(f'<g class="label"><title>{_esc(name)}</title>')
-        out.append(f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
-                   f'stroke="{colour}" stroke-width="1"/>')
-        out.append(f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>')
-        out.append(f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
-                   f'<tspan font-weight="bold">{total}</tspan></text></g>')
-    out.append("</g>")
+        points = [(frame.x(0), frame.y(0))] + [(frame.x(i + 1), frame.y(int(t.get(name, 0))))
+                                               for i, t in enumerate(running)]
+        out += _series(index, name, points, n)
+        ends.append((points[-1][1], index, name, int(running[-1].get(name, 0)) if n else 0))
+    out += _end_labels(frame, ends)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def scoreboard_chart(board: Any, *, title: Optional[str] = None) -> str:
-    """The running-totals chart of a ``service.Scoreboard`` (x axis: deal numbers, redeals left out)."""
-    numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
-    return running_chart(board.players, board.running, deal_numbers=numbers, title=title)
+def _axes(frame: _Frame, numbers: list, words: ChartWords) -> list[str]:
+    """Grid, tick labels and axis titles; lines of one kind are one path and text takes the SVG default
+    (black) fill: the chart is most of the session page's bytes."""
+    left, plot_w, bottom = frame.left, frame.plot_w, frame.bottom
+    grid, labels = [], []
+    v = frame.lo
+    while v <= frame.hi:
+        y = frame.y(v)
+        if v != 0:  # the zero line is drawn darker on top of the grid
+            grid.append(f"M{_num(left)} {_num(y)}h{_num(plot_w)}")
+        labels.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}">{v}</text>')
+        v += frame.step
+    out = ['<g class="y-axis" text-anchor="end">']
+    if grid:
+        out.append(f'<path d="{"".join(grid)}" stroke="{_GRID}" stroke-width="1"/>')
+    out += labels + ["</g>", f'<text x="{_num(left - 6)}" y="{_num(frame.top - 10)}" text-anchor="end" '
+                             f'font-weight="bold">{_esc(words.total)}</text>']
+    # x ticks: deal numbers, thinned to about 20 labels.
+    every = 1 if frame.n <= 20 else _nice_step(frame.n, 20)
+    ticks, labels = [f"M{_num(left)} {_num(frame.top)}V{_num(bottom)}H{_num(left + plot_w)}"], []
+    for i in range(0, frame.n + 1):
+        if i % every and i != frame.n:
+            continue
+        ticks.append(f"M{_num(frame.x(i))} {_num(bottom)}v4")
+        labels.append(f'<text x="{_num(frame.x(i))}" y="{_num(bottom + 17)}">{_esc(numbers[i - 1] if i else 0)}</text>')
+    out += ['<g class="x-axis" text-anchor="middle">',
+            f'<path d="{"".join(ticks)}" fill="none" stroke="{_INK}" stroke-width="1"/>', *labels, "</g>",
+            f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
+            f'font-weight="bold">{_esc(words.deal)}</text>',
+            f'<line class="zero" x1="{_num(left)}" y1="{_num(frame.y(0))}" x2="{_num(left + plot_w)}" '
+            f'y2="{_num(frame.y(0))}" stroke="{_INK}" stroke-width="1.5"/>']
+    return out
+
+
+def _series(index: int, name: str, points: list[tuple[float, float]], n: int) -> list[str]:
+    """One player's line, then its markers (thinned on long evenings)."""
+    colour, dash = COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)]
+    shape = MARKERS[index % len(MARKERS)][0]
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    out = ['<g class="series">',
+           f'<path class="line" d="{_relative_path(points)}" fill="none" stroke="{colour}" stroke-width="2.2" '
+           f'stroke-linejoin="round"{dash_attr}><title>{_esc(name)}</title></path>']
+    mark_every = 1 if n <= 40 else math.ceil(n / 40)
+    marks = "".join(_marker_path(shape, round(x), round(y)) for i, (x, y) in enumerate(points)
+                    if i and (i % mark_every == 0 or i == n))
+    if marks:
+        out.append(f'<path d="{marks}" {_marker_attrs(index)}/>')
+    out.append("</g>")
+    return out
+
+
+def _end_labels(frame: _Frame, ends: list[tuple[float, int, str, int]]) -> list[str]:
+    """Marker, name and total at the end of every line, pushed apart so they never overlap."""
+    ends.sort()
+    label_ys = _spread([y for y, *_ in ends], 15.0, frame.top, frame.bottom)
+    x_end = frame.x(frame.n)
+    out = ['<g class="labels">']
+    for (y_end, index, name, total), y in zip(ends, label_ys):
+        colour, shape = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)][0]
+        out += [f'<g class="label"><title>{_esc(name)}</title>',
+                f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
+                f'stroke="{colour}" stroke-width="1"/>',
+                f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>',
+                f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
+                f'<tspan font-weight="bold">{total}</tspan></text></g>']
+    out.append("</g>")
+    return out
 
 
 def bar_chart(items: Sequence[tuple[str, float]], *, title: str,
