@@ -1,4 +1,6 @@
-"""`python app.py` (what `make run` starts) serves on the given address and prints the join URL and QR code."""
+"""Starting the app: the factory's configuration (a given database, a generated secret key,
+``KUNKEN_*`` environment variables), and `python app.py` (what `make run` starts) serving on the
+given address and printing the join URL and QR code."""
 
 import os
 import socket
@@ -8,8 +10,32 @@ import time
 import urllib.request
 from pathlib import Path
 
+from kunken_scorer.web import create_app
+
+# -- the app factory -----------------------------------------------------------------------------------
+
+def test_factory_uses_the_given_database_and_keeps_a_generated_secret(tmp_path, monkeypatch):
+    monkeypatch.delenv("KUNKEN_SECRET_KEY", raising=False)
+    app = create_app({"DATABASE": str(tmp_path / "k.db"), "TESTING": True})
+    assert (tmp_path / "k.db").exists()
+    assert app.config["SECRET_KEY"] and len(app.config["SECRET_KEY"]) >= 32
+
+
+def test_environment_variables_configure_the_app(tmp_path, monkeypatch):
+    monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "env.db"))
+    monkeypatch.setenv("KUNKEN_SECRET_KEY", "s" * 40)
+    monkeypatch.setenv("KUNKEN_PUBLIC_URL", "http://scorer.example:8000")
+    app = create_app()
+    assert app.config["DATABASE"] == str(tmp_path / "env.db")
+    assert app.config["SECRET_KEY"] == "s" * 40
+    assert app.config["PUBLIC_URL"] == "http://scorer.example:8000"
+    assert (tmp_path / "env.db").exists()
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
+
+# -- python app.py ---------------------------------------------------------------------------------------
 
 def _free_port():
     with socket.socket() as s:
