@@ -1,4 +1,9 @@
-"""Shared fixtures and helpers of the tests; in CI a skipped test is a failure (nothing may pass by not running).
+"""Shared fixtures and helpers of the tests, and two checks on every run.
+
+- In CI a skipped test is a failure (nothing may pass by not running).
+- No test writes into the repository: the run keeps Hypothesis's files and the compiled message
+  catalogs in a temporary folder, every app gets its database under ``tmp_path`` and a secret key,
+  and the run fails when it leaves a new file (or folder) in the clone.
 
 The helpers are plain functions; test files import them with ``from conftest import ...``.
 """
@@ -8,27 +13,91 @@ from __future__ import annotations
 import html as htmllib
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 from playwright.sync_api import Page, expect
 
 from kunken_scorer import Card, Rank, RuleSet, Suit
 from kunken_scorer.web.forms import switch_values
 
+ROOT = Path(__file__).resolve().parent.parent
+#: Folders the no-writes check leaves out: git's own, a virtualenv made in the clone (`make test`),
+#: Python's bytecode caches and pytest's cache (pytest itself writes that, not a test; gitignored).
+NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache"}
+
+
+# -- a run writes nothing into the repository -----------------------------------------------------
+
+def repository_files(root: Path = ROOT) -> set[str]:
+    """Every file and folder under ``root`` (folders end in ``/``), leaving out :data:`NOT_CHECKED`
+    and the screenshot folder ``KUNKEN_SHOTS`` a developer may ask for."""
+    shots = os.environ.get("KUNKEN_SHOTS")
+    skipped = Path(shots).resolve() if shots else None
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in NOT_CHECKED and Path(folder, d).resolve() != skipped)
+        relative = Path(folder).relative_to(root)
+        found.update(f"{relative / d}/" for d in dirs)
+        found.update(str(relative / name) for name in names)
+    return found
+
+
+def new_files(before: set[str], after: set[str]) -> list[str]:
+    """What is in ``after`` and was not in ``before``, sorted."""
+    return sorted(after - before)
+
 
 def pytest_configure(config):
+    """Point whatever the run would write beside the code at a temporary folder."""
     config.addinivalue_line("markers", 'lang(code): the language cookie of the `client` fixture ("en"), '
                                        "or None for none")
+    scratch = Path(tempfile.mkdtemp(prefix="kunken-tests-"))
+    config._kunken_scratch = scratch
+    # Hypothesis keeps its example database and a cache of constants in ./.hypothesis otherwise.
+    set_hypothesis_home_dir(scratch / "hypothesis")
+    settings.register_profile("kunken-tests", database=None)
+    settings.load_profile("kunken-tests")
+    # The app compiles messages.mo beside each messages.po at start-up: every app of the run,
+    # and every `python app.py` a test starts (they inherit the environment), compiles a copy.
+    catalogs = scratch / "translations"
+    shutil.copytree(ROOT / "translations", catalogs, ignore=shutil.ignore_patterns("*.mo"))
+    config._kunken_environ = os.environ.get("KUNKEN_BABEL_TRANSLATION_DIRECTORIES")
+    os.environ["KUNKEN_BABEL_TRANSLATION_DIRECTORIES"] = str(catalogs)
+
+
+def pytest_sessionstart(session):
+    session.config._kunken_files = repository_files()
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """In CI, fail the run when any test was skipped."""
+    """In CI, fail the run when any test was skipped; anywhere, when the run left files in the clone."""
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if os.environ.get("CI") and reporter is not None and reporter.stats.get("skipped"):
-        reporter.write_line("CI: skipped tests are not allowed here; see the skip reasons above.", red=True)
+        reporter.write_line("\nCI: skipped tests are not allowed here; see the skip reasons above.", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    before = getattr(session.config, "_kunken_files", None)
+    left = new_files(before, repository_files()) if before is not None else []
+    if left:
+        if reporter is not None:
+            reporter.write_line(f"\nThe tests wrote into the repository {ROOT}: " + ", ".join(left), red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config):
+    scratch = getattr(config, "_kunken_scratch", None)
+    if scratch is None:
+        return
+    if config._kunken_environ is None:
+        os.environ.pop("KUNKEN_BABEL_TRANSLATION_DIRECTORIES", None)
+    else:
+        os.environ["KUNKEN_BABEL_TRANSLATION_DIRECTORIES"] = config._kunken_environ
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 # -- app fixtures (a fresh SQLite file per test) ---------------------------------------------

@@ -10,15 +10,35 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+from kunken_scorer import web
 from kunken_scorer.web import create_app
 
 # -- the app factory -----------------------------------------------------------------------------------
 
-def test_factory_uses_the_given_database_and_keeps_a_generated_secret(tmp_path, monkeypatch):
+@pytest.fixture
+def instance_folder(tmp_path, monkeypatch):
+    """The app's instance folder (where it keeps the secret key it makes) under ``tmp_path``, not in the clone."""
+    folder = tmp_path / "instance"
+    new_app = web._new_app
+
+    def app_with_its_instance_here(test_config=None):
+        app = new_app(test_config)
+        app.instance_path = str(folder)
+        return app
+    monkeypatch.setattr(web, "_new_app", app_with_its_instance_here)
+    return folder
+
+
+def test_factory_uses_the_given_database_and_keeps_a_generated_secret(tmp_path, monkeypatch, instance_folder):
     monkeypatch.delenv("KUNKEN_SECRET_KEY", raising=False)
     app = create_app({"DATABASE": str(tmp_path / "k.db"), "TESTING": True})
     assert (tmp_path / "k.db").exists()
     assert app.config["SECRET_KEY"] and len(app.config["SECRET_KEY"]) >= 32
+    assert (instance_folder / "secret_key").read_text().strip() == app.config["SECRET_KEY"]
+    again = create_app({"DATABASE": str(tmp_path / "k.db"), "TESTING": True})
+    assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"]  # kept: the next start reads the same key
 
 
 def test_environment_variables_configure_the_app(tmp_path, monkeypatch):
