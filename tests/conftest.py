@@ -1,31 +1,111 @@
-"""Shared fixtures; in CI a skipped test is a failure (nothing may pass by not running)."""
+"""Shared fixtures and helpers of the tests, and two checks on every run.
 
+- In CI a skipped test is a failure (nothing may pass by not running).
+- No test writes into the repository: the run keeps Hypothesis's files and the compiled message
+  catalogs in a temporary folder, every app gets its database under ``tmp_path`` and a secret key,
+  and the run fails when it leaves a new file (or folder) in the clone.
+
+The helpers are plain functions; test files import them with ``from conftest import ...``.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
 import os
-import subprocess
-import sys
+import re
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
+from playwright.sync_api import Page, expect
+
+from kunken_scorer import Card, Rank, RuleSet, Suit
+from kunken_scorer.web.forms import switch_values
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Folders the no-writes check leaves out: git's own, a virtualenv made in the clone (`make test`),
+#: Python's bytecode caches and pytest's cache (pytest itself writes that, not a test; gitignored).
+NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache"}
+
+
+# -- a run writes nothing into the repository -----------------------------------------------------
+
+def repository_files(root: Path = ROOT) -> set[str]:
+    """Every file and folder under ``root`` (folders end in ``/``), leaving out :data:`NOT_CHECKED`
+    and the screenshot folder ``KUNKEN_SHOTS`` a developer may ask for."""
+    shots = os.environ.get("KUNKEN_SHOTS")
+    skipped = Path(shots).resolve() if shots else None
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in NOT_CHECKED and Path(folder, d).resolve() != skipped)
+        relative = Path(folder).relative_to(root)
+        found.update(f"{relative / d}/" for d in dirs)
+        found.update(str(relative / name) for name in names)
+    return found
+
+
+def new_files(before: set[str], after: set[str]) -> list[str]:
+    """What is in ``after`` and was not in ``before``, sorted."""
+    return sorted(after - before)
 
 
 def pytest_configure(config):
-    """Compile the stale message catalogs as `make catalogs` does, for a bare `pytest` run.
+    """Point whatever the run would write beside the code at a temporary folder."""
+    config.addinivalue_line("markers", 'lang(code): the language cookie of the `client` fixture ("en"), '
+                                       "or None for none")
+    scratch = Path(tempfile.mkdtemp(prefix="kunken-tests-"))
+    config._kunken_scratch = scratch
+    # Hypothesis keeps its example database and a cache of constants in ./.hypothesis otherwise.
+    set_hypothesis_home_dir(scratch / "hypothesis")
+    settings.register_profile("kunken-tests", database=None)
+    settings.load_profile("kunken-tests")
+    # The app reads compiled catalogs (`make catalogs` writes them beside the .po files): the run
+    # compiles its own copy, which every app and every `python app.py` a test starts (they
+    # inherit the environment) reads, so a bare `pytest` needs no make and writes nothing here.
+    catalogs = scratch / "translations"
+    shutil.copytree(ROOT / "translations", catalogs, ignore=shutil.ignore_patterns("*.mo"))
+    for po in catalogs.glob("*/LC_MESSAGES/messages.po"):
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        with po.with_suffix(".mo").open("wb") as target:
+            write_mo(target, catalog)
+    config._kunken_environ = os.environ.get("KUNKEN_BABEL_TRANSLATION_DIRECTORIES")
+    os.environ["KUNKEN_BABEL_TRANSLATION_DIRECTORIES"] = str(catalogs)
 
-    The app only reads compiled catalogs and refuses to start without them; `make test` has
-    compiled them already, so this does nothing there.
-    """
-    from kunken_scorer.web import ROOT, stale_catalogs
-    for po in stale_catalogs(ROOT / "translations"):
-        subprocess.run([sys.executable, "-m", "babel.messages.frontend", "compile", "--domain", "messages",
-                        "--locale", po.parent.parent.name, "--input-file", str(po),
-                        "--output-file", str(po.with_suffix(".mo"))], check=True)
+
+def pytest_sessionstart(session):
+    session.config._kunken_files = repository_files()
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """In CI, fail the run when any test was skipped."""
+    """In CI, fail the run when any test was skipped; anywhere, when the run left files in the clone."""
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if os.environ.get("CI") and reporter is not None and reporter.stats.get("skipped"):
-        reporter.write_line("CI: skipped tests are not allowed here; see the skip reasons above.", red=True)
+        reporter.write_line("\nCI: skipped tests are not allowed here; see the skip reasons above.", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    before = getattr(session.config, "_kunken_files", None)
+    left = new_files(before, repository_files()) if before is not None else []
+    if left:
+        if reporter is not None:
+            reporter.write_line(f"\nThe tests wrote into the repository {ROOT}: " + ", ".join(left), red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config):
+    scratch = getattr(config, "_kunken_scratch", None)
+    if scratch is None:
+        return
+    if config._kunken_environ is None:
+        os.environ.pop("KUNKEN_BABEL_TRANSLATION_DIRECTORIES", None)
+    else:
+        os.environ["KUNKEN_BABEL_TRANSLATION_DIRECTORIES"] = config._kunken_environ
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 # -- app fixtures (a fresh SQLite file per test) ---------------------------------------------
@@ -39,9 +119,14 @@ def app(tmp_path):
 
 
 @pytest.fixture
-def client(app):
-    """A test client for ``app``."""
-    return app.test_client()
+def client(app, request):
+    """A test client for ``app``; under ``@pytest.mark.lang("en")`` (on the test or its module) it
+    has the language cookie set, like :func:`phone`; ``lang(None)`` is a client without it."""
+    marker = request.node.get_closest_marker("lang")
+    test_client = app.test_client()
+    if marker is not None and marker.args[0]:
+        test_client.set_cookie("lang", marker.args[0])
+    return test_client
 
 
 @pytest.fixture
@@ -110,3 +195,388 @@ def phones(browser, playwright):
     yield open_phone
     for context in opened:
         context.close()
+
+
+# -- the table's pages through the test client ----------------------------------------------------
+
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def phone(app):
+    """A test client reading the pages in English (the messages these tests look for)."""
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    return client
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def csrf_from(client, url: str = "/") -> str:
+    """A CSRF token as a browser gets it: from a form on a page."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return CSRF.search(text(response))[1]
+
+
+def hidden(page: str, name: str) -> str:
+    return htmllib.unescape(re.search(rf'name="{name}"[^>]*value="([^"]*)"', page)[1])
+
+
+def rule_fields(game: str = "kunken") -> dict:
+    """The house-rule switches as a browser posts them, left at ``game``'s defaults."""
+    data = {}
+    for name, value in switch_values(game).items():
+        if isinstance(value, bool):
+            if value:
+                data[f"rules-{name}"] = "y"
+        else:
+            data[f"rules-{name}"] = str(value)
+    return data
+
+
+def start(client, players=("Anna", "Boris"), game="kunken", shown="kunken", target=None, **extra) -> str:
+    """Start a session from the home page; return its id (this client becomes the scorer)."""
+    data = {"csrf_token": csrf_from(client), "game": game, "defaults_for": shown, "create": "Start",
+            "target_kind": "", "target_value": "", **rule_fields(shown)}
+    for i, name in enumerate(players):
+        data[f"players-{i}"] = name
+    if target:
+        data["target_kind"], data["target_value"] = target
+    data.update(extra)
+    response = client.post("/sessions", data=data)
+    assert response.status_code == 303, text(response)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def deal_data(page: str, players: dict, went_out: str = "", **flags) -> dict:
+    """A deal form filled in: ``players`` maps seat index to (melds, vists, hand)."""
+    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
+            "expected": hidden(page, "expected"), "went_out": went_out}
+    for i, (melds, vists, hand) in players.items():
+        data[f"players-{i}-melds"] = melds
+        data[f"players-{i}-vists"] = vists
+        data[f"players-{i}-hand"] = hand
+    for key, value in flags.items():
+        if value is True:
+            data[key] = "y"
+        elif value:
+            data[key] = value
+    return data
+
+
+GOOD = {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥", "", "K♣ JK")}  # Anna +35, Boris -5
+
+
+def record(client, sid: str, players=GOOD, went_out="Anna", button="save", **flags):
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    return client.post(f"/s/{sid}/deals/new", data={**deal_data(page, players, went_out, **flags), button: "1"})
+
+
+def totals(page: str) -> dict:
+    """The scoreboard's totals by player, read from its DOM hooks."""
+    rows = re.findall(r'<tr data-player="([^"]*)" class="standing[^"]*">.*?data-total="(-?\d+)"', page, re.S)
+    return {htmllib.unescape(name): int(total) for name, total in rows}
+
+
+SWAP_FORM = {0: ("K♠ K♣ JK", "", "", ""), 1: ("5♥ JK 7♥", "", "15", "Anna 1: K♦")}
+
+
+def swap_data(page: str, players: dict, went_out: str = "", **flags) -> dict:
+    """``players``: seat -> (melds, vists, hand, swaps)."""
+    data = deal_data(page, {i: p[:3] for i, p in players.items()}, went_out, **flags)
+    for i, p in players.items():
+        data[f"players-{i}-swaps"] = p[3]
+    return data
+
+
+def submit(client, sid: str, players: dict, went_out: str = "", button: str = "save", url: str = None, **flags):
+    url = url or f"/s/{sid}/deals/new"
+    page = text(client.get(url))
+    return client.post(url, data={**swap_data(page, players, went_out, **flags), button: "1"})
+
+
+# -- the JSON API ---------------------------------------------------------------------------------
+
+API = "/api/v1"
+
+
+DEAL = {
+    "game": "kunken",
+    "players": [
+        {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♥"}], "hand": ""},
+        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣ JK"},
+    ],
+    "went_out": "Anna",
+    "express": False,
+}
+
+
+def new_session(client, players=("Anna", "Boris"), **extra):
+    response = client.post(f"{API}/sessions", json={"players": list(players), **extra})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def auth(session, **headers):
+    return {"Authorization": f"Bearer {session['edit_token']}", **headers}
+
+
+def post_deal(client, session, body=DEAL, key=None, if_match=None):
+    """Record a deal with the session's token, optionally an Idempotency-Key and If-Match."""
+    headers = auth(session)
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    if if_match is not None:
+        headers["If-Match"] = if_match
+    return client.post(f"{API}/sessions/{session['id']}/deals", json=body, headers=headers)
+
+
+SWAP_DEAL = {
+    "players": [{"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
+                {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": {"points": 15, "jokers": 0}}],
+    "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}],
+    "went_out": "Anna",
+}
+
+
+# -- the rules core ---------------------------------------------------------------------------------
+
+def kunken(**switches):
+    return RuleSet.for_game("kunken", switches)
+
+
+def ordered(**switches):
+    return RuleSet.for_game("ordered-rummy", switches)
+
+
+#: Hypothesis strategies: cards, and rule sets with any switches.
+naturals = st.builds(Card, st.sampled_from(list(Rank)), st.sampled_from(list(Suit)))
+
+
+jokers = st.one_of(st.just(Card.joker()), naturals.map(Card.joker))
+
+
+cards = st.one_of(naturals, jokers)
+
+
+switches = st.fixed_dictionaries({}, optional={
+    "joker_limit": st.sampled_from(["half", "two", "one", "minority"]),
+    "ace_low": st.booleans(), "wrap": st.booleans(), "no_adjacent_jokers": st.booleans()})
+
+
+rule_sets = st.builds(RuleSet.for_game, st.sampled_from(["kunken", "ordered-rummy"]), switches)
+
+
+# -- phones in a browser ------------------------------------------------------------------------
+
+PLAYERS = ["Anna", "Boris", "Vera"]
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+def tap_and_wait(page: Page, target) -> None:
+    """Tap something that navigates, and wait for the new page (``tap`` alone does not wait)."""
+    locator = page.locator(target) if isinstance(target, str) else target
+    with page.expect_navigation():
+        locator.tap()
+
+
+def total(page: Page, name: str):
+    """The running-total cell of a player on the session page."""
+    return page.locator(f'#totals tr[data-player="{name}"] .total')
+
+
+def expect_totals(page: Page, totals: dict, count: int, timeout: int = 5_000) -> None:
+    """The session page shows these totals and this deal count (waiting for the live update)."""
+    for name, value in totals.items():
+        expect(total(page, name)).to_have_attribute("data-total", str(value), timeout=timeout)
+        expect(total(page, name)).to_have_text(re.compile(rf"^\s*{'[−-]' if value < 0 else ''}{abs(value)}\s*$"))
+    expect(page.locator("#deal-count")).to_have_attribute("data-count", str(count), timeout=timeout)
+
+
+def start_session(page: Page, base: str, players=PLAYERS) -> str:
+    """Create a Kunken session on the home page; returns the session page URL."""
+    page.goto(base + "/")
+    for i, name in enumerate(players):
+        page.locator(f"#players-{i}").fill(name)
+    page.locator("#target_kind").select_option("deals")
+    page.locator("#target_value").fill("10")
+    tap_and_wait(page, "#create")
+    expect(page.locator("p.flash")).to_be_visible()
+    expect(page.locator("#record-deal")).to_be_visible()
+    assert re.search(r"/s/[^/]+$", page.url), page.url
+    return page.url
+
+
+def start_on_phone(page: Page, base: str, players: list[str], hand_entry: str, game: str = "kunken") -> str:
+    """Start a session on the home page (not counted: the evening's setup, not a deal)."""
+    page.goto(base + "/")
+    page.locator("#game").select_option(game)
+    for i, name in enumerate(players):
+        page.locator(f"#players-{i}").fill(name)
+    page.locator("#hand_entry").select_option(hand_entry)
+    tap_and_wait(page, "#create")
+    expect(page.locator("#record-deal")).to_be_visible()
+    return page.url
+
+
+def close_keypad(page: Page) -> None:
+    """Put the keypad away so it covers no button."""
+    if page.locator("#keypad").is_visible():
+        page.locator('#keypad [data-action="close"]').tap()
+        expect(page.locator("#keypad")).to_be_hidden()
+
+
+def quiet(page: Page) -> None:
+    """The deal form's live check has nothing pending or running, so the page no longer moves."""
+    page.wait_for_function("""() => { const f = document.getElementById('deal-form') || document.getElementById('part-form');
+        return !f || (!f.hasAttribute('data-pending') && f.getAttribute('data-checking') !== 'true'); }""")
+
+
+def show_field(page: Page, field_id: str):
+    """The field, on screen: one player per screen, so go to its player's tab first."""
+    quiet(page)
+    field = page.locator(f"#{field_id}")
+    seat = re.match(r"players-(\d+)-", field_id)
+    if seat and not field.is_visible():
+        page.locator(f"#seat-tab-{seat[1]}").tap()
+        expect(field).to_be_visible()
+    return field
+
+
+def fill(page: Page, field_id: str, text: str) -> None:
+    """Type into a field as with the phone's keyboard (the tests that are not about the keypad)."""
+    show_field(page, field_id).fill(text)
+
+
+def open_deal_form(page: Page, link) -> None:
+    """Go from the session page to a deal form and wait for its keypad script."""
+    tap_and_wait(page, link)
+    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def ready(page: Page) -> None:
+    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def settled(page: Page) -> None:
+    """The live check has answered the last change."""
+    quiet(page)
+    expect(page.locator("#deal-form")).to_have_attribute("data-checking", "false")
+
+
+def check(page: Page) -> None:
+    """Tap Check and wait for the preview."""
+    close_keypad(page)
+    quiet(page)
+    tap_and_wait(page, "#check")
+    expect(page.locator("#preview")).to_be_visible()
+    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def expect_preview(page: Page, scores: dict) -> None:
+    """The preview shows each player's (plus, minus, score)."""
+    expect(page.locator("#preview")).to_have_attribute("data-valid", "true")
+    for name, (plus, minus, score) in scores.items():
+        row = page.locator(f'#preview-scores tr[data-player="{name}"]')
+        expect(row.locator(".plus")).to_have_attribute("data-plus", str(plus))
+        expect(row.locator(".minus")).to_have_attribute("data-minus", str(minus))
+        expect(row.locator(".score")).to_have_attribute("data-score", str(score))
+
+
+def save(page: Page, flash: str) -> None:
+    """Tap Save; the phone goes back to the session page with a message."""
+    close_keypad(page)
+    quiet(page)
+    tap_and_wait(page, "#save")
+    assert re.search(r"/s/[^/]+$", page.url), f"Save did not return to the session page: {page.url}"
+    expect(page.locator("p.flash")).to_contain_text(flash)
+
+
+def no_horizontal_overflow(page: Page) -> None:
+    """Nothing sticks out sideways on the phone's screen.
+
+    In mobile emulation ``window.innerWidth`` grows with content that overflows (the page gets
+    zoomed out), so ``scrollWidth <= innerWidth`` alone always holds; the screen's width is the
+    layout viewport's ``clientWidth`` (412 CSS pixels on a Pixel 7), and innerWidth must equal it.
+    """
+    width, inner, screen = page.evaluate(
+        "[document.documentElement.scrollWidth, window.innerWidth, document.documentElement.clientWidth]")
+    assert screen == page.viewport_size["width"], (page.url, screen)
+    assert width <= screen and inner <= screen, \
+        f"{page.url}: the page is {width}px wide (innerWidth {inner}) on a {screen}px screen"
+
+
+class Taps:
+    """Taps on a page, counted."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, target, navigates: bool = False) -> None:
+        locator = self.page.locator(target) if isinstance(target, str) else target
+        if not (isinstance(target, str) and target.startswith("#keypad")):
+            quiet(self.page)  # as a person looks before tapping: the page has stopped moving
+        if navigates:
+            tap_and_wait(self.page, locator)
+        else:
+            locator.tap()
+        self.count += 1
+
+    def keys(self, *keys: str) -> None:
+        """Keypad keys: ranks (``A``, ``10``), suits, ``…``, ``↵``, ``JK``, digits ``d4``."""
+        for key in keys:
+            if key in "♠♥♦♣":
+                selector = f'[data-suit="{key}"]'
+            elif key == "…":
+                selector = '[data-action="range"]'
+            elif key == "↵":
+                selector = '[data-action="newline"]'
+            elif key == "JK":
+                selector = '[data-joker="JK"]'
+            elif key == "hJK":
+                selector = "[data-hand-joker]"
+            elif key.startswith("d"):
+                selector = f'[data-digit="{key[1:]}"]'
+            else:
+                selector = f'[data-rank="{key}"]'
+            self.tap(f"#keypad {selector}")
+
+    def pick(self, insert: str, kind: str = "vists") -> None:
+        """A vist or swap target from the keypad's list of what is on the table."""
+        self.tap(self.page.locator(f'#keypad .key.name[data-kind="{kind}"][data-insert="{insert}"]'))
+
+
+def part_ready(page: Page) -> None:
+    expect(page.locator("#part-form")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def saved(page: Page, revision: int | None = None) -> None:
+    """Every change typed on this phone is stored (the answer to the last save has come back)."""
+    quiet(page)
+    expect(page.locator("#part-form")).to_have_attribute("data-checking", "false")
+    if revision is not None:
+        expect(page.locator("#saved-state")).to_have_attribute("data-revision", str(revision))
+
+
+def take_seat(page: Page, session_url: str, seat: int) -> None:
+    """Open the viewer link and say "this is me" (once an evening: not counted)."""
+    page.goto(session_url)
+    tap_and_wait(page, f"#take-seat-{seat}")
+    part_ready(page)
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    """Where the screenshots go: ``KUNKEN_SHOTS`` when set (to look at them), else the test's folder."""
+    folder = Path(os.environ.get("KUNKEN_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,4 +1,5 @@
-"""The JSON API of API.md through the test client: examples, auth, idempotency, export/import, hostile input."""
+"""The JSON API of API.md through the test client: examples, auth, idempotency, export/import,
+swaps, short hands and warnings, the language of the answers, hostile input."""
 
 from __future__ import annotations
 
@@ -8,41 +9,12 @@ import json
 
 import pytest
 
-API = "/api/v1"
+from conftest import API, DEAL, SWAP_DEAL, auth, new_session, post_deal
 
-DEAL = {
-    "game": "kunken",
-    "players": [
-        {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♥"}], "hand": ""},
-        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣ JK"},
-    ],
-    "went_out": "Anna",
-    "express": False,
-}
 DEAL_SCORES = [{"name": "Anna", "plus": 35, "minus": 0, "score": 35},
                {"name": "Boris", "plus": 15, "minus": 20, "score": -5}]
 # Boris's second meld "K♦ K♦ K♥" holds K♦ twice: a problem the table may override.
 BAD_DEAL = {**DEAL, "players": [DEAL["players"][0], {**DEAL["players"][1], "melds": ["2♥ 3♥ 4♥", "K♦ K♦ K♥"]}]}
-
-
-def new_session(client, players=("Anna", "Boris"), **extra):
-    response = client.post(f"{API}/sessions", json={"players": list(players), **extra})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def auth(session, **headers):
-    return {"Authorization": f"Bearer {session['edit_token']}", **headers}
-
-
-def post_deal(client, session, body=DEAL, key=None, if_match=None):
-    """Record a deal with the session's token, optionally an Idempotency-Key and If-Match."""
-    headers = auth(session)
-    if key is not None:
-        headers["Idempotency-Key"] = key
-    if if_match is not None:
-        headers["If-Match"] = if_match
-    return client.post(f"{API}/sessions/{session['id']}/deals", json=body, headers=headers)
 
 
 def assert_error(response, status):
@@ -544,3 +516,138 @@ def test_hostile_headers_and_paths_never_cause_a_500(client):
             _assert_handled(client.get(path), path)
         _assert_handled(client.post(f"{API}/sessions/{sid}/deals", json=DEAL, headers=auth(s)), sid)
     assert_error(client.post(url, json=DEAL, headers=auth(s, **{"Idempotency-Key": "k" * 1000})), 400)
+
+
+COPIES_DEAL = {"players": [{"name": "Anna", "melds": ["9♣ JK J♣"], "hand": ""},
+                           {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": "2♣"},
+                           {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": "3♣"}],
+               "went_out": "Anna"}
+
+
+def scores(answer: dict) -> dict:
+    return {p["name"]: p["score"] for p in answer["players"]}
+
+
+# -- swaps, short hands and warnings ----------------------------------------------------------------
+
+@pytest.mark.lang("en")
+def test_score_the_swap_example(client):
+    response = client.post(f"{API}/deals/score", json=SWAP_DEAL)
+    assert response.status_code == 200
+    answer = response.get_json()
+    assert answer["valid"] is True and answer["warnings"] == []
+    assert scores(answer) == {"Anna": 20, "Boris": 25 - 15}
+
+
+@pytest.mark.lang("en")
+def test_the_swap_is_recorded_exported_and_imported_with_the_same_scores(client):
+    session = new_session(client)
+    response = post_deal(client, session, SWAP_DEAL)
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["warnings"] == []
+    sheet = client.get(f"{API}/sessions/{session['id']}").get_json()
+    assert sheet["totals"] == {"Anna": 20, "Boris": 10}
+    deal = sheet["deals"][0]
+    assert deal["record"]["swaps"] == SWAP_DEAL["swaps"]
+    assert deal["record"]["players"][1]["hand"] == {"points": 15, "jokers": 0}
+    assert deal["warnings"] == []
+    exported = client.get(f"{API}/sessions/{session['id']}/export").get_json()
+    imported = client.post(f"{API}/sessions/import", json=exported)
+    assert imported.status_code == 201, imported.get_json()
+    again = client.get(f"{API}/sessions/{imported.get_json()['id']}").get_json()
+    assert again["totals"] == {"Anna": 20, "Boris": 10}
+    assert again["deals"][0]["record"] == deal["record"]
+
+
+@pytest.mark.lang("en")
+def test_a_wrong_swap_is_a_422_with_its_sentence(client):
+    session = new_session(client)
+    body = dict(SWAP_DEAL, swaps=[{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♠"}])
+    response = post_deal(client, session, body)
+    assert response.status_code == 422
+    answer = response.get_json()
+    assert [p["code"] for p in answer["problems"]] == ["illegal_swap"]
+    assert "K♠" in answer["problems"][0]["message"]
+    assert answer["warnings"] == []
+
+
+@pytest.mark.lang("en")
+def test_the_both_copies_deal_records_with_one_warning(client):
+    score = client.post(f"{API}/deals/score", json=COPIES_DEAL).get_json()
+    assert score["valid"] is True
+    assert [w["code"] for w in score["warnings"]] == ["joker_laid_early"]
+    session = new_session(client, players=("Anna", "Boris", "Vera"))
+    response = post_deal(client, session, COPIES_DEAL)
+    assert response.status_code == 201
+    assert len(response.get_json()["warnings"]) == 1
+    deal = client.get(f"{API}/sessions/{session['id']}").get_json()["deals"][0]
+    assert [w["code"] for w in deal["warnings"]] == ["joker_laid_early"]
+
+
+@pytest.mark.lang("en")
+def test_the_meld_check_with_a_table_still_enforces_both_copies(client):
+    answer = client.post(f"{API}/melds/check", json={"cards": "9♣ JK J♣",
+                                                     "table": ["10♣ 10♥ 10♠", "10♣ 10♦ 10♠"]}).get_json()
+    assert answer["legal"] is False
+
+
+@pytest.mark.lang("en")
+@pytest.mark.parametrize("game, hand, field", [
+    ("kunken", {"small": -1}, "players[1].hand.small"),
+    ("kunken", {"faces": 0.5}, "players[1].hand.faces"),
+    ("kunken", {"queens": 1}, "players[1].hand.queens"),
+    ("kunken", {"points": 12}, "players[1].hand.points"),
+    ("kunken", {"points": "30"}, "players[1].hand.points"),
+    ("ordered-rummy", {"small": 1}, "players[1].hand.small"),
+    ("ordered-rummy", {"points": -1, "jokers": 1}, "players[1].hand.points"),
+])
+def test_bad_counts_are_a_400_naming_the_field(client, game, hand, field):
+    body = {"game": game, "players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
+    response = client.post(f"{API}/deals/score", json=body)
+    assert response.status_code == 400
+    assert field in response.get_json()["error"]
+
+
+@pytest.mark.lang("en")
+def test_bad_counts_when_recording_store_nothing(client, store):
+    session = new_session(client)
+    body = dict(SWAP_DEAL, players=[SWAP_DEAL["players"][0], {"name": "Boris", "hand": {"small": -2}}])
+    response = post_deal(client, session, body)
+    assert response.status_code == 400
+    assert "players[1].hand.small" in response.get_json()["error"]
+    assert client.get(f"{API}/sessions/{session['id']}").get_json()["deals"] == []
+
+
+@pytest.mark.lang("en")
+def test_swap_check_knows_the_layout(client):
+    body = {"meld": "JK K♠ K♣", "card": "K♦"}
+    assert client.post(f"{API}/swaps/check", json=body).get_json() == {"legal": True, "reasons": []}
+    answer = client.post(f"{API}/swaps/check", json={**body, "has_layout": False}).get_json()
+    assert answer["legal"] is False and "meld of their own" in answer["reasons"][0]
+    bad = client.post(f"{API}/swaps/check", json={**body, "has_layout": "yes"})
+    assert bad.status_code == 400 and "has_layout" in bad.get_json()["error"]
+
+
+# -- a rule set where no card is worth anything ----------------------------------------------------
+
+@pytest.mark.lang("en")
+def test_no_card_worth_anything_is_no_500(client):
+    from test_api import API
+    body = {"rules": {"ace_points": 0}, "game": "kunken",
+            "players": [{"name": "A", "hand": {"points": 0}}, {"name": "B", "hand": {"points": 5}}]}
+    assert client.post(f"{API}/deals/score", json=body).status_code == 200
+
+
+# -- the language of the answers -------------------------------------------------------------------
+
+def test_the_api_answers_in_english_unless_the_client_asks_for_russian(client):
+    body = {"cards": "K♠ 11♥ K♦"}
+    english = client.post("/api/v1/melds/check", json=body).get_json()["error"]
+    russian = client.post("/api/v1/melds/check", json=body, headers={"Accept-Language": "ru"}).get_json()["error"]
+    client.set_cookie("lang", "ru")
+    cookie = client.post("/api/v1/melds/check", json=body).get_json()["error"]
+    assert "no such rank" in english and "11♥" in english
+    assert "11♥" in russian and "no such rank" not in russian and russian == cookie
+    client.delete_cookie("lang")
+    checked = client.post("/api/v1/melds/check", json={"cards": "K♦ K♦ K♥"}, headers={"Accept-Language": "ru"})
+    assert "К♦" in checked.get_json()["reasons"][0] and "set may not" not in checked.get_json()["reasons"][0]

@@ -1,4 +1,6 @@
-"""`python app.py` (what `make run` starts) serves on the given address and prints the join URL and QR code."""
+"""Starting the app: the factory's configuration (a given database, a generated secret key,
+``KUNKEN_*`` environment variables), and `python app.py` (what `make run` starts) serving on the
+given address and printing the join URL and QR code."""
 
 import os
 import socket
@@ -10,8 +12,50 @@ from pathlib import Path
 
 import pytest
 
+from kunken_scorer import web
+from kunken_scorer.web import create_app
+
+# -- the app factory -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def instance_folder(tmp_path, monkeypatch):
+    """The app's instance folder (where it keeps the secret key it makes) under ``tmp_path``, not in the clone."""
+    folder = tmp_path / "instance"
+    new_app = web._new_app
+
+    def app_with_its_instance_here(test_config=None):
+        app = new_app(test_config)
+        app.instance_path = str(folder)
+        return app
+    monkeypatch.setattr(web, "_new_app", app_with_its_instance_here)
+    return folder
+
+
+def test_factory_uses_the_given_database_and_keeps_a_generated_secret(tmp_path, monkeypatch, instance_folder):
+    monkeypatch.delenv("KUNKEN_SECRET_KEY", raising=False)
+    app = create_app({"DATABASE": str(tmp_path / "k.db"), "TESTING": True})
+    assert (tmp_path / "k.db").exists()
+    assert app.config["SECRET_KEY"] and len(app.config["SECRET_KEY"]) >= 32
+    assert (instance_folder / "secret_key").read_text().strip() == app.config["SECRET_KEY"]
+    again = create_app({"DATABASE": str(tmp_path / "k.db"), "TESTING": True})
+    assert again.config["SECRET_KEY"] == app.config["SECRET_KEY"]  # kept: the next start reads the same key
+
+
+def test_environment_variables_configure_the_app(tmp_path, monkeypatch):
+    monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "env.db"))
+    monkeypatch.setenv("KUNKEN_SECRET_KEY", "s" * 40)
+    monkeypatch.setenv("KUNKEN_PUBLIC_URL", "http://scorer.example:8000")
+    app = create_app()
+    assert app.config["DATABASE"] == str(tmp_path / "env.db")
+    assert app.config["SECRET_KEY"] == "s" * 40
+    assert app.config["PUBLIC_URL"] == "http://scorer.example:8000"
+    assert (tmp_path / "env.db").exists()
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
+
+# -- python app.py ---------------------------------------------------------------------------------------
 
 def _free_port():
     with socket.socket() as s:

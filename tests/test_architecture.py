@@ -1,4 +1,5 @@
-"""The rules core is pure: standard library only, no web, storage or I/O imports."""
+"""The rules core is pure: standard library only, no web, storage or I/O imports; and the test run
+writes nothing into the repository (conftest.py checks every run; here, that the check sees a file)."""
 
 import ast
 import pathlib
@@ -83,3 +84,19 @@ def test_every_message_code_is_registered_in_messages_py():
                 raise AssertionError(f"{path.name} adds to MESSAGES; register the codes in messages.py")
     assert len(used) > 50
     assert {code: where for code, where in used.items() if code not in MESSAGES} == {}
+
+
+def test_the_no_writes_check_sees_every_new_file_and_folder(tmp_path):
+    from conftest import new_files, repository_files
+    (tmp_path / "app.py").write_text("")
+    (tmp_path / "tests" / "__pycache__").mkdir(parents=True)
+    before = repository_files(tmp_path)
+    (tmp_path / "instance").mkdir()
+    (tmp_path / "instance" / "secret_key").write_text("k")
+    (tmp_path / ".hypothesis" / "constants").mkdir(parents=True)
+    (tmp_path / "tests" / "stray.db").write_text("")
+    (tmp_path / "tests" / "__pycache__" / "conftest.pyc").write_text("")  # bytecode is not the tests' doing
+    (tmp_path / ".venv").mkdir()
+    assert new_files(before, repository_files(tmp_path)) == [
+        ".hypothesis/", ".hypothesis/constants/", "instance/", "instance/secret_key", "tests/stray.db"]
+    assert new_files(before, before) == []

@@ -6,8 +6,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from test_browser import tap_and_wait
-from test_browser_entry import ready, settled, start
+from conftest import ready, settled, start_on_phone, tap_and_wait
 
 WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
            "resultTypes": ["violations"]}
@@ -22,7 +21,7 @@ def violations(page: Page) -> list[str]:
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
 def test_the_deal_form_and_the_session_page_pass_axe(server, phones, locale):
     page = phones(locale=locale).new_page()
-    start(page, server, ["Anna", "Boris", "Vera"], "counts")
+    start_on_phone(page, server, ["Anna", "Boris", "Vera"], "counts")
     assert violations(page) == [], "session page"
     tap_and_wait(page, "#record-deal")
     ready(page)
@@ -55,7 +54,7 @@ def test_the_seat_pages_pass_axe(server, phones, locale):
     """The session page with its "This is me" panel, a player's part page and the scorer's draft page."""
     from test_browser_seats import part_ready, saved
     scorer = phones(locale=locale).new_page()
-    url = start(scorer, server, ["Anna", "Boris", "Vera"], "points")
+    url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
     player = phones(locale=locale).new_page()
     player.goto(url)
     assert violations(player) == [], "session page of a phone without a seat"

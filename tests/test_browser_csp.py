@@ -8,7 +8,7 @@ import urllib.request
 
 from playwright.sync_api import Page, expect
 
-from test_browser_seats import part_ready, take_seat
+from conftest import part_ready, take_seat
 
 WATCH = """document.addEventListener('securitypolicyviolation', function (e) {
   (window.__csp = window.__csp || []).push(e.violatedDirective + ' ' + (e.blockedURI || e.sourceFile || ''));

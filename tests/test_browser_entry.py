@@ -1,90 +1,42 @@
-"""Fast entry on the scorer's phone (issue 8): the reference deal tapped in, every tap counted.
+"""Entering a deal on the scorer's phone: fast entry (issue 8), the reference deal tapped in with
+every tap counted, and a joker swap, a short hand and a warning in Russian (issue 7).
 
-Every interaction goes through ``Taps.tap`` (keys, fields, tabs, Next, Save, navigation), so the
-count is what a person's thumb does. The count is deterministic; the budget is 40 taps.
+Every fast-entry interaction goes through ``Taps.tap`` (keys, fields, tabs, Next, Save,
+navigation), so the count is what a person's thumb does. The count is deterministic; the budget
+is 40 taps.
 """
 
 from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from test_browser import (PNG_SIGNATURE, expect_totals, no_horizontal_overflow,
-                          quiet, tap_and_wait)
-from test_browser_swaps import shots_dir
+from conftest import (
+    PNG_SIGNATURE,
+    Taps,
+    check,
+    expect_preview,
+    expect_totals,
+    fill,
+    no_horizontal_overflow,
+    open_deal_form,
+    ready,
+    save,
+    settled,
+    shots_dir,
+    start_on_phone,
+    start_session,
+    tap_and_wait,
+)
 
 TAP_BUDGET = 40
-
-
-class Taps:
-    """Taps on a page, counted."""
-
-    def __init__(self, page: Page):
-        self.page = page
-        self.count = 0
-
-    def tap(self, target, navigates: bool = False) -> None:
-        locator = self.page.locator(target) if isinstance(target, str) else target
-        if not (isinstance(target, str) and target.startswith("#keypad")):
-            quiet(self.page)  # as a person looks before tapping: the page has stopped moving
-        if navigates:
-            tap_and_wait(self.page, locator)
-        else:
-            locator.tap()
-        self.count += 1
-
-    def keys(self, *keys: str) -> None:
-        """Keypad keys: ranks (``A``, ``10``), suits, ``…``, ``↵``, ``JK``, digits ``d4``."""
-        for key in keys:
-            if key in "♠♥♦♣":
-                selector = f'[data-suit="{key}"]'
-            elif key == "…":
-                selector = '[data-action="range"]'
-            elif key == "↵":
-                selector = '[data-action="newline"]'
-            elif key == "JK":
-                selector = '[data-joker="JK"]'
-            elif key == "hJK":
-                selector = "[data-hand-joker]"
-            elif key.startswith("d"):
-                selector = f'[data-digit="{key[1:]}"]'
-            else:
-                selector = f'[data-rank="{key}"]'
-            self.tap(f"#keypad {selector}")
-
-    def pick(self, insert: str, kind: str = "vists") -> None:
-        """A vist or swap target from the keypad's list of what is on the table."""
-        self.tap(self.page.locator(f'#keypad .key.name[data-kind="{kind}"][data-insert="{insert}"]'))
-
-
-def start(page: Page, base: str, players: list[str], hand_entry: str, game: str = "kunken") -> str:
-    """Start a session on the home page (not counted: the evening's setup, not a deal)."""
-    page.goto(base + "/")
-    page.locator("#game").select_option(game)
-    for i, name in enumerate(players):
-        page.locator(f"#players-{i}").fill(name)
-    page.locator("#hand_entry").select_option(hand_entry)
-    tap_and_wait(page, "#create")
-    expect(page.locator("#record-deal")).to_be_visible()
-    return page.url
-
-
-def ready(page: Page) -> None:
-    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
-    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
-
-
-def settled(page: Page) -> None:
-    """The live check has answered the last change."""
-    quiet(page)
-    expect(page.locator("#deal-form")).to_have_attribute("data-checking", "false")
 
 
 def test_the_reference_deal_in_at_most_40_taps(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     page = phones(locale="ru-RU").new_page()
-    start(page, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
+    start_on_phone(page, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
     taps = Taps(page)
     taps.tap("#record-deal", navigates=True)
     ready(page)
@@ -150,7 +102,7 @@ def test_the_reference_deal_in_at_most_40_taps(server, phones, tmp_path):
 def test_an_ordered_rummy_deal_by_tapping(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     page = phones().new_page()
-    start(page, server, ["Ann", "Bob", "Cid"], "cards", game="ordered-rummy")
+    start_on_phone(page, server, ["Ann", "Bob", "Cid"], "cards", game="ordered-rummy")
     taps = Taps(page)
     taps.tap("#record-deal", navigates=True)
     ready(page)
@@ -185,7 +137,7 @@ def test_an_ordered_rummy_deal_by_tapping(server, phones, tmp_path):
 def test_counts_a_swap_and_a_failed_save_that_lands_on_the_first_error(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     page = phones().new_page()
-    start(page, server, ["Ann", "Bob", "Cid"], "counts")
+    start_on_phone(page, server, ["Ann", "Bob", "Cid"], "counts")
     taps = Taps(page)
     taps.tap("#record-deal", navigates=True)
     ready(page)
@@ -235,7 +187,7 @@ def test_counts_a_swap_and_a_failed_save_that_lands_on_the_first_error(server, p
 
 def test_a_swipe_moves_between_players(server, phones):
     page = phones().new_page()
-    start(page, server, ["Ann", "Bob", "Cid"], "cards")
+    start_on_phone(page, server, ["Ann", "Bob", "Cid"], "cards")
     tap_and_wait(page, "#record-deal")
     ready(page)
     page.locator('#keypad [data-action="close"]').tap()  # the swipe starts on the player's card
@@ -260,7 +212,7 @@ def test_a_swipe_moves_between_players(server, phones):
 
 def test_switching_how_hands_are_entered_is_remembered(server, phones):
     page = phones().new_page()
-    start(page, server, ["Ann", "Bob"], "cards")
+    start_on_phone(page, server, ["Ann", "Bob"], "cards")
     tap_and_wait(page, "#record-deal")
     ready(page)
     expect(page.locator("#players-0-hand")).to_be_visible()
@@ -280,7 +232,7 @@ def test_switching_how_hands_are_entered_is_remembered(server, phones):
 
 def test_a_joker_keeps_the_picked_rank_and_a_closed_keypad_stays_closed(server, phones):
     page = phones().new_page()
-    start(page, server, ["Ann", "Bob"], "counts")
+    start_on_phone(page, server, ["Ann", "Bob"], "counts")
     tap_and_wait(page, "#record-deal")
     ready(page)
     taps = Taps(page)
@@ -295,3 +247,40 @@ def test_a_joker_keeps_the_picked_rank_and_a_closed_keypad_stays_closed(server, 
     settled(page)
     expect(page.locator("#keypad")).to_be_hidden()  # ...and the keypad stays put away
     expect(page.locator("#players-0-melds-verdicts li.verdict")).to_have_count(2)
+
+
+# -- a joker swap, a short hand and a warning in Russian, with screenshots --------------------------
+
+def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
+    shots = shots_dir(tmp_path)
+    page = phones(locale="ru-RU").new_page()
+    start_session(page, server, players=["Анна", "Борис", "Вера"])
+    open_deal_form(page, "#record-deal")
+    expect(page.locator("label[for=players-1-swaps]")).to_contain_text("Замены джокера")
+    fill(page, "players-0-melds", "К♠ К♣ Дж\n9т Дж Вт")
+    fill(page, "players-1-melds", "5ч Дж 7ч\n10т 10ч 10п")
+    fill(page, "players-1-swaps", "Анна 1: Кб")
+    fill(page, "players-1-hand", "15")
+    fill(page, "players-2-melds", "10т 10б 10п")
+    fill(page, "players-2-hand", "35 Дж")
+    page.locator("#went_out").select_option("Анна")
+    check(page)
+    # Anna: К♠ К♣ (20) + 9♣ JK=10♣ J♣ (20); Boris: К♦ 10 + run 15 + set 15, minus 15; Vera: 15 − (35 + 10)
+    expect_preview(page, {"Анна": (40, 0, 40), "Борис": (40, 15, 25), "Вера": (15, 45, -30)})
+    expect(page.locator("#players-1-swaps-verdicts .verdict")).to_have_attribute("data-legal", "true")
+    warning = page.locator("#deal-warnings li")
+    expect(warning).to_have_count(1)
+    expect(warning).to_contain_text("выложен до второго экземпляра")
+    page.screenshot(path=str(shots / "swap-form-ru.png"), full_page=True, scale="css")
+    no_horizontal_overflow(page)
+    save(page, "Партия 1")
+    notes = page.locator("#deals tr.deal td.notes")
+    expect(notes.locator(".swap")).to_have_text(re.compile(r"Борис заменил джокера картой К♦ в комбинации 1 игрока Анна"))
+    expect(notes.locator(".warning")).to_have_count(1)
+    notes.locator("details.warnings summary").tap()  # the warning's text folds out
+    expect(notes.locator(".warning")).to_be_visible()
+    expect(notes.locator(".warning")).to_contain_text("10♣")
+    page.screenshot(path=str(shots / "swap-session-ru.png"), full_page=True, scale="css")
+    no_horizontal_overflow(page)
+    for name in ("swap-form-ru.png", "swap-session-ru.png"):
+        assert (shots / name).read_bytes().startswith(PNG_SIGNATURE)

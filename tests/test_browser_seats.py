@@ -10,39 +10,27 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from test_browser import expect_totals, no_horizontal_overflow, quiet, tap_and_wait
-from test_browser_entry import Taps, start
-from test_browser_swaps import shots_dir
+from conftest import (
+    Taps,
+    expect_totals,
+    no_horizontal_overflow,
+    part_ready,
+    saved,
+    shots_dir,
+    start_on_phone,
+    take_seat,
+    tap_and_wait,
+)
 
 PLAYER_TAP_BUDGET = 15
-
-
-def part_ready(page: Page) -> None:
-    expect(page.locator("#part-form")).to_have_attribute("data-ready", "true")
-    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
-
-
-def saved(page: Page, revision: int | None = None) -> None:
-    """Every change typed on this phone is stored (the answer to the last save has come back)."""
-    quiet(page)
-    expect(page.locator("#part-form")).to_have_attribute("data-checking", "false")
-    if revision is not None:
-        expect(page.locator("#saved-state")).to_have_attribute("data-revision", str(revision))
-
-
-def take_seat(page: Page, session_url: str, seat: int) -> None:
-    """Open the viewer link and say "this is me" (once an evening: not counted)."""
-    page.goto(session_url)
-    tap_and_wait(page, f"#take-seat-{seat}")
-    part_ready(page)
 
 
 def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     scorer = phones(locale="ru-RU").new_page()
-    session_url = start(scorer, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
+    session_url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
     anna = phones(locale="ru-RU").new_page()
     boris = phones(locale="ru-RU").new_page()
     take_seat(anna, session_url, 0)
@@ -126,7 +114,7 @@ def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
 def test_a_phone_is_told_live_when_its_seat_is_taken_and_sees_the_scorers_correction(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     scorer = phones(locale="en-US").new_page()
-    session_url = start(scorer, server, ["Anna", "Boris"], "cards")
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
     first = phones(locale="en-US").new_page()
     take_seat(first, session_url, 0)
     first.locator("#player-melds").fill("A♠ A♥ A♦")
@@ -154,7 +142,7 @@ def test_a_phone_is_told_live_when_its_seat_is_taken_and_sees_the_scorers_correc
 def test_the_session_page_offers_the_seats_on_a_phone(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     scorer = phones(locale="ru-RU").new_page()
-    session_url = start(scorer, server, ["Анна", "Борис", "Вера", "Гоша", "Дмитрий"], "points")
+    session_url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера", "Гоша", "Дмитрий"], "points")
     player = phones(locale="ru-RU").new_page()
     player.goto(session_url)
     expect(player.locator("#seats button[name=seat]")).to_have_count(5)

@@ -377,6 +377,22 @@ def test_a_session_desk_counts_the_tables_cards_for_jokers(client, kunken_sessio
     assert page.attr("meld-answer", "data-legal") == "false"
 
 
+def test_the_desk_prefills_the_table_with_every_vist_whatever_the_seat_order(client, store):
+    """B's 9♥ fits A's run only after C's 8♥; the desk's table shows the whole run."""
+    from kunken_scorer import service
+    session, _ = store.create_session("kunken", {"game": "kunken"}, ["A", "B", "C"], None)
+    body = {"players": [
+        {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
+        {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "9♥"}], "hand": "2♣"},
+        {"name": "C", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "3♣"}],
+        "went_out": "A"}
+    record, report = service.prepare_deal(store.get_session(session["id"]), body)
+    assert report.valid, report.problems
+    store.add_deal(session["id"], record)
+    page = client.get(f"/rules/desk?session={session['id']}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "5♥ 6♥ 7♥ 8♥ 9♥" in page
+
+
 def test_a_session_stored_with_only_its_switches_still_gets_its_game(client, store):
     session, _ = store.create_session("ordered-rummy", {"ace_points": 11}, ["A", "B"], None)
     page = ask(client, "meld", url=f"{DESK}?session={session['id']}", cards="J♠ Q♠ K♠ A♠", headers=EN)

@@ -31,7 +31,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from test_views import CSRF, rule_fields
+from conftest import CSRF, rule_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Anna", "Boris"]

@@ -1,4 +1,7 @@
-"""Every string shown to a user is in the Russian catalog, translated, with its placeholders intact."""
+"""Every string shown to a user is in the Russian catalog, translated, with its placeholders intact;
+the page language and the language switch."""
+
+from __future__ import annotations
 
 import re
 from pathlib import Path
@@ -85,3 +88,18 @@ def test_the_language_switch_is_remembered_on_the_device(client):
 def test_the_language_switch_never_redirects_off_site(client):
     response = client.get("/lang/en?next=//evil.example/")
     assert response.headers["Location"] in ("/", "http://localhost/")
+
+
+# -- the language switch redirected off-site: "/\t/evil.example" left as "//evil.example" ------------
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "/\\evil.example",
+                                    "/ /evil.example", "/\x00/evil.example"])
+def test_the_language_switch_never_redirects_off_site_through_odd_characters(client, target):
+    response = client.get("/lang/en", query_string={"next": target})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+
+
+def test_the_language_switch_still_returns_to_the_page(client):
+    response = client.get("/lang/ru", query_string={"next": "/rules/desk?game=ordered-rummy"})
+    assert response.headers["Location"] == "/rules/desk?game=ordered-rummy"

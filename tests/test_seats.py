@@ -8,6 +8,7 @@ mid-draft, and a part written after its deal was recorded.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -15,7 +16,6 @@ import sys
 import threading
 import time
 import urllib.request
-import json
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ from kunken_scorer.deal import DealInputError
 from kunken_scorer.draft import check_draft, read_part
 from kunken_scorer.store import Conflict, DraftClosed, NotFound, SessionEnded, Store
 
-from test_views import CSRF, hidden, phone, text
+from conftest import CSRF, hidden, phone, text
 
 ROOT = Path(__file__).resolve().parent.parent
 KUNKEN = RuleSet.preset()

@@ -1,5 +1,7 @@
 """Store tests: each test gets a fresh database file of its own."""
 
+from __future__ import annotations
+
 import ast
 import hashlib
 import inspect
@@ -335,6 +337,15 @@ def test_deal_of_another_session_is_not_found(store, session):
     with pytest.raises(NotFound):
         store.delete_deal(session["id"], deal["id"])
     assert store.get_deal(other["id"], deal["id"])["record"] == deal_record(1)
+
+
+def test_store_treats_a_huge_deal_id_as_not_found(store):
+    from kunken_scorer.store import NotFound
+    session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
+    with pytest.raises(NotFound):
+        store.get_deal(session["id"], 2 ** 70)
+    with pytest.raises(NotFound):
+        store.delete_deal(session["id"], -(2 ** 70))
 
 
 def test_delete_and_undo_renumber_live_deals(store, session):

@@ -1,4 +1,5 @@
-"""Sharing the evening: the chart, CSV and JSON exports, import, the summary page and player history."""
+"""Sharing the evening: the chart, CSV and JSON exports, import (the page and the API, dates kept
+or replaced), the summary page and player history."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ import pytest
 
 from kunken_scorer import KunkenError, RuleSet
 from kunken_scorer.charts import bar_chart, running_chart
-from kunken_scorer.web.summary import scoreboard_chart
 from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
 from kunken_scorer.service import prepare_deal, scoreboard
-from kunken_scorer.web.summary import player_history
+from kunken_scorer.web.summary import player_history, scoreboard_chart
+
+from conftest import CSRF, SWAP_FORM, hidden, phone, start, submit, text
 
 SVG = "{http://www.w3.org/2000/svg}"
 EN = {"Accept-Language": "en"}
@@ -308,6 +310,120 @@ def test_import_page_needs_the_csrf_token(client, store):
     assert store.recent_sessions() == []
 
 
+# -- dates through export and import ----------------------------------------------------------------
+
+def test_export_import_keeps_created_and_ended(store):
+    session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
+    store.end_session(session["id"])
+    doc = export_document(store, session["id"])
+    doc["created_at"] = "2025-02-14T19:30:00+00:00"
+    copy, token = import_document(store, doc)
+    assert copy["id"] != session["id"] and token
+    assert copy["created_at"] == "2025-02-14T19:30:00+00:00"
+    assert copy["ended_at"] == store.get_session(session["id"])["ended_at"]
+
+
+def test_a_broken_timestamp_is_dated_now_not_refused(store):
+    session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
+    doc = export_document(store, session["id"])
+    doc["created_at"] = "yesterday<script>"
+    copy, _ = import_document(store, doc)
+    assert copy["created_at"] != "yesterday<script>" and copy["created_at"].startswith("20")
+    assert copy["ended_at"] is None
+
+
+def export_doc(**fields) -> dict:
+    doc = {"format": FORMAT, "game": "kunken", "rules": {}, "players": ["Anna", "Boris"], "target": None,
+           "deals": [{"record": {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"]}, {"name": "Boris", "hand": "5♥"}],
+                                 "went_out": "Anna"}}]}
+    doc.update(fields)
+    return doc
+
+
+# -- an imported date near year 1 or 9999 broke the home page, /players and the summary (500) -------
+
+@pytest.mark.parametrize("field, stamp", [
+    ("created_at", "0001-01-01T00:00:00+14:00"), ("created_at", "9999-12-31T23:59:59-14:00"),
+    ("created_at", "0001-01-01"), ("ended_at", "0001-01-01T00:00:00+14:00"), ("ended_at", "9999-12-31T23:59:59-14:00"),
+])
+def test_an_imported_out_of_range_date_does_not_break_any_page(app, field, stamp):
+    client = phone(app)
+    response = client.post("/api/v1/sessions/import", json=export_doc(**{field: stamp}))
+    assert response.status_code == 201
+    sid = response.get_json()["id"]
+    for url in ("/", "/players", f"/s/{sid}", f"/s/{sid}/summary", f"/s/{sid}/history", f"/s/{sid}/export.csv",
+                f"/s/{sid}/export.json"):
+        for language in ("en", "ru"):
+            client.set_cookie("lang", language)
+            assert client.get(url).status_code == 200, (url, language)
+
+
+def test_an_out_of_range_date_is_replaced_and_a_normal_one_kept(store):
+    session, _ = import_document(store, export_doc(created_at="0001-01-01T00:00:00+14:00",
+                                                   ended_at="2025-02-14T23:00:00+00:00"))
+    assert session["created_at"].startswith("20") and session["ended_at"] == "2025-02-14T23:00:00+00:00"
+
+
+def test_the_when_filter_survives_a_stored_extreme_date(app):
+    from kunken_scorer.web.views import when_filter
+    with app.test_request_context("/"):
+        assert when_filter("0001-01-01T00:00:00+14:00") == "0001-01-01T00:00:00+14:00"
+
+
+# -- the import page stored a second copy on a double tap / resent form ------------------------------
+
+def _import_form(client) -> dict:
+    page = client.get("/import").get_data(as_text=True)
+    return {"csrf_token": CSRF.search(page)[1], "form_key": hidden(page, "form_key")}
+
+
+def test_sending_the_import_form_twice_imports_once(app, store):
+    client = phone(app)
+    form = _import_form(client)
+    data = {**form, "text": json.dumps(export_doc())}
+    first = client.post("/import", data=data)
+    assert first.status_code == 302
+    sid = first.headers["Location"].rsplit("/", 1)[1]
+    assert client.get_cookie(f"kunken_edit_{sid}") is not None
+    second = client.post("/import", data=data)
+    assert second.status_code == 302 and second.headers["Location"] == first.headers["Location"]
+    assert len(store.recent_sessions(10)) == 1
+    page = client.get(f"/s/{sid}").get_data(as_text=True)
+    assert "was imported with 1 deal(s)" in page and 'id="record-deal"' in page  # still this phone's
+
+
+def test_a_fresh_import_form_imports_again(app, store):
+    client = phone(app)
+    for _ in range(2):
+        data = {**_import_form(client), "text": json.dumps(export_doc())}
+        assert client.post("/import", data=data).status_code == 302
+    assert len(store.recent_sessions(10)) == 2
+
+
+def test_a_refused_import_keeps_its_key_for_the_corrected_document(app, store):
+    client = phone(app)
+    form = _import_form(client)
+    refused = client.post("/import", data={**form, "text": "{"})
+    assert refused.status_code == 400
+    assert hidden(refused.get_data(as_text=True), "form_key") == form["form_key"]
+    assert client.post("/import", data={**form, "text": json.dumps(export_doc())}).status_code == 302
+    assert len(store.recent_sessions(10)) == 1
+
+
+def test_the_api_import_still_creates_a_new_session_each_time(app, store):
+    client = phone(app)
+    ids = {client.post("/api/v1/sessions/import", json=export_doc()).get_json()["id"] for _ in range(2)}
+    assert len(ids) == 2
+
+
+def test_store_import_with_a_repeated_key_returns_the_first_session(store):
+    session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
+    doc = export_document(store, session["id"])
+    first, token = import_document(store, doc, "form-abcdefghijklmnop")
+    again, none = import_document(store, doc, "form-abcdefghijklmnop")
+    assert token and none is None and again["id"] == first["id"]
+
+
 # -- the summary page -----------------------------------------------------------------------
 
 def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
@@ -360,6 +476,17 @@ def test_summary_survives_an_unreadable_stored_deal(client, store):
 def test_summary_of_an_unknown_session_is_404(client):
     assert client.get("/s/nope/summary").status_code == 404
     assert client.get("/s/nope/export.json").status_code == 404
+
+
+@pytest.mark.lang("en")
+def test_summary_and_csv_show_the_swap(client, store):
+    sid = start(client)
+    submit(client, sid, SWAP_FORM, went_out="Anna")
+    summary = text(client.get(f"/s/{sid}/summary"))
+    assert "Boris swapped K♦ for the joker in meld 1 of Anna" in re.sub(r"<[^>]+>", "", summary)
+    raw = client.get(f"/s/{sid}/export.csv").get_data(as_text=True).lstrip("\ufeff")
+    rows = list(csv.DictReader(io.StringIO(raw)))
+    assert [r["swaps"] for r in rows] == ["", "K♦ → Anna 1"]
 
 
 # -- player history -------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""The table app's pages through the test client, with CSRF on (as in production)."""
+"""The table app's pages other than the deal form, through the test client with CSRF on (as in
+production): the home page and starting a session, the session page, delete, undo, end and the
+history, who may write, hostile input, live updates, the QR code, the manifest and error pages."""
 
 from __future__ import annotations
 
@@ -7,96 +9,9 @@ import re
 
 import pytest
 
-from kunken_scorer.web.forms import parse_vist_line, switch_values
+from conftest import CSRF, GOOD, csrf_from, deal_data, hidden, phone, record, rule_fields, start, text, totals
 
-CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-# -- helpers -----------------------------------------------------------------------------------
-
-def phone(app):
-    """A test client reading the pages in English (the messages these tests look for)."""
-    client = app.test_client()
-    client.set_cookie("lang", "en")
-    return client
-
-
-@pytest.fixture
-def client(app):
-    """The scorer's phone, in English."""
-    return phone(app)
-
-
-def text(response) -> str:
-    return response.get_data(as_text=True)
-
-
-def csrf_from(client, url: str = "/") -> str:
-    """A CSRF token as a browser gets it: from a form on a page."""
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return CSRF.search(text(response))[1]
-
-
-def hidden(page: str, name: str) -> str:
-    return htmllib.unescape(re.search(rf'name="{name}"[^>]*value="([^"]*)"', page)[1])
-
-
-def rule_fields(game: str = "kunken") -> dict:
-    """The house-rule switches as a browser posts them, left at ``game``'s defaults."""
-    data = {}
-    for name, value in switch_values(game).items():
-        if isinstance(value, bool):
-            if value:
-                data[f"rules-{name}"] = "y"
-        else:
-            data[f"rules-{name}"] = str(value)
-    return data
-
-
-def start(client, players=("Anna", "Boris"), game="kunken", shown="kunken", target=None, **extra) -> str:
-    """Start a session from the home page; return its id (this client becomes the scorer)."""
-    data = {"csrf_token": csrf_from(client), "game": game, "defaults_for": shown, "create": "Start",
-            "target_kind": "", "target_value": "", **rule_fields(shown)}
-    for i, name in enumerate(players):
-        data[f"players-{i}"] = name
-    if target:
-        data["target_kind"], data["target_value"] = target
-    data.update(extra)
-    response = client.post("/sessions", data=data)
-    assert response.status_code == 303, text(response)
-    return response.headers["Location"].rsplit("/", 1)[1]
-
-
-def deal_data(page: str, players: dict, went_out: str = "", **flags) -> dict:
-    """A deal form filled in: ``players`` maps seat index to (melds, vists, hand)."""
-    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
-            "expected": hidden(page, "expected"), "went_out": went_out}
-    for i, (melds, vists, hand) in players.items():
-        data[f"players-{i}-melds"] = melds
-        data[f"players-{i}-vists"] = vists
-        data[f"players-{i}-hand"] = hand
-    for key, value in flags.items():
-        if value is True:
-            data[key] = "y"
-        elif value:
-            data[key] = value
-    return data
-
-
-GOOD = {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥", "", "K♣ JK")}  # Anna +35, Boris -5
-
-
-def record(client, sid: str, players=GOOD, went_out="Anna", button="save", **flags):
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    return client.post(f"/s/{sid}/deals/new", data={**deal_data(page, players, went_out, **flags), button: "1"})
-
-
-def totals(page: str) -> dict:
-    """The scoreboard's totals by player, read from its DOM hooks."""
-    rows = re.findall(r'<tr data-player="([^"]*)" class="standing[^"]*">.*?data-total="(-?\d+)"', page, re.S)
-    return {htmllib.unescape(name): int(total) for name, total in rows}
-
+pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
 # -- home and starting a session -------------------------------------------------------------------
 
@@ -183,202 +98,39 @@ def test_target_is_stored_and_shown(client, store):
     assert 'id="target-progress"' in text(client.get(f"/s/{sid}"))
 
 
-# -- recording deals -------------------------------------------------------------------------
-
-def test_full_flow_record_a_deal_and_see_the_totals(client, store):
-    sid = start(client)
-    response = record(client, sid)
-    assert response.status_code == 303 and response.headers["Location"].endswith(f"/s/{sid}")
-    page = text(client.get(f"/s/{sid}"))
-    assert "Deal 1 saved." in page
-    assert totals(page) == {"Anna": 35, "Boris": -5}
-    assert re.search(r'id="deal-count" data-count="1"', page)
-    assert re.search(r'id="next-dealer">Boris<', page)
-    assert '<td class="num" data-score="35"><b>35</b><small>+35 −0</small></td>' in page
-    assert len(store.list_deals(sid)) == 1
+def test_the_home_page_lists_sessions_by_when_this_server_stored_them(client):
+    for n in range(12):
+        document = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": [f"Old{n}", "B"],
+                    "deals": [], "created_at": "8999-12-31T00:00:00+00:00"}
+        assert client.post("/api/v1/sessions/import", json=document).status_code == 201, n
+    client.post("/api/v1/sessions", json={"players": ["Fresh", "Newer"]})
+    home = text(client.get("/"))
+    assert home.index("Fresh") < home.index("Old11")  # the newest stored first, whatever its date
 
 
-def test_check_shows_the_preview_with_jokers_and_scores_and_stores_nothing(client, store):
-    sid = start(client)
-    players = {0: ("5♥ JK 7♥\nA♠ A♥ A♦", "", ""), 1: ("2♣ 3♣ 4♣", "", "K♣")}
-    response = record(client, sid, players, button="check")
-    page = text(response)
-    assert response.status_code == 200
-    assert 'id="preview"' in page and 'data-valid="true"' in page
-    assert 'data-stands-for="6♥"' in page
-    assert re.search(r'<tr data-player="Anna">.*?data-score="45"', page, re.S)
-    assert re.search(r'<tr data-player="Boris">.*?data-plus="15".*?data-minus="10"', page, re.S)
-    assert store.list_deals(sid) == []
-    assert "5♥ JK 7♥" in page  # the form keeps what was typed
-
-
-def test_illegal_meld_shows_its_reason_next_to_the_field_and_stores_nothing(client, store):
-    sid = start(client)
-    players = {0: ("K♦ K♦ K♥", "", ""), 1: ("2♥ 3♥ 4♥", "", "5♣")}
-    response = record(client, sid, players)
-    page = text(response)
-    assert response.status_code == 422
-    errors = re.search(r'<ul class="errors" id="players-0-melds-errors">(.*?)</ul>', page, re.S)[1]
-    assert "two copies of the same card" in errors and 'data-code="illegal_meld"' in errors
-    assert 'id="override-errors"' in page
-    assert store.list_deals(sid) == []
-
-
-def test_record_anyway_needs_a_note_and_the_note_shows_in_history(client, store):
-    sid = start(client)
-    players = {0: ("K♦ K♦ K♥", "", ""), 1: ("2♥ 3♥ 4♥", "", "5♣")}
-    response = record(client, sid, players, override=True)
-    assert response.status_code == 422 and 'id="note-errors"' in text(response)
-    assert store.list_deals(sid) == []
-    response = record(client, sid, players, override=True, note="   ")
-    assert response.status_code == 422 and store.list_deals(sid) == []
-    response = record(client, sid, players, override=True, note="Vera <b>swears</b> it was two decks")
-    assert response.status_code == 303
-    deal = store.list_deals(sid)[0]
-    assert deal["override"] and deal["note"] == "Vera <b>swears</b> it was two decks"
-    session_page = text(client.get(f"/s/{sid}"))
-    assert "Vera &lt;b&gt;swears&lt;/b&gt; it was two decks" in session_page
-    assert "recorded anyway" in session_page
-    history = text(client.get(f"/s/{sid}/history"))
-    assert "Vera &lt;b&gt;swears&lt;/b&gt; it was two decks" in history and 'data-action="record"' in history
-
-
-def test_double_submit_with_the_same_form_key_stores_once(client, store):
-    sid = start(client)
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    data = {**deal_data(page, GOOD, "Anna"), "save": "1"}
-    first = client.post(f"/s/{sid}/deals/new", data=data)
-    second = client.post(f"/s/{sid}/deals/new", data=data)
-    assert first.status_code == second.status_code == 303
-    assert len(store.list_deals(sid)) == 1
-    assert "was already saved" in text(client.get(f"/s/{sid}"))
-
-
-def test_each_render_of_the_form_has_its_own_key(client):
-    sid = start(client)
-    first = hidden(text(client.get(f"/s/{sid}/deals/new")), "form_key")
-    second = hidden(text(client.get(f"/s/{sid}/deals/new")), "form_key")
-    assert first != second
-
-
-def test_a_new_deal_from_a_stale_form_gets_a_conflict_then_may_be_saved(client, store, app):
-    sid = start(client)
-    other = phone(app)
-    other.get(f"/s/{sid}/scorer/{client.get_cookie(f'kunken_edit_{sid}').value}")
-    stale = text(client.get(f"/s/{sid}/deals/new"))
-    assert record(other, sid).status_code == 303
-    players = {0: ("Q♠ Q♥ Q♦", "", ""), 1: ("", "", "2♠")}
-    response = client.post(f"/s/{sid}/deals/new", data={**deal_data(stale, players, "Anna"), "save": "1"})
-    page = text(response)
-    assert response.status_code == 409 and 'id="conflict"' in page and "Nothing was saved" in page
-    assert "Q♠ Q♥ Q♦" in page  # the form data is kept
-    assert len(store.list_deals(sid)) == 1
-    again = client.post(f"/s/{sid}/deals/new", data={**deal_data(page, players, "Anna"), "save": "1"})
-    assert again.status_code == 303 and len(store.list_deals(sid)) == 2
-
-
-def test_two_phones_editing_the_same_deal_get_a_conflict_message(client, store, app):
-    sid = start(client)
-    record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
-    other = phone(app)
-    other.get(f"/s/{sid}/scorer/{client.get_cookie(f'kunken_edit_{sid}').value}")
-    url = f"/s/{sid}/deals/{deal_id}/edit"
-    mine, theirs = text(client.get(url)), text(other.get(url))
-    assert "A♠ A♥ A♦" in mine and "Boris: 5♥" in mine
-    their_change = {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}
-    assert other.post(url, data={**deal_data(theirs, their_change, "Anna"), "save": "1"}).status_code == 303
-    my_change = {0: ("A♠ A♥ A♦ A♣", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣ JK")}
-    response = client.post(url, data={**deal_data(mine, my_change, "Anna"), "save": "1"})
-    page = text(response)
-    assert response.status_code == 409 and 'id="conflict"' in page and "changed on another phone" in page
-    assert "A♠ A♥ A♦ A♣" in page
-    stored = store.get_deal(sid, deal_id)
-    assert stored["record"]["players"][1]["hand"] == "K♣" and stored["revision"] == 2
-
-
-def test_edit_a_deal_and_a_double_tap_on_save_is_not_a_conflict(client, store):
-    sid = start(client)
-    record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
-    url = f"/s/{sid}/deals/{deal_id}/edit"
-    page = text(client.get(url))
-    data = {**deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna"), "save": "1"}
-    assert client.post(url, data=data).status_code == 303
-    assert client.post(url, data=data).status_code == 303
-    assert totals(text(client.get(f"/s/{sid}"))) == {"Anna": 30, "Boris": 5}
-    assert store.get_deal(sid, deal_id)["revision"] == 2
-
-
-def test_russian_notation_typed_in_the_form_works(client, store):
-    sid = start(client, ["Анна", "Борис"])
-    players = {0: ("Тп Тч Тб", "борис: 5ч", ""), 1: ("2ч 3ч 4ч", "", "Кт Дж")}
-    response = record(client, sid, players, went_out="Анна")
-    assert response.status_code == 303, text(response)
-    record_ = store.list_deals(sid)[0]["record"]
-    assert record_["players"][0]["melds"] == ["A♠ A♥ A♦"]
-    assert record_["players"][0]["vists"] == [{"to": "Борис", "meld": None, "cards": "5♥"}]
-    assert record_["players"][1]["hand"] == "K♣ JK"
-    assert totals(text(client.get(f"/s/{sid}"))) == {"Анна": 35, "Борис": -5}
-
-
-def test_russian_page_shows_russian_ranks_on_the_keypad(client):
-    sid = start(client)
-    client.set_cookie("lang", "ru")
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    assert re.search(r'data-rank="K"[^>]*>К<', page) and re.search(r'data-rank="A"[^>]*>Т<', page)
-    client.set_cookie("lang", "en")
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    assert re.search(r'data-rank="K"[^>]*>K<', page)
-
-
-def test_a_bad_card_or_vist_line_is_an_error_naming_the_line(client, store):
-    sid = start(client)
-    players = {0: ("A♠ A♥ A♦\n11♥ 12♥ 13♥", "Vera: 5♥\nBoris 5♥", ""), 1: ("", "", "K♣ Zz")}
-    page = text(record(client, sid, players))
-    melds = re.search(r'id="players-0-melds-errors">(.*?)</ul>', page, re.S)[1]
-    assert "Line 2" in melds and "11♥" in melds
-    vists = re.search(r'id="players-0-vists-errors">(.*?)</ul>', page, re.S)[1]
-    assert "Line 1" in vists and "Vera" in vists and "Line 2" in vists
-    assert "Zz" in re.search(r'id="players-1-hand-errors">(.*?)</ul>', page, re.S)[1]
-    assert store.list_deals(sid) == []
-
-
-def test_vist_problems_and_deal_wide_problems_are_placed(client):
-    sid = start(client)
-    players = {0: ("A♠ A♥ A♦", "Boris 3: 5♥", "2♠"), 1: ("2♥ 3♥ 4♥", "", "")}
-    page = text(record(client, sid, players, went_out="Anna", button="check"))
-    assert 'data-code="vist_no_meld"' in re.search(r'id="players-0-vists-errors">(.*?)</ul>', page, re.S)[1]
-    assert 'data-code="went_out_with_cards"' in re.search(r'id="players-0-hand-errors">(.*?)</ul>', page, re.S)[1]
-    page = text(record(client, sid, GOOD, went_out="", button="check", express=True))
-    assert 'data-code="express_without_going_out"' in re.search(r'id="express-errors">(.*?)</ul>', page, re.S)[1]
-
-
-def test_oversized_fields_get_a_form_error(client, store):
-    sid = start(client)
-    players = {0: ("A♠ " * 1000, "", ""), 1: ("", "", "")}
-    response = record(client, sid, players, note="x" * 1001)
-    page = text(response)
-    assert response.status_code == 422
-    assert 'id="players-0-melds-errors"' in page and 'id="note-errors"' in page
-    assert store.list_deals(sid) == []
-
-
-def test_a_redeal_ignores_the_cards_and_scores_nothing(client, store):
-    sid = start(client)
-    response = record(client, sid, {0: ("junk that does not parse", "", ""), 1: ("", "", "")}, went_out="",
-                      redeal=True)
-    assert response.status_code == 303
-    page = text(client.get(f"/s/{sid}"))
-    assert totals(page) == {"Anna": 0, "Boris": 0} and "redeal" in page
-    assert store.list_deals(sid)[0]["record"]["redeal"] is True
-
-
-def test_vist_line_syntax():
-    names = ["Anna", "Anna Maria", "R2"]
-    assert parse_vist_line("anna maria 2: 5♥", names) == {"to": "Anna Maria", "meld": 1, "cards": "5♥"}
-    assert parse_vist_line("Anna #3: 5h 6h", names) == {"to": "Anna", "meld": 2, "cards": "5♥ 6♥"}
-    assert parse_vist_line("R2: Тп", names) == {"to": "R2", "meld": None, "cards": "A♠"}
+@pytest.mark.lang(None)
+def test_a_double_tap_on_start_creates_one_session(client, store):
+    """The start form carries a one-time key: sending it twice creates one session, and the
+    second answer goes to the same session page."""
+    import re as _re
+    page = client.get("/").get_data(as_text=True)
+    fields = dict(_re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
+    key = fields["form_key"]
+    assert len(key) >= 16
+    data = {"csrf_token": fields["csrf_token"], "form_key": key, "game": "kunken",
+            "defaults_for": fields.get("defaults_for", "kunken"), "players-0": "Anna", "players-1": "Boris",
+            "target_kind": "", "target_value": ""}
+    from kunken_scorer.web.forms import switch_values
+    data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
+    data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
+    first = client.post("/sessions", data=data)
+    second = client.post("/sessions", data=data)
+    assert first.status_code == 303 and second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(store.recent_sessions(50)) == 1
+    other = client.post("/sessions", data={**data, "form_key": key[::-1]})
+    assert other.headers["Location"] != first.headers["Location"]
+    assert len(store.recent_sessions(50)) == 2
 
 
 # -- delete, undo, end, history ---------------------------------------------------------------------
@@ -528,18 +280,22 @@ def test_unknown_session_and_deal_are_404_pages(client):
         assert "no such page or session" in text(response)
 
 
-@pytest.mark.parametrize("field, value", [
-    ("went_out", "Nobody-at-all"), ("expected", "abc"), ("form_key", "x"), ("players-0-melds", "\x00\x01"),
-    ("players-0-vists", ":::"), ("players-1-hand", "JK=JK"), ("players-5-melds", "A♠ A♥ A♦"),
-])
-def test_hostile_deal_input_never_gives_a_500(client, store, field, value):
-    sid = start(client)
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    for button in ("check", "save"):
-        data = {**deal_data(page, GOOD, "Anna"), button: "1", field: value}
-        response = client.post(f"/s/{sid}/deals/new", data=data)
-        assert response.status_code < 500
-    assert len(store.list_deals(sid)) <= 1
+# a deal id beyond SQLite's INTEGER in the URL was an OverflowError (500)
+
+def api_session(client, players=("Anna", "Boris")) -> tuple[str, str]:
+    answer = client.post("/api/v1/sessions", json={"players": list(players)}).get_json()
+    return answer["id"], answer["edit_token"]
+
+
+@pytest.mark.parametrize("method, path", [("get", "edit"), ("post", "edit"), ("post", "delete")])
+def test_a_huge_deal_id_in_the_url_is_404_not_500(app, method, path):
+    client = phone(app)
+    sid, token = api_session(client)
+    client.get(f"/s/{sid}/scorer/{token}")  # this phone becomes the scorer
+    page = client.get(f"/s/{sid}").get_data(as_text=True)
+    data = {"csrf_token": CSRF.search(page)[1]} if method == "post" else None
+    response = getattr(client, method)(f"/s/{sid}/deals/{10 ** 30}/{path}", data=data)
+    assert response.status_code == 404
 
 
 def test_hostile_start_input_never_gives_a_500(client, store):
@@ -598,3 +354,30 @@ def test_the_qr_code_draws_exactly_the_modules_of_the_link():
         painted |= {(int(x) + dx, int(y)) for dx in range(int(width))}
     dark = {(x, y) for y, row in enumerate(qr_modules(url)) for x, on in enumerate(row) if on}
     assert painted == dark and len(dark) > 300
+
+
+# -- the manifest and the error page -------------------------------------------------------------
+
+@pytest.mark.lang(None)
+def test_the_manifest_speaks_the_page_language_and_points_at_local_icons(client):
+    ru = client.get("/manifest.webmanifest", headers={"Accept-Language": "ru"})
+    en = client.get("/manifest.webmanifest", headers={"Accept-Language": "en"})
+    assert ru.mimetype == "application/manifest+json"
+    assert ru.get_json()["lang"] == "ru" and en.get_json()["name"] == "Kunken scorer"
+    assert ru.get_json()["name"] != en.get_json()["name"]
+    for icon in ru.get_json()["icons"]:
+        assert icon["src"].startswith("/static/icons/")
+        with client.get(icon["src"]) as response:
+            assert response.status_code == 200 and response.mimetype == "image/png"
+
+
+@pytest.mark.lang(None)
+def test_a_server_error_is_a_page_in_words_not_a_traceback(app, client):
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("kaboom")
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    page = client.get("/boom", headers={"Accept-Language": "en"})
+    assert page.status_code == 500
+    text = page.get_data(as_text=True)
+    assert "nothing was saved" in text and "kaboom" not in text and "Traceback" not in text

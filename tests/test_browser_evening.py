@@ -1,4 +1,4 @@
-"""Browser tests: the flows a person does at the table, on phones (Playwright, Debian's Chromium, Pixel 7).
+"""Browser tests: an evening at the table on phones (Playwright, Debian's Chromium, Pixel 7).
 
 Expected scores are worked out by hand from RULES.md (Kunken preset): J Q K A = 10, 2..10 = 5,
 a laid joker counts as its card, a joker left in hand = 10; express doubles the score of the
@@ -13,77 +13,25 @@ from urllib.parse import urljoin, urlparse
 
 from playwright.sync_api import Page, expect
 
+from conftest import (
+    PNG_SIGNATURE,
+    check,
+    close_keypad,
+    expect_preview,
+    expect_totals,
+    fill,
+    no_horizontal_overflow,
+    open_deal_form,
+    quiet,
+    save,
+    show_field,
+    start_session,
+    tap_and_wait,
+    total,
+)
+
 #: The session page polls every 3 s; a change must show within this time.
 LIVE_WAIT = 10_000
-PLAYERS = ["Anna", "Boris", "Vera"]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-# -- fixtures ------------------------------------------------------------------------------------
-
-# -- helpers -------------------------------------------------------------------------------------
-
-def tap_and_wait(page: Page, target) -> None:
-    """Tap something that navigates, and wait for the new page (``tap`` alone does not wait)."""
-    locator = page.locator(target) if isinstance(target, str) else target
-    with page.expect_navigation():
-        locator.tap()
-
-
-def total(page: Page, name: str):
-    """The running-total cell of a player on the session page."""
-    return page.locator(f'#totals tr[data-player="{name}"] .total')
-
-
-def expect_totals(page: Page, totals: dict, count: int, timeout: int = 5_000) -> None:
-    """The session page shows these totals and this deal count (waiting for the live update)."""
-    for name, value in totals.items():
-        expect(total(page, name)).to_have_attribute("data-total", str(value), timeout=timeout)
-        expect(total(page, name)).to_have_text(re.compile(rf"^\s*{'[−-]' if value < 0 else ''}{abs(value)}\s*$"))
-    expect(page.locator("#deal-count")).to_have_attribute("data-count", str(count), timeout=timeout)
-
-
-def start_session(page: Page, base: str, players=PLAYERS) -> str:
-    """Create a Kunken session on the home page; returns the session page URL."""
-    page.goto(base + "/")
-    for i, name in enumerate(players):
-        page.locator(f"#players-{i}").fill(name)
-    page.locator("#target_kind").select_option("deals")
-    page.locator("#target_value").fill("10")
-    tap_and_wait(page, "#create")
-    expect(page.locator("p.flash")).to_be_visible()
-    expect(page.locator("#record-deal")).to_be_visible()
-    assert re.search(r"/s/[^/]+$", page.url), page.url
-    return page.url
-
-
-def close_keypad(page: Page) -> None:
-    """Put the keypad away so it covers no button."""
-    if page.locator("#keypad").is_visible():
-        page.locator('#keypad [data-action="close"]').tap()
-        expect(page.locator("#keypad")).to_be_hidden()
-
-
-def quiet(page: Page) -> None:
-    """The deal form's live check has nothing pending or running, so the page no longer moves."""
-    page.wait_for_function("""() => { const f = document.getElementById('deal-form') || document.getElementById('part-form');
-        return !f || (!f.hasAttribute('data-pending') && f.getAttribute('data-checking') !== 'true'); }""")
-
-
-def show_field(page: Page, field_id: str):
-    """The field, on screen: one player per screen, so go to its player's tab first."""
-    quiet(page)
-    field = page.locator(f"#{field_id}")
-    seat = re.match(r"players-(\d+)-", field_id)
-    if seat and not field.is_visible():
-        page.locator(f"#seat-tab-{seat[1]}").tap()
-        expect(field).to_be_visible()
-    return field
-
-
-def fill(page: Page, field_id: str, text: str) -> None:
-    """Type into a field as with the phone's keyboard (the tests that are not about the keypad)."""
-    show_field(page, field_id).fill(text)
 
 
 def keypad_field(page: Page, field_id: str) -> None:
@@ -134,58 +82,9 @@ def vist(page: Page, field_id: str, to: str, cards: str) -> None:
     expect(page.locator(f"#{field_id}")).to_have_value(re.compile(rf"^{to}: {as_typed(cards).pattern[1:]}"))
 
 
-def open_deal_form(page: Page, link) -> None:
-    """Go from the session page to a deal form and wait for its keypad script."""
-    tap_and_wait(page, link)
-    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
-    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
-
-
-def check(page: Page) -> None:
-    """Tap Check and wait for the preview."""
-    close_keypad(page)
-    quiet(page)
-    tap_and_wait(page, "#check")
-    expect(page.locator("#preview")).to_be_visible()
-    expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
-
-
-def expect_preview(page: Page, scores: dict) -> None:
-    """The preview shows each player's (plus, minus, score)."""
-    expect(page.locator("#preview")).to_have_attribute("data-valid", "true")
-    for name, (plus, minus, score) in scores.items():
-        row = page.locator(f'#preview-scores tr[data-player="{name}"]')
-        expect(row.locator(".plus")).to_have_attribute("data-plus", str(plus))
-        expect(row.locator(".minus")).to_have_attribute("data-minus", str(minus))
-        expect(row.locator(".score")).to_have_attribute("data-score", str(score))
-
-
-def save(page: Page, flash: str) -> None:
-    """Tap Save; the phone goes back to the session page with a message."""
-    close_keypad(page)
-    quiet(page)
-    tap_and_wait(page, "#save")
-    assert re.search(r"/s/[^/]+$", page.url), f"Save did not return to the session page: {page.url}"
-    expect(page.locator("p.flash")).to_contain_text(flash)
-
-
 def off_host(requests: list[str]) -> list[str]:
     """Requests that went anywhere but the loopback server."""
     return [url for url in requests if urlparse(url).hostname != "127.0.0.1"]
-
-
-def no_horizontal_overflow(page: Page) -> None:
-    """Nothing sticks out sideways on the phone's screen.
-
-    In mobile emulation ``window.innerWidth`` grows with content that overflows (the page gets
-    zoomed out), so ``scrollWidth <= innerWidth`` alone always holds; the screen's width is the
-    layout viewport's ``clientWidth`` (412 CSS pixels on a Pixel 7), and innerWidth must equal it.
-    """
-    width, inner, screen = page.evaluate(
-        "[document.documentElement.scrollWidth, window.innerWidth, document.documentElement.clientWidth]")
-    assert screen == page.viewport_size["width"], (page.url, screen)
-    assert width <= screen and inner <= screen, \
-        f"{page.url}: the page is {width}px wide (innerWidth {inner}) on a {screen}px screen"
 
 
 # -- 1 and 2: a whole evening on two phones ----------------------------------------------------

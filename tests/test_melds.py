@@ -1,23 +1,44 @@
-"""Independent meld tables written from RULES.md ("Cards and notation", "Melds", the presets).
+"""Melds and the moves on them: whether cards make a legal set or run and what it scores, and the
+checks of a joker swap, an opening, a vist and a discard.
 
-Each row names the game, the house-rule switches, the cards as a player would type them and
-what RULES.md says the scorer must answer. Legal rows check kind, points and (where the spec
+The meld tables are written independently from RULES.md ("Cards and notation", "Melds", the
+presets): each row names the game, the house-rule switches, the cards as a player would type them
+and what RULES.md says the scorer must answer. Legal rows check kind, points and (where the spec
 fixes it) which card every joker stands for; illegal rows check that the broken rule is among
-the reasons. Where RULES.md leaves two codes equally right, the row lists both.
+the reasons. Where RULES.md leaves two codes equally right, the row lists both. The worked
+examples quote the sentence of RULES.md (or API.md) they check. A brute-force oracle and
+Hypothesis properties check the meld check over many more cards.
 """
 
 from __future__ import annotations
 
+import itertools
+import random
+from collections import Counter
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from kunken_scorer import (
     Card,
     CardError,
+    KunkenError,
+    Rank,
     RuleSet,
+    Suit,
+    check_discard,
     check_meld,
+    check_opening,
+    check_swap,
+    check_vist,
     format_cards,
     parse_cards,
 )
+from kunken_scorer.cards import _parse_text
+from kunken_scorer.melds import check_parsed, laid_counts
+
+from conftest import kunken, ordered, rule_sets
 
 KUNKEN = "kunken"
 ORDERED = "ordered-rummy"
@@ -381,55 +402,431 @@ def test_check_meld_rejects_bad_card_with_card_error():
     assert "11♥" in str(caught.value)
 
 
-# --------------------------------------------------------------------------------------------
-# Notation: canonical output and parse errors
-# --------------------------------------------------------------------------------------------
-
-CANONICAL = [
-    ("10h", "10♥"), ("ks", "K♠"), ("qD", "Q♦"), ("a♣", "A♣"), ("2C", "2♣"),
-    ("Тп", "A♠"), ("тт", "A♣"), ("Вч", "J♥"), ("Дб", "Q♦"), ("Кт", "K♣"), ("10п", "10♠"),
-    ("JK", "JK"), ("jk", "JK"), ("Jo", "JK"), ("jo", "JK"), ("*", "JK"), ("Дж", "JK"),
-    ("дж", "JK"), ("JK=K♦", "JK=K♦"), ("jk=kd", "JK=K♦"), ("Дж=Кб", "JK=K♦"),
-    ("K♠", "K♠"), ("10♥", "10♥"),
-]
+def reason_codes(result):
+    return {r.code for r in result.reasons}
 
 
-@pytest.mark.parametrize("token, canonical", CANONICAL, ids=[c[0] for c in CANONICAL])
-def test_card_parses_to_canonical_form(token, canonical):
-    card = Card.parse(token)
-    assert str(card) == canonical
-    assert str(Card.parse(str(card))) == canonical  # the canonical form reads back as itself
+# --- "one joker in a 3-card meld, two in a 4- or 5-card meld, three in a 6-card meld" --------
+
+@pytest.mark.parametrize(
+    "cards, legal",
+    [
+        ("5♥ JK 7♥", True),
+        ("JK JK 7♥", False),
+        ("5♥ JK 7♥ JK", True),
+        ("JK JK 7♥ JK", False),
+        ("5♥ JK 7♥ JK 9♥", True),
+        ("JK JK 7♥ JK 9♥", False),
+        ("5♥ JK 7♥ JK 9♥ JK", True),
+        ("JK JK 7♥ JK 9♥ JK", False),
+    ],
+)
+def test_half_joker_limit_example(cards, legal):
+    result = check_meld(cards, kunken())
+    assert result.legal is legal
+    if not legal:
+        assert "joker_limit" in reason_codes(result)
 
 
-def test_parse_cards_and_format_cards():
-    cards = parse_cards("10h, Jh  Qh,Тп\tjk=kd *")
-    assert isinstance(cards, tuple)
-    assert format_cards(cards) == "10♥ J♥ Q♥ A♠ JK=K♦ JK"
+# --- "In a run a joker takes the position where it is written" -------------------------------
+
+def test_joker_takes_written_position_in_the_middle():
+    result = check_meld("5♥ JK 7♥", kunken())
+    assert result.legal and result.kind == "run"
+    assert format_cards(result.cards) == "5♥ JK=6♥ 7♥"
 
 
-BAD_TOKENS = [
-    "11♥", "Zx", "K", "JK=", "JK=JK", "Ts", "1♥", "0♥", "5x", "♥", "K♠♠", "JK=K", "K♠=5♥", "Д",
-    "10", "♥5", "h5", "JKK", "Tп",  # suit before rank, no suit, Latin T is no rank
-]
+def test_joker_takes_written_position_at_the_end():
+    result = check_meld("5♥ 6♥ JK", kunken())
+    assert result.legal and result.kind == "run"
+    assert format_cards(result.cards) == "5♥ 6♥ JK=7♥"
 
 
-@pytest.mark.parametrize("token", BAD_TOKENS)
-def test_bad_token_raises_card_error_naming_it(token):
-    assert issubclass(CardError, ValueError)
-    with pytest.raises(CardError) as caught:
-        Card.parse(token)
-    assert token in str(caught.value)
+def test_meld_check_api_example():
+    # API.md: {"cards": "5♥ JK 7♥"} -> {"legal": true, "kind": "run", "points": 15,
+    #          "cards": ["5♥", "JK=6♥", "7♥"], "reasons": []}
+    assert check_meld("5♥ JK 7♥", kunken()).to_dict() == {
+        "legal": True,
+        "kind": "run",
+        "points": 15,
+        "cards": ["5♥", "JK=6♥", "7♥"],
+        "reasons": [],
+    }
 
 
-@pytest.mark.parametrize("token", BAD_TOKENS)
-def test_bad_token_inside_a_list_is_named(token):
-    with pytest.raises(CardError) as caught:
-        parse_cards(f"5♥ {token} 7♥")
-    assert token in str(caught.value)
+def test_illegal_meld_to_dict_has_sentences():
+    # API.md: "an illegal meld has "legal": false and one reason or more, each a sentence"
+    d = check_meld("K♦ K♦ K♥", kunken()).to_dict()
+    assert d["legal"] is False
+    assert d["reasons"] and all(isinstance(r, str) and r.strip() for r in d["reasons"])
 
 
-def test_no_such_rank_message():
-    with pytest.raises(CardError) as caught:
-        Card.parse("11♥")
-    message = str(caught.value)
-    assert '"11♥"' in message and "no such rank" in message
+# --- "Two copies of the same card in one set are illegal" ------------------------------------
+
+@pytest.mark.parametrize("cards", ["K♦ K♦ K♥", "J♠ J♠ J♦ J♣"])
+def test_two_copies_in_one_set_are_illegal(cards):
+    result = check_meld(cards, kunken())
+    assert result.legal is False
+    assert "set_duplicate_card" in reason_codes(result)
+
+
+# --- Kunken joker swap: "JK K♠ K♣ on the table; K♦ or K♥ may replace the joker, K♠ may not" --
+
+@pytest.mark.parametrize(
+    "meld, card, legal",
+    [
+        ("JK K♠ K♣", "K♦", True),
+        ("JK K♠ K♣", "K♥", True),
+        ("JK K♠ K♣", "K♠", False),
+        ("JK K♠ K♣", "K♣", False),
+        ("JK K♠ K♣", "Q♦", False),
+        ("JK K♠ K♣ K♦", "K♥", True),   # the only suit the set lacks
+        ("JK K♠ K♣ K♦", "K♦", False),
+        ("5♥ JK 7♥", "6♥", True),      # in a run: the natural card the joker stands for
+        ("5♥ JK 7♥", "8♥", False),
+        ("5♥ JK 7♥", "6♠", False),
+        ("5♥ JK=6♥ 7♥", "6♥", True),
+        ("K♠ K♥ K♦", "K♣", False),     # no joker to replace
+    ],
+)
+def test_joker_swap(meld, card, legal):
+    result = check_swap(meld, card, kunken())
+    assert result.legal is legal
+    if legal:
+        assert tuple(result.reasons) == ()
+    else:
+        assert result.reasons
+
+
+def test_swap_api_example():
+    result = check_swap("JK K♠ K♣", "K♦", kunken())
+    assert result.legal is True and tuple(result.reasons) == ()
+
+
+# --- Kunken opening -------------------------------------------------------------------------
+
+def test_kunken_opening_worked_example():
+    # "bank card 7♥; melds A♠ A♥ A♦ (30) and 6♥ 7♥ 8♥ 9♥ (20) ... → 50 points, legal"
+    result = check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "7♥", kunken())
+    assert result.legal is True
+    assert result.points == 50
+    assert tuple(result.reasons) == ()
+
+
+def test_opening_below_50_is_refused():
+    result = check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥"], "7♥", kunken())
+    assert result.points == 45
+    assert result.legal is False
+    assert result.reasons
+
+
+def test_opening_points_switch_40():
+    # "switch opening_points, default 50; 40 is a common variant"
+    result = check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥"], "7♥", kunken(opening_points=40))
+    assert result.legal is True
+    assert result.points == 45
+
+
+def test_opening_with_ace_points_5_falls_short():
+    # the same melds as the worked example, aces at 5: 15 + 20 = 35 < 50
+    result = check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "7♥", kunken(ace_points=5))
+    assert result.points == 35
+    assert result.legal is False
+
+
+def test_opening_bank_card_must_be_in_a_meld():
+    # "The bank card must go into one of those melds"
+    result = check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "K♣", kunken())
+    assert result.legal is False
+    assert result.reasons
+
+
+def test_opening_with_an_illegal_meld_is_refused():
+    result = check_opening(["A♠ A♠ A♦ A♥", "6♥ 7♥ 8♥ 9♥"], "7♥", kunken())
+    assert result.legal is False
+
+
+def test_with_a_layout_any_meld_with_two_hand_cards_takes_the_bank():
+    # "Once a player has a layout, they may take the bank with any card that forms a meld with
+    # two cards from their hand."
+    assert check_opening(["5♥ 6♥ 7♥"], "7♥", kunken(), has_layout=True).legal is True
+    assert check_opening(["5♥ 6♥ 7♥"], "7♥", kunken(), has_layout=False).legal is False
+
+
+def test_with_a_layout_the_bank_card_must_still_be_in_a_meld():
+    assert check_opening(["5♥ 6♥ 7♥"], "K♣", kunken(), has_layout=True).legal is False
+
+
+# --- Vists: "The extended meld must still be legal"; limits "checked again after every addition"
+
+@pytest.mark.parametrize(
+    "rules, meld, cards, legal, points",
+    [
+        (kunken(), "5♥ 6♥ 7♥", "8♥", True, 20),
+        (kunken(), "5♥ 6♥ 7♥", "4♥", True, 20),
+        (kunken(), "5♥ 6♥ 7♥", "JK", True, 20),
+        (kunken(), "K♠ K♥ K♦", "K♣", True, 40),
+        (kunken(), "K♠ K♥ K♦", "K♠", False, None),
+        (kunken(), "K♠ K♥ K♦ K♣", "K♠", False, None),
+        (kunken(), "5♥ 6♥ 7♥", "10♥", False, None),
+        (kunken(), "5♥ JK 7♥", "JK", True, 20),
+        (kunken(), "5♥ JK 7♥", "JK JK", False, None),
+        (kunken(joker_limit="one"), "5♥ JK 7♥", "JK", False, None),
+    ],
+)
+def test_vist(rules, meld, cards, legal, points):
+    result = check_vist(meld, cards, rules)
+    assert result.legal is legal
+    if legal:
+        assert result.points == points
+    else:
+        assert result.reasons
+
+
+def test_vist_joker_limit_code():
+    result = check_vist("5♥ JK 7♥", "JK", kunken(joker_limit="one"))
+    assert "joker_limit" in reason_codes(result)
+
+
+def test_vist_extends_run_in_order():
+    result = check_vist("5♥ 6♥ 7♥", "4♥", kunken())
+    assert format_cards(result.cards) == "4♥ 5♥ 6♥ 7♥"
+
+
+# --- "Rummy!" discard check -------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "card, melds, fits, index",
+    [
+        ("Q♦", ["9♦ 10♦ J♦"], True, 0),            # API.md example
+        ("8♦", ["9♦ 10♦ J♦"], True, 0),
+        ("K♦", ["9♦ 10♦ J♦"], False, None),
+        ("Q♦", ["5♣ 6♣ 7♣", "9♦ 10♦ J♦"], True, 1),
+        ("10♥", ["10♦ 10♠ 10♣"], True, 0),        # RULES source: the ten of hearts to three tens
+        ("10♦", ["10♦ 10♠ 10♣"], False, None),
+        ("10♥", ["10♦ 10♠ 10♣ 10♥"], False, None),
+    ],
+)
+def test_discard_check(card, melds, fits, index):
+    result = check_discard(card, melds, ordered())
+    assert result.fits is fits
+    assert result.meld == index
+
+
+KUNKEN_RULES = RuleSet.preset()
+ORDERED_RULES = RuleSet.preset("ordered-rummy")
+
+
+def code_list(reasons) -> list[str]:
+    return [r.code for r in reasons]
+
+
+# -- the checks of a vist, a discard and a swap check their input ------------------------------------
+
+def test_an_empty_vist_is_an_error_not_legal():
+    with pytest.raises(KunkenError) as err:
+        check_vist("2♥ 3♥ 4♥", "", KUNKEN_RULES)
+    assert "cards" in str(err.value)
+
+
+@pytest.mark.parametrize("card", ["", "Q♦ K♦"])
+def test_a_discard_of_zero_or_two_cards_is_an_error(card):
+    with pytest.raises(KunkenError) as err:
+        check_discard(card, ["9♦ 10♦ J♦"], ORDERED_RULES)
+    assert "exactly one card" in str(err.value)
+
+
+def test_the_swap_check_knows_the_layout_precondition():
+    assert check_swap("JK K♠ K♣", "K♦", KUNKEN_RULES).legal
+    no_layout = check_swap("JK K♠ K♣", "K♦", KUNKEN_RULES, has_layout=False)
+    assert not no_layout.legal and code_list(no_layout.reasons) == ["swap_no_layout"]
+    # a wrong card is still explained as such, whatever the layout
+    assert code_list(check_swap("JK K♠ K♣", "K♠", KUNKEN_RULES, has_layout=False).reasons) == ["swap_set_suit_taken"]
+
+
+ORDER = list(Rank)
+
+
+# -- 13-card runs with wrap-around ---------------------------------------------------------
+
+THIRTEEN = "3♥ 2♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥"
+
+
+@pytest.mark.parametrize("cards", [THIRTEEN, THIRTEEN.replace("A♥", "JK")])
+def test_a_reordered_13_card_run_keeps_the_ace_high_when_wrap_is_on(cards):
+    # wrap-around used to change a run that needs no wrap: the ace went low (1 point under short_ace "low")
+    plain = RuleSet.for_game("ordered-rummy", {"short_ace": "low"})
+    wrap = RuleSet.for_game("ordered-rummy", {"short_ace": "low", "wrap": True})
+    without, with_wrap = check_meld(cards, plain), check_meld(cards, wrap)
+    assert with_wrap.legal and with_wrap.points == without.points == 99
+    assert format_cards(with_wrap.cards).startswith("2♥ 3♥") and str(with_wrap.cards[-1]) in ("A♥", "JK=A♥")
+
+
+def test_wrap_still_goes_round_the_corner_when_the_cards_need_it():
+    wrap = RuleSet.for_game("kunken", {"wrap": True})
+    check = check_meld("2♥ Q♥ A♥ JK", wrap)
+    assert check.legal and format_cards(check.cards) == "Q♥ JK=K♥ A♥ 2♥"
+
+
+# -- brute force: check_parsed against a tiny independent oracle ---------------------------
+
+def _windows(n, rules):
+    if rules.wrap:
+        return [[ORDER[(s + i) % 13] for i in range(n)] for s in range(13)]
+    low = 1 if rules.ace_low else 2
+    return [[Rank.ACE if v == 1 else Rank(v) for v in range(s, s + n)] for s in range(low, 16 - n)]
+
+
+def _jokers_ok(slots, window, suit, rules, laid, n):
+    return (len(slots) <= rules.joker_limit_for(n)
+            and all(laid[Card(window[k], suit)] < 2 for k in slots)
+            and not (rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(slots, slots[1:]))))
+
+
+def _run_oracle(meld, rules, laid):
+    n = len(meld)
+    fixed = [c.natural_card for c in meld if not c.is_joker or c.pin]
+    suit = fixed[0].suit
+    if any(c.suit != suit for c in fixed) or len(set(fixed)) != len(fixed):
+        return False
+    rank = [None if c.is_joker and not c.pin else c.natural_card.rank for c in meld]
+    windows = _windows(n, rules)
+    jokers = [i for i, c in enumerate(meld) if c.is_joker]
+    written = [seq for w in windows for seq in (w, w[::-1])
+               if all(r is None or r == seq[i] for i, r in enumerate(rank))]
+    if written:  # a joker takes the position where it is written
+        return any(_jokers_ok(jokers, seq, suit, rules, laid, n) for seq in written)
+    naturals = {c.rank for c in meld if not c.is_joker}
+    pinned = {c.pin.rank for c in meld if c.is_joker and c.pin}
+    return any(_jokers_ok([k for k, r in enumerate(w) if r not in naturals or r in pinned], w, suit, rules, laid, n)
+               for w in windows if naturals | pinned <= set(w))
+
+
+def _set_oracle(meld, rules, laid):
+    naturals = [c for c in meld if not c.is_joker]
+    rank = naturals[0].rank
+    if len(meld) > 4 or any(c.rank != rank for c in naturals) or len(set(naturals)) != len(naturals):
+        return False
+    free = [s for s in Suit if Card(rank, s) not in naturals and laid[Card(rank, s)] < 2]
+    return len(meld) - len(naturals) <= min(rules.joker_limit_for(len(meld)), len(free))
+
+
+VARIANTS = [{}, {"ace_low": False}, {"wrap": True}, {"joker_limit": "two"}, {"joker_limit": "one"},
+            {"joker_limit": "minority"}, {"no_adjacent_jokers": True},
+            {"wrap": True, "no_adjacent_jokers": True, "joker_limit": "two"}]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_check_meld_agrees_with_a_brute_force_oracle(seed):
+    rng = random.Random(seed)
+    for _ in range(1500):
+        rules = RuleSet.for_game("kunken", rng.choice(VARIANTS))
+        n, suit = rng.randint(3, 7), rng.choice(list(Suit))
+        if rng.random() < 0.7:
+            start = rng.randrange(13)
+            meld = [Card(ORDER[(start + i) % 13], suit) for i in range(n)]
+            if rng.random() < 0.3:
+                meld[rng.randrange(n)] = Card(rng.choice(ORDER), suit)
+        else:
+            rank = rng.choice(ORDER)
+            meld = [Card(rank, rng.choice(list(Suit))) for _ in range(n)]
+        for i in rng.sample(range(n), rng.randint(0, min(3, n - 1))):
+            meld[i] = Card.joker(meld[i]) if rng.random() < 0.25 else Card.joker()
+        if rng.random() < 0.5:
+            rng.shuffle(meld)
+        naturals = [c for c in meld if not c.is_joker]
+        if not naturals:
+            continue
+        laid = Counter(naturals)
+        for _ in range(rng.randint(0, 5)):
+            card = Card(rng.choice(ORDER), rng.choice([suit, rng.choice(list(Suit))]))
+            laid[card] = min(2, laid[card] + rng.randint(1, 2))
+        ranks, suits = {c.rank for c in naturals}, {c.suit for c in naturals}
+        pins = any(c.is_joker and c.pin for c in meld)
+        if len(ranks) == 1 and len(naturals) > 1 and not pins:
+            expected = _set_oracle(meld, rules, laid)
+        elif len(suits) == 1 and len(ranks) > 1:
+            expected = _run_oracle(meld, rules, laid)
+        elif len(naturals) == 1 and not pins:
+            expected = _set_oracle(meld, rules, laid) or _run_oracle(meld, rules, laid)
+        else:
+            continue
+        got = check_parsed(tuple(meld), rules, laid)
+        assert got.legal == expected, (rules.differences(), format_cards(meld), got.reasons)
+        if got.legal and got.kind == "run":
+            ranks_laid = [c.natural_card.rank for c in got.cards]
+            assert ranks_laid in _windows(n, rules) or ranks_laid[::-1] in _windows(n, rules)
+            assert got.points == sum(rules.rank_points(r) for r in ranks_laid)
+
+
+# -- properties: a legal set in any order, a legal run either way -----------------------------------
+
+@st.composite
+def sets(draw):
+    rank = draw(st.sampled_from(list(Rank)))
+    suits = draw(st.lists(st.sampled_from(list(Suit)), min_size=3, max_size=4, unique=True))
+    meld = [Card(rank, s) for s in suits]
+    for i in draw(st.sets(st.integers(0, len(meld) - 1), max_size=2)):
+        meld[i] = Card.joker()
+    return meld
+
+
+@settings(max_examples=150)
+@given(sets(), rule_sets)
+def test_every_permutation_of_a_legal_set_is_legal_with_the_same_points(meld, rules):
+    first = check_meld(meld, rules)
+    assume(first.legal)
+    assert first.kind == "set"
+    for perm in itertools.permutations(meld):
+        check = check_meld(list(perm), rules)
+        assert check.legal and check.points == first.points, format_cards(perm)
+
+
+@st.composite
+def runs(draw):
+    size = draw(st.integers(3, 8))
+    start = draw(st.integers(1, 15 - size))
+    suit = draw(st.sampled_from(list(Suit)))
+    meld = [Card(Rank.ACE if v == 1 else Rank(v), suit) for v in range(start, start + size)]
+    for i in draw(st.sets(st.integers(0, size - 1), max_size=3)):
+        meld[i] = Card.joker()
+    return meld
+
+
+@settings(max_examples=200)
+@given(runs(), rule_sets)
+def test_a_legal_run_written_in_reverse_stays_legal_with_the_same_points(meld, rules):
+    forward = check_meld(meld, rules)
+    assume(forward.legal and forward.kind == "run")
+    backward = check_meld(meld[::-1], rules)
+    assert backward.legal
+    assert backward.points == forward.points
+    assert sorted(map(str, backward.cards)) == sorted(map(str, forward.cards))
+
+
+# -- the memos (joker-free verdicts per rule set, card texts) never change an answer ---------------
+
+def test_each_rule_set_keeps_its_own_verdicts():
+    tens, fives = RuleSet.for_game("kunken", {"ace_points": 10}), RuleSet.for_game("kunken", {"ace_points": 5})
+    assert check_meld("A♠ A♥ A♦", tens).points == 30
+    assert check_meld("A♠ A♥ A♦", fives).points == 15
+    assert check_meld("A♠ A♥ A♦", tens).points == 30
+
+
+words = st.lists(st.sampled_from(["K♠", "K♥", "K♦", "5♥", "6♥", "7♥", "JK", "Тп", "10ч", "A♣"]),
+                 min_size=1, max_size=6)
+
+
+@settings(max_examples=200)
+@given(words, st.sampled_from(["kunken", "ordered-rummy"]), st.booleans())
+def test_memoised_and_fresh_verdicts_agree(tokens, game, wrap):
+    rules = RuleSet.for_game(game, {"wrap": wrap})
+    text = " ".join(tokens)
+    first = check_meld(text, rules)
+    rules.natural_meld_checks.clear()
+    _parse_text.cache_clear()
+    fresh = check_meld(text, rules)
+    again = check_meld(text, rules)
+    assert first == fresh == again
+    cards = parse_cards(text)
+    assert check_parsed(cards, rules, laid_counts([cards], rules)) == fresh

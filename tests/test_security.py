@@ -1,7 +1,8 @@
-"""Hardening (issue 10) through the test client: headers on every response, revocable scorer
-links, the per-address creation limit, the home page's order, links never built from a raw Host
-header, and the three smaller fixes (one note limit, an edit of a deleted deal, a delete without
-its revision). The storage faults and backups run against real servers in test_faults.py."""
+"""Security through the test client: headers on every response, responses carrying a token are
+never stored, revocable scorer links, the per-address creation limit, links never built from a
+raw Host header, and an API other sites cannot post forms to. The storage faults and backups
+run against real servers in test_faults.py; the Content-Security-Policy in a browser in
+test_browser_csp.py."""
 
 from __future__ import annotations
 
@@ -11,13 +12,10 @@ import re
 import pytest
 
 from kunken_scorer.web import create_app
-from test_views import CSRF, deal_data, hidden, phone, record, rule_fields, start, text
 
+from conftest import CSRF, hidden, phone, record, rule_fields, start, text
 
-@pytest.fixture
-def client(app):
-    """A phone reading the pages in English."""
-    return phone(app)
+pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
 EVERY_HEADER = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
@@ -29,6 +27,8 @@ def has_security_headers(response) -> None:
     assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
 
+
+# -- headers and caching -------------------------------------------------------------------------
 
 def test_every_kind_of_response_has_the_headers(client, app):
     sid = start(client)
@@ -152,16 +152,6 @@ def test_the_default_limit_is_one_a_club_evening_never_meets(app):
     assert app.config["CREATE_LIMIT"] == 120
 
 
-def test_the_home_page_lists_sessions_by_when_this_server_stored_them(client):
-    for n in range(12):
-        document = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": [f"Old{n}", "B"],
-                    "deals": [], "created_at": "8999-12-31T00:00:00+00:00"}
-        assert client.post("/api/v1/sessions/import", json=document).status_code == 201, n
-    client.post("/api/v1/sessions", json={"players": ["Fresh", "Newer"]})
-    home = text(client.get("/"))
-    assert home.index("Fresh") < home.index("Old11")  # the newest stored first, whatever its date
-
-
 def test_links_are_never_built_from_a_raw_host_header(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "h.db"), "SECRET_KEY": "s" * 32})
     client = app.test_client()
@@ -181,54 +171,16 @@ def test_trusted_hosts_are_the_only_hosts_links_are_built_from(tmp_path, monkeyp
     assert bad.status_code == 400 and "view_url" not in bad.get_json()
 
 
-# -- the smaller three ---------------------------------------------------------------------------------
+# -- no form of another site can post to the API -------------------------------------------------
 
-def test_one_note_limit_for_the_api_and_the_form(client, app, store):
-    from kunken_scorer.deal import MAX_NOTE
-    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
-    sid, token = created["id"], created["edit_token"]
-    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ 2♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
-            "went_out": "Anna", "override": True, "note": "n" * MAX_NOTE}
-    auth = {"Authorization": f"Bearer {token}"}
-    assert client.post(f"/api/v1/sessions/{sid}/deals", json=body, headers=auth).status_code == 201
-    too_long = client.post(f"/api/v1/sessions/{sid}/deals", json={**body, "note": "n" * (MAX_NOTE + 1)}, headers=auth)
-    assert too_long.status_code == 400
-    scorer = phone(app)
-    scorer.get(f"/s/{sid}/scorer/{token}")
-    deal_id = store.list_deals(sid)[0]["id"]
-    page = text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
-    assert f'maxlength="{MAX_NOTE}"' in page
-    data = {**deal_data(page, {0: ("A♠ A♥ 2♦", "", ""), 1: ("", "", "K♣")}, "Anna", override=True),
-            "note": "n" * MAX_NOTE, "save": "1"}
-    assert scorer.post(f"/s/{sid}/deals/{deal_id}/edit", data=data).status_code == 303  # such a deal can be edited
-
-
-def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, app, store):
-    sid = start(client)
-    record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
-    page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
-    store.delete_deal(sid, deal_id)  # another phone
-    typed = {0: ("K♠ K♥ K♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "Q♣")}
-    response = client.post(f"/s/{sid}/deals/{deal_id}/edit", data={**deal_data(page, typed, "Anna"), "save": "1"})
-    answer = text(response)
-    assert response.status_code == 409 and "deleted on another phone" in answer
-    assert "K♠ K♥ K♦" in answer and "Q♣" in answer
-    assert f'action="/s/{sid}/deals/new"' in answer
-    assert store.list_deals(sid) == []
-    resent = {**deal_data(answer, typed, "Anna"), "save": "1"}
-    assert client.post(f"/s/{sid}/deals/new", data=resent).status_code == 303
-    assert store.list_deals(sid)[0]["record"]["players"][0]["melds"] == ["K♠ K♥ K♦"]
-
-
-def test_a_delete_without_its_revision_is_refused(client, store):
-    sid = start(client)
-    record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
-    page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
-    response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data={"csrf_token": hidden(page, "csrf_token")})
-    assert response.status_code == 400 and "nothing was deleted" in text(response)
-    assert len(store.list_deals(sid)) == 1
-    response = client.post(f"/s/{sid}/deals/{deal_id}/delete",
-                           data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")})
-    assert response.status_code == 303 and store.list_deals(sid) == []
+@pytest.mark.lang(None)
+def test_the_api_takes_only_json_so_other_sites_cannot_post_forms_to_it(client, store):
+    """A cross-site HTML form can send text/plain or form data, never application/json."""
+    body = '{"players": ["Anna", "Boris"]}'
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"Content-Type": content_type} if content_type else {}
+        response = client.post("/api/v1/sessions", data=body, headers=headers)
+        assert response.status_code == 415, content_type
+        assert "application/json" in response.get_json()["error"]
+    assert store.recent_sessions(10) == []
+    assert client.post("/api/v1/sessions", data=body, headers={"Content-Type": "application/json"}).status_code == 201

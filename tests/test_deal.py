@@ -1,0 +1,973 @@
+"""Deals: the deal record (its fields, swaps and short forms of a hand), its evaluation (problems
+and warnings), and every player's score in both games.
+
+The worked examples quote the sentence of RULES.md (or API.md) they check; Hypothesis
+properties check the scoring over generated deals.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from kunken_scorer import (
+    Card,
+    Deal,
+    DealInputError,
+    KunkenError,
+    Rank,
+    RuleSet,
+    Suit,
+    check_meld,
+    evaluate_deal,
+    format_cards,
+)
+
+from conftest import kunken, naturals, ordered, rule_sets
+
+
+def players(report):
+    return {p.name: p for p in report.players}
+
+
+def problem_codes(report):
+    return {p.code for p in report.problems}
+
+
+KUNKEN = RuleSet.preset()
+
+
+def score(body: dict, rules: RuleSet = KUNKEN):
+    return evaluate_deal(Deal.from_dict(body), rules)
+
+
+# --- Deals: API.md example --------------------------------------------------------------------
+
+API_DEAL = {
+    "game": "kunken",
+    "players": [
+        {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♥"}], "hand": ""},
+        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣ JK"},
+    ],
+    "went_out": "Anna",
+    "express": False,
+}
+
+
+def test_api_deal_example():
+    report = score(API_DEAL, kunken())
+    assert report.valid is True
+    assert list(report.problems) == []
+    by = players(report)
+    assert (by["Anna"].plus, by["Anna"].minus, by["Anna"].score) == (35, 0, 35)
+    assert (by["Boris"].plus, by["Boris"].minus, by["Boris"].score) == (15, 20, -5)
+
+
+def test_api_deal_example_response_shape():
+    assert score(API_DEAL, kunken()).to_dict() == {
+        "valid": True,
+        "problems": [],
+        "warnings": [],
+        "players": [
+            {"name": "Anna", "plus": 35, "minus": 0, "score": 35},
+            {"name": "Boris", "plus": 15, "minus": 20, "score": -5},
+        ],
+    }
+
+
+def test_vist_without_meld_index_goes_to_the_first_it_extends():
+    # API.md: "meld ... omitted: the first it legally extends"
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♥"}], "hand": ""},
+            {"name": "Boris", "melds": ["K♣ K♦ K♥", "2♥ 3♥ 4♥"], "vists": [], "hand": "9♣"},
+        ],
+        "went_out": "Anna",
+        "express": False,
+    }
+    report = score(body, kunken())
+    assert report.valid is True
+    by = players(report)
+    assert (by["Anna"].plus, by["Anna"].score) == (35, 35)
+    assert (by["Boris"].plus, by["Boris"].minus, by["Boris"].score) == (45, 5, 40)
+
+
+def test_joker_vist_counts_as_its_card():
+    # "a laid joker = its card's points"; the joker extends 2♥ 3♥ 4♥ as 5♥
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["Q♠ Q♥ Q♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "JK"}], "hand": ""},
+            {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": ""},
+        ],
+        "went_out": "Anna",
+        "express": False,
+    }
+    by = players(score(body, kunken()))
+    assert by["Anna"].plus == 35
+
+
+# --- Express: "that player's points are doubled, and every other player's minus points are
+# doubled; the others' plus points count normally" ---------------------------------------------
+
+def express_deal(express, boris_hand="2♠ 3♠ JK", went_out="Anna"):
+    return {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦", "5♥ 6♥ 7♥"], "vists": [], "hand": ""},
+            {"name": "Boris", "melds": ["K♣ K♦ K♥"], "vists": [], "hand": boris_hand},
+        ],
+        "went_out": went_out,
+        "express": express,
+    }
+
+
+def test_without_express():
+    by = players(score(express_deal(False), kunken()))
+    assert (by["Anna"].plus, by["Anna"].minus, by["Anna"].score) == (45, 0, 45)
+    assert (by["Boris"].plus, by["Boris"].minus, by["Boris"].score) == (30, 20, 10)
+
+
+def test_express_doubles():
+    report = score(express_deal(True), kunken())
+    assert report.valid is True
+    by = players(report)
+    assert by["Anna"].score == 90
+    assert (by["Boris"].plus, by["Boris"].minus, by["Boris"].score) == (30, 40, -10)
+
+
+def test_express_multiplier_switch():
+    by = players(score(express_deal(True), kunken(express_multiplier=3)))
+    assert by["Anna"].score == 135
+    assert (by["Boris"].plus, by["Boris"].minus, by["Boris"].score) == (30, 60, -30)
+
+
+def test_express_without_going_out_is_a_problem():
+    report = score(express_deal(True, went_out=None), kunken())
+    assert report.valid is False
+    assert "express_without_going_out" in problem_codes(report)
+
+
+# --- joker_in_hand: "double — a joker in hand counts nothing itself but doubles that player's
+# minus, two jokers quadruple it" --------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "hand, joker_in_hand, minus",
+    [
+        ("2♠ 3♠ JK", 10, 20),
+        ("2♠ 3♠ JK", 25, 35),
+        ("2♠ 3♠", "double", 10),
+        ("2♠ 3♠ JK", "double", 20),
+        ("2♠ 3♠ JK JK", "double", 40),
+        ("K♠ JK JK", "double", 40),
+        ("JK", "double", 0),
+    ],
+)
+def test_joker_in_hand(hand, joker_in_hand, minus):
+    by = players(score(express_deal(False, boris_hand=hand), kunken(joker_in_hand=joker_in_hand)))
+    assert by["Boris"].minus == minus
+    assert by["Boris"].score == 30 - minus
+
+
+def test_joker_in_hand_double_with_express():
+    by = players(score(express_deal(True, boris_hand="2♠ 3♠ JK"), kunken(joker_in_hand="double")))
+    assert by["Boris"].minus == 40
+
+
+# --- End of a deal, redeal and recorded problems -----------------------------------------------
+
+def test_stock_ran_out_is_scored_the_same_way():
+    body = express_deal(False, boris_hand="2♠")
+    body["players"][0]["hand"] = "K♠"
+    body["went_out"] = None
+    report = score(body, kunken())
+    assert report.valid is True
+    by = players(report)
+    assert (by["Anna"].plus, by["Anna"].minus, by["Anna"].score) == (45, 10, 35)
+    assert (by["Boris"].plus, by["Boris"].minus, by["Boris"].score) == (30, 5, 25)
+
+
+def test_redeal_scores_nothing():
+    report = score({"game": "kunken", "players": [{"name": "Anna"}, {"name": "Boris"}], "redeal": True}, kunken())
+    by = players(report)
+    assert set(by) == {"Anna", "Boris"}
+    assert all((p.plus, p.minus, p.score) == (0, 0, 0) for p in by.values())
+
+
+def test_went_out_with_cards_is_a_problem():
+    body = express_deal(False)
+    body["players"][0]["hand"] = "5♣"
+    report = score(body, kunken())
+    assert report.valid is False
+    assert "went_out_with_cards" in problem_codes(report)
+
+
+def test_illegal_meld_is_a_problem_but_still_scored():
+    body = express_deal(False)
+    body["players"][0]["melds"] = ["Q♦ Q♦ Q♥"]
+    report = score(body, kunken())
+    assert report.valid is False
+    assert "illegal_meld" in problem_codes(report)
+    assert players(report)["Anna"].plus == 30
+
+
+def test_illegal_vist_is_a_problem():
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "9♣"}], "hand": ""},
+            {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": ""},
+        ],
+        "went_out": "Anna",
+        "express": False,
+    }
+    report = score(body, kunken())
+    assert report.valid is False
+    assert "illegal_vist" in problem_codes(report)
+
+
+def test_vist_breaking_joker_limit_is_a_problem():
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "JK"}], "hand": ""},
+            {"name": "Boris", "melds": ["5♥ JK 7♥"], "vists": [], "hand": ""},
+        ],
+        "went_out": "Anna",
+        "express": False,
+    }
+    assert score(body, kunken()).valid is True
+    report = score(body, kunken(joker_limit="one"))
+    assert report.valid is False
+    assert "illegal_vist" in problem_codes(report)
+
+
+def test_third_copy_of_a_card_is_a_problem():
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [], "hand": ""},
+            {"name": "Boris", "melds": ["A♠ A♥ A♣"], "vists": [], "hand": ""},
+            {"name": "Vera", "melds": [], "vists": [], "hand": "A♠"},
+        ],
+        "went_out": "Anna",
+        "express": False,
+    }
+    report = score(body, kunken())
+    assert report.valid is False
+    assert "too_many_copies" in problem_codes(report)
+
+
+def test_fifth_joker_is_a_problem():
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [], "hand": "JK JK JK"},
+            {"name": "Boris", "melds": [], "vists": [], "hand": "JK JK"},
+        ],
+        "went_out": None,
+        "express": False,
+    }
+    report = score(body, kunken())
+    assert report.valid is False
+    assert "too_many_jokers" in problem_codes(report)
+
+
+def test_unknown_player_is_a_problem():
+    body = express_deal(False)
+    body["players"][0]["vists"] = [{"to": "Zoe", "cards": "8♥"}]
+    report = score(body, kunken())
+    assert report.valid is False
+    assert "unknown_player" in problem_codes(report)
+
+
+def test_unknown_player_going_out_is_a_problem():
+    report = score(express_deal(False, went_out="Zoe"), kunken())
+    assert report.valid is False
+    assert report.problems
+
+
+def test_kunken_is_for_two_to_five_players():
+    # "2–5 players, 13 cards each"
+    body = {
+        "game": "kunken",
+        "players": [{"name": f"P{i}", "melds": [], "vists": [], "hand": ""} for i in range(6)],
+        "went_out": None,
+        "express": False,
+    }
+    assert score(body, kunken()).valid is False
+    body["players"] = body["players"][:5]
+    assert score(body, kunken()).valid is True
+
+
+def test_joker_for_a_card_both_copies_of_which_are_laid():
+    # "A joker may not stand for a card whose two natural copies are already on the table in
+    # this deal (counting every player's melds and vists)" -- "on a recorded deal it is a warning
+    # (the joker may have been laid before the second copy), never a problem"
+    body = {
+        "game": "kunken",
+        "players": [
+            {"name": "Anna", "melds": ["6♥ 7♥ 8♥"], "vists": [], "hand": ""},
+            {"name": "Boris", "melds": ["4♥ 5♥ 6♥"], "vists": [], "hand": "2♣"},
+            {"name": "Vera", "melds": ["5♥ JK 7♥"], "vists": [], "hand": "3♣"},
+        ],
+        "went_out": "Anna",
+        "express": False,
+    }
+    report = score(body, kunken())
+    assert report.valid is True
+    assert [w.code for w in report.warnings] == ["joker_laid_early"]
+    assert [r.code for r in report.warnings[0].params["why"]] == ["joker_copies_played"]
+    # the rule check with an explicit table still enforces it
+    assert check_meld("5♥ JK 7♥", kunken(), table=["6♥ 7♥ 8♥", "4♥ 5♥ 6♥"]).legal is False
+
+
+# --- Ordered rummy worked examples --------------------------------------------------------------
+
+def test_ordered_rummy_72_plus():
+    # "8♥ 9♥ 10♥ = 27; 10♣ J♣ Q♣ K♣ = 40; plus an addition of 5♣ to another player's set → 72"
+    assert check_meld("8♥ 9♥ 10♥", ordered()).points == 27
+    assert check_meld("10♣ J♣ Q♣ K♣", ordered()).points == 40
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["8♥ 9♥ 10♥", "10♣ J♣ Q♣ K♣"],
+             "vists": [{"to": "P2", "meld": 1, "cards": "5♣"}], "hand": ""},
+            {"name": "P2", "melds": ["2♠ 3♠ 4♠", "5♠ 5♥ 5♦"], "vists": [], "hand": "K♦"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    report = score(body, ordered())
+    assert report.valid is True, [(p.code, p.message) for p in report.problems]
+    by = players(report)
+    assert (by["P1"].plus, by["P1"].minus, by["P1"].score) == (72, 0, 72)
+    # "Additions count for the player who made them": the 5♣ is not P2's
+    assert (by["P2"].plus, by["P2"].minus, by["P2"].score) == (24, 10, 14)
+
+
+def test_ordered_rummy_64_minus_11():
+    # "64 plus points, 3♠ 8♥ left in hand → 64 − 11 = 53"
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["10♣ J♣ Q♣ K♣", "8♦ 8♠ 8♣"], "vists": [], "hand": "3♠ 8♥"},
+            {"name": "P2", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": ""},
+        ],
+        "went_out": "P2",
+        "express": False,
+    }
+    report = score(body, ordered())
+    assert report.valid is True, [(p.code, p.message) for p in report.problems]
+    by = players(report)
+    assert (by["P1"].plus, by["P1"].minus, by["P1"].score) == (64, 11, 53)
+    assert (by["P2"].plus, by["P2"].minus, by["P2"].score) == (9, 0, 9)
+
+
+def test_ordered_rummy_78_minus_33():
+    # "78 plus points, JK 2♣ 6♦ left in hand → 78 − 33 = 45" (a joker in hand is −25)
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["9♥ 10♥ J♥ Q♥", "10♠ J♠ Q♠", "2♦ 3♦ 4♦"], "vists": [], "hand": "JK 2♣ 6♦"},
+            {"name": "P2", "melds": ["5♣ 6♣ 7♣"], "vists": [], "hand": ""},
+        ],
+        "went_out": "P2",
+        "express": False,
+    }
+    report = score(body, ordered())
+    assert report.valid is True, [(p.code, p.message) for p in report.problems]
+    by = players(report)
+    assert (by["P1"].plus, by["P1"].minus, by["P1"].score) == (78, 33, 45)
+
+
+def test_ordered_rummy_ace_in_hand_is_15():
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["5♣ 6♣ 7♣"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": [], "vists": [], "hand": "A♣ K♦"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    by = players(score(body, ordered()))
+    assert (by["P2"].plus, by["P2"].minus, by["P2"].score) == (0, 25, -25)
+
+
+def test_ordered_rummy_wild_card_in_hand_is_a_joker():
+    # "both 7♠ then act as jokers"; "a joker left in hand is −25"
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["5♣ 6♣ 7♣"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": [], "vists": [], "hand": "7♠ 2♦"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    by = players(score(body, ordered(wild_card="7♠")))
+    assert by["P2"].minus == 27
+
+
+def test_short_ace_looks_at_the_meld_as_its_owner_laid_it():
+    # "a later addition by anyone does not change the points already laid"
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["A♥ 2♥ 3♥"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": ["10♣ J♣ Q♣"], "vists": [{"to": "P1", "meld": 0, "cards": "4♥"}], "hand": ""},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    report = score(body, ordered())
+    assert report.valid is True, [(p.code, p.message) for p in report.problems]
+    by = players(report)
+    assert by["P1"].plus == 6
+    assert by["P2"].plus == 30 + 4
+
+
+def test_ordered_rummy_first_meld_must_be_a_run():
+    # "A player's first meld must be a run"
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["5♣ 6♣ 7♣"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": ["K♠ K♥ K♦"], "vists": [], "hand": "2♦"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    report = score(body, ordered())
+    assert report.valid is False
+    assert "no_run" in problem_codes(report)
+
+
+# --- Ordered rummy: players, additions, express, wild card -------------------------------------
+
+def test_ordered_rummy_any_number_of_players():
+    # "Any number of players, best with 5–7; 8 cards each." The preset offers 2–8 (the table
+    # app's home page, issue 3); a bigger table raises max_players, and nine then score cleanly.
+    hands = ["2♦ 3♦", "4♦ 5♦", "6♦ 7♦", "8♦ 9♦", "2♣ 3♣", "4♣ 5♣", "6♣ 7♣", "8♣ 9♣", "2♠ 3♠"]
+    body = {
+        "game": "ordered-rummy",
+        "players": [{"name": f"P{i}", "melds": [], "vists": [], "hand": hand} for i, hand in enumerate(hands)],
+        "went_out": None,
+        "express": False,
+    }
+    assert "player_count" in {p.code for p in score(body, ordered()).problems}
+    report = score(body, RuleSet.for_game("ordered-rummy", {"max_players": 12}))
+    assert report.valid is True, [(p.code, p.message) for p in report.problems]
+    assert players(report)["P8"].minus == 5
+
+
+def test_ordered_rummy_addition_to_own_meld():
+    # "after that sets (3 or 4 of a rank), runs and additions to anyone's melds are allowed";
+    # "a later addition by anyone does not change the points already laid": A♥ 2♥ 3♥ laid
+    # for 6, the owner's own 4♥ added later for 4 -> 10, not the 24 of a laid A♥ 2♥ 3♥ 4♥.
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["A♥ 2♥ 3♥"], "vists": [{"to": "P1", "meld": 0, "cards": "4♥"}], "hand": ""},
+            {"name": "P2", "melds": ["10♣ J♣ Q♣"], "vists": [], "hand": "2♦"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    report = score(body, ordered())
+    assert report.valid is True, [(p.code, p.message) for p in report.problems]
+    assert players(report)["P1"].plus == 10
+
+
+def test_ordered_rummy_has_no_express():
+    # "Scoring a deal: plus − minus as in Kunken ...; no express."
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["5♣ 6♣ 7♣"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": [], "vists": [], "hand": "2♦"},
+        ],
+        "went_out": "P1",
+        "express": True,
+    }
+    by = players(score(body, ordered()))
+    assert (by["P1"].plus, by["P1"].minus, by["P1"].score) == (18, 0, 18)
+    assert (by["P2"].plus, by["P2"].minus, by["P2"].score) == (0, 2, -2)
+
+
+def test_wild_card_deck_has_no_printed_jokers():
+    # "both 7♠ then act as jokers and the deck has no other jokers": a recorded JK is a card
+    # this deck does not hold ("more jokers than the deck has", API.md).
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["5♣ 6♣ JK"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": [], "vists": [], "hand": "2♦"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    assert score(body, ordered()).valid is True
+    report = score(body, ordered(wild_card="7♠"))
+    assert report.valid is False
+    assert report.problems
+
+
+def test_wild_card_third_joker_is_a_problem():
+    body = {
+        "game": "ordered-rummy",
+        "players": [
+            {"name": "P1", "melds": ["5♣ 6♣ 7♣"], "vists": [], "hand": ""},
+            {"name": "P2", "melds": [], "vists": [], "hand": "7♠ 7♠ JK"},
+        ],
+        "went_out": "P1",
+        "express": False,
+    }
+    report = score(body, ordered(wild_card="7♠"))
+    assert report.valid is False
+    assert problem_codes(report) & {"too_many_jokers", "too_many_copies"}
+
+
+def scores_of(players, rules, **extra):
+    report = evaluate_deal(Deal.from_dict({"players": players, **extra}), rules)
+    return report, {p.name: (p.plus, p.minus, p.score) for p in report.players}
+
+
+# -- vists: the record does not say in which order they were made -------------------------
+
+def test_vists_recorded_out_of_order_are_all_legal():
+    players = [{"name": "A", "melds": ["5♥ 6♥ 7♥"]},
+               {"name": "B", "vists": [{"to": "A", "meld": 0, "cards": "9♥"}]},
+               {"name": "C", "vists": [{"to": "A", "cards": "8♥"}]}]
+    report, scores = scores_of(players, RuleSet.preset())
+    assert report.valid, [p.message for p in report.problems]
+    assert scores == {"A": (15, 0, 15), "B": (5, 0, 5), "C": (5, 0, 5)}
+    assert [v.meld for d in report.details for v in d.vists] == [0, 0]
+    assert format_cards(report.details[0].final_melds[0].cards) == "5♥ 6♥ 7♥ 8♥ 9♥"
+
+
+def test_an_illegal_vist_does_not_make_a_later_legal_vist_illegal():
+    players = [{"name": "A", "melds": ["5♥ 6♥ 7♥"]},
+               {"name": "B", "vists": [{"to": "A", "meld": 0, "cards": "9♠"},
+                                       {"to": "A", "meld": 0, "cards": "8♥"}]}]
+    report, scores = scores_of(players, RuleSet.preset())
+    assert [p.code for p in report.problems] == ["illegal_vist"]
+    assert report.problems[0].params["cards"] == "9♠"
+    assert [v.legal for v in report.details[1].vists] == [False, True]
+    assert scores["B"] == (10, 0, 10)  # problems are listed, scoring goes on
+
+
+def test_a_vist_that_never_fits_is_still_reported_once():
+    players = [{"name": "A", "melds": ["5♥ 6♥ 7♥", "K♠ K♥ K♦"]},
+               {"name": "B", "vists": [{"to": "A", "cards": "2♣"}, {"to": "A", "cards": "K♣"}]}]
+    report, scores = scores_of(players, RuleSet.preset())
+    assert [p.code for p in report.problems] == ["vist_fits_nothing"]
+    assert [v.meld for v in report.details[1].vists] == [None, 1]
+    assert scores["B"] == (15, 0, 15)
+
+
+def test_several_vists_to_one_meld_keep_the_joker_identity():
+    players = [{"name": "A", "melds": ["5♥ JK 7♥"]},
+               {"name": "B", "vists": [{"to": "A", "cards": "8♥"}, {"to": "A", "cards": "4♥"},
+                                       {"to": "A", "cards": "JK"}]}]
+    report, scores = scores_of(players, RuleSet.preset())
+    assert report.valid
+    assert format_cards(report.details[0].final_melds[0].cards) == "4♥ 5♥ JK=6♥ 7♥ 8♥ JK=9♥"
+    assert scores["B"] == (15, 0, 15)
+
+
+def test_ordered_rummy_flags_additions_before_a_first_run():
+    """RULES.md: a player's first meld must be a run; additions to melds come after it."""
+    from kunken_scorer import Deal, RuleSet, evaluate_deal
+    body = {"players": [
+        {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
+        {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "2♣"}],
+        "went_out": "A"}
+    ordered = evaluate_deal(Deal.from_dict(body), RuleSet.preset("ordered-rummy"))
+    assert [p.code for p in ordered.problems] == ["additions_without_run"]
+    assert ordered.scores["B"] == 8 - 2  # still scored: the table decides
+    kunken = evaluate_deal(Deal.from_dict(body), RuleSet.preset("kunken"))
+    assert kunken.valid
+
+
+def codes(reasons) -> list[str]:
+    return [r.code for r in reasons]
+
+
+def swap_deal(swaps, boris_melds=("5♥ JK 7♥",), boris_hand="", anna=("K♠ K♣ JK",)):
+    return {"players": [{"name": "Anna", "melds": list(anna)},
+                        {"name": "Boris", "melds": list(boris_melds), "hand": boris_hand}],
+            "swaps": swaps}
+
+
+K_DIAMONDS = {"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}
+
+
+# -- swaps -------------------------------------------------------------------------------------
+
+def test_the_rules_swap_example_scores_anna_20_and_boris_25():
+    report = score(swap_deal([K_DIAMONDS]))
+    assert report.valid, [p.message for p in report.problems]
+    assert report.scores == {"Anna": 20, "Boris": 25}
+    anna = report.details[0]
+    assert format_cards(anna.final_melds[0].cards) == "K♠ K♣ K♦"
+    assert [(s.legal, s.points, s.meld) for s in report.details[1].swaps] == [(True, 10, 0)]
+
+
+def test_recorded_as_a_vist_the_joker_would_count_twice():
+    as_vist = {"players": [{"name": "Anna", "melds": ["K♠ K♣ JK"]},
+                           {"name": "Boris", "melds": ["5♥ JK 7♥"], "vists": [{"to": "Anna", "cards": "K♦"}]}]}
+    assert score(as_vist).scores == {"Anna": 30, "Boris": 25}  # what the issue saw; the swap fixes it
+
+
+def test_a_joker_kept_in_hand_counts_against_the_swapper():
+    report = score(swap_deal([K_DIAMONDS], boris_melds=("2♣ 3♣ 4♣",), boris_hand="JK"))
+    assert report.valid
+    boris = report.players[1]
+    assert (boris.plus, boris.minus) == (15 + 10, 10)
+    assert report.scores["Anna"] == 20
+
+
+def test_a_set_swap_takes_any_suit_the_set_lacks_and_meld_index_may_be_omitted():
+    swap = {"by": "Boris", "from": "Anna", "card": "K♥"}
+    report = score(swap_deal([swap]))
+    assert report.valid and report.scores == {"Anna": 20, "Boris": 25}
+    assert report.details[1].swaps[0].meld == 0
+
+
+@pytest.mark.parametrize("swap, boris_melds, anna, code, why", [
+    ({"card": "K♠"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "illegal_swap", "swap_set_suit_taken"),
+    ({"card": "Q♠"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "illegal_swap", "swap_set_wrong_rank"),
+    ({"card": "7♦"}, ("5♥ JK 7♥",), ("5♦ JK 7♦ 8♦",), "illegal_swap", "swap_wrong_card"),
+    ({"card": "K♦"}, ("5♥ JK 7♥",), ("K♠ K♣ K♥",), "illegal_swap", "swap_no_joker"),
+    ({"card": "K♦"}, (), ("K♠ K♣ JK",), "illegal_swap", "swap_no_layout"),
+    ({"card": "K♦", "meld": 3}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "swap_no_meld", None),
+    ({"card": "K♦", "meld": None}, ("5♥ JK 7♥",), ("2♠ 3♠ 4♠",), "swap_fits_nothing", None),
+    ({"card": "K♦", "from": "Gosha"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "unknown_player", None),
+])
+def test_each_wrong_swap_is_a_problem_with_a_sentence(swap, boris_melds, anna, code, why):
+    body = swap_deal([{"by": "Boris", "from": "Anna", "meld": 0, **swap}], boris_melds=boris_melds, anna=anna)
+    report = score(body)
+    assert code in codes(report.problems)
+    problem = next(p for p in report.problems if p.code == code)
+    assert problem.message.startswith("Boris") and problem.message.endswith((".", "!"))
+    if why:
+        assert why in codes(problem.params["why"])
+    # an illegal swap changes nothing: the owner keeps the joker's points
+    assert report.scores["Anna"] == check_meld(anna[0], KUNKEN).points
+
+
+def test_a_card_already_in_the_set_replaces_neither_of_its_jokers():
+    body = swap_deal([{"by": "Boris", "from": "Anna", "meld": 0, "card": "5♥"}],
+                     boris_melds=("9♣ 9♦ 9♠",), anna=("JK JK 5♥ 5♦",))
+    report = score(body, RuleSet.for_game("kunken", {"joker_limit": "half"}))
+    # 5♥ is already in the set: the card is not one the jokers may stand for
+    assert codes(report.problems) == ["illegal_swap"]
+
+
+def test_no_swap_into_a_meld_illegal_as_laid():
+    # the run 5♥ JK JK 8♥ with joker limit "one" is illegal as laid: no swap into it
+    rules = RuleSet.for_game("kunken", {"joker_limit": "one"})
+    report = score(swap_deal([{"by": "Boris", "from": "Anna", "meld": 0, "card": "6♥"}],
+                             boris_melds=("9♣ 9♦ 9♠",), anna=("5♥ JK JK 8♥",)), rules)
+    swap = next(p for p in report.problems if p.code == "illegal_swap")
+    assert "swap_illegal_meld" in codes(swap.params["why"])
+
+
+def test_swaps_apply_in_recorded_order_before_vists():
+    body = {"players": [
+        {"name": "Anna", "melds": ["5♥ JK JK 8♥"]},
+        {"name": "Boris", "melds": ["9♣ 9♦ 9♠"], "vists": [{"to": "Anna", "meld": 0, "cards": "9♥"}]},
+        {"name": "Vera", "melds": ["2♠ 3♠ 4♠"], "hand": "JK JK"}],
+        "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "6♥"},
+                  {"by": "Vera", "from": "Anna", "meld": 0, "card": "7♥"}]}
+    report = score(body)
+    assert report.valid, [p.message for p in report.problems]
+    anna = report.details[0]
+    assert format_cards(anna.final_melds[0].cards) == "5♥ 6♥ 7♥ 8♥ 9♥"
+    # Anna keeps 5♥ and 8♥; Boris +6♥ +9♥ (vist) +9s; Vera +7♥ +run, and two jokers in hand
+    assert report.scores == {"Anna": 10, "Boris": 10 + 15, "Vera": 5 + 15 - 20}
+
+
+def test_the_swapped_joker_is_one_joker_in_the_deals_count():
+    body = {"players": [
+        {"name": "Anna", "melds": ["K♠ K♣ JK", "2♦ JK 4♦"]},
+        {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": "JK"},
+        {"name": "Vera", "melds": ["2♠ 3♠ JK"]}]}
+    five = dict(body, swaps=[])
+    assert "too_many_jokers" in codes(score(five).problems)  # five jokers recorded, no swap
+    swapped = dict(body, swaps=[K_DIAMONDS])
+    assert score(swapped).valid  # the joker in Boris's run came from Anna's set
+
+
+def test_a_swap_card_counts_as_a_copy_on_the_table():
+    body = swap_deal([K_DIAMONDS], boris_melds=("K♦ K♥ K♣",), boris_hand="", anna=("K♠ K♣ JK", "K♦ Q♦ J♦"))
+    assert "too_many_copies" in codes(score(body).problems)
+
+
+def test_deal_records_round_trip_swaps_and_short_hands():
+    body = swap_deal([K_DIAMONDS, {"by": "Anna", "from": "Boris", "card": "6♥"}])
+    body["players"][1]["hand"] = {"points": 35, "jokers": 1}
+    body["players"][0]["hand"] = {"small": 1, "faces": 2}
+    record = Deal.from_dict(body).to_dict()
+    assert record["swaps"] == [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"},
+                               {"by": "Anna", "from": "Boris", "meld": None, "card": "6♥"}]
+    assert record["players"][1]["hand"] == {"points": 35, "jokers": 1}
+    assert record["players"][0]["hand"] == {"small": 1, "faces": 2, "aces": 0, "jokers": 0}
+    assert Deal.from_dict(record) == Deal.from_dict(body)
+    assert "swaps" not in Deal.from_dict({"players": [{"name": "A"}]}).to_dict()
+
+
+@pytest.mark.parametrize("swaps, field", [
+    ("K♦", "swaps"), ([1], "swaps[0]"), ([{"by": "Boris", "from": "Anna", "card": "K♦ K♥"}], "swaps[0].card"),
+    ([{"by": "Boris", "from": "Anna", "card": ""}], "swaps[0].card"),
+    ([{"by": "Boris", "from": "Anna", "meld": -1, "card": "K♦"}], "swaps[0].meld"),
+    ([{"by": "", "from": "Anna", "card": "K♦"}], "swaps[0].by"),
+    ([{"by": "Boris", "card": "K♦"}], "swaps[0].from"),
+    ([{"by": "Boris", "from": "Anna", "card": "K♦"}] * 41, "swaps"),
+])
+def test_a_malformed_swap_names_its_field(swaps, field):
+    with pytest.raises(DealInputError) as err:
+        Deal.from_dict(swap_deal(swaps))
+    assert field in str(err.value)
+
+
+# -- warnings -------------------------------------------------------------------------------
+
+def test_the_both_copies_deal_is_valid_with_one_warning():
+    body = {"players": [{"name": "Anna", "melds": ["9♣ JK J♣"]},
+                        {"name": "Boris", "melds": ["10♣ 10♥ 10♠"]},
+                        {"name": "Vera", "melds": ["10♣ 10♦ 10♠"]}]}
+    report = score(body)
+    assert report.valid
+    assert codes(report.warnings) == ["joker_laid_early"]
+    assert "10♣" in report.warnings[0].message and "Anna" in report.warnings[0].message
+    assert report.scores["Anna"] == 5 + 5 + 10  # the joker still counts as the 10♣ it stands for
+    # with the table given explicitly, the rule check enforces the rule
+    assert not check_meld("9♣ JK J♣", KUNKEN, table=["10♣ 10♥ 10♠", "10♣ 10♦ 10♠"]).legal
+
+
+def test_a_vist_joker_for_a_card_whose_copies_are_out_is_a_warning():
+    body = {"players": [{"name": "Anna", "melds": ["4♥ 5♥ 6♥"], "vists": [{"to": "Boris", "cards": "JK"}]},
+                        {"name": "Boris", "melds": ["8♠ 9♠ 10♠"]},
+                        {"name": "Vera", "melds": ["J♠ J♥ J♦"], "hand": ""},
+                        {"name": "Gosha", "melds": ["J♠ Q♠ K♠"]}]}
+    report = score(body)
+    assert report.valid, [p.message for p in report.problems]
+    assert codes(report.warnings) == ["joker_laid_early"]
+
+
+def test_a_clean_deal_has_no_warnings():
+    assert score(swap_deal([K_DIAMONDS])).warnings == ()
+
+
+# -- short forms of a hand ------------------------------------------------------------------
+
+SWITCHES = st.fixed_dictionaries({
+    "ace_points": st.sampled_from([5, 10]),
+    "joker_in_hand": st.one_of(st.integers(0, 50), st.just("double")),
+})
+NATURALS = [Card(r, s) for r in Rank for s in Suit]
+
+
+def _kind(card: Card) -> str:
+    if card.rank == Rank.ACE:
+        return "aces"
+    return "faces" if card.rank >= Rank.JACK else "small"
+
+
+@settings(max_examples=150, deadline=None)
+@given(naturals=st.lists(st.sampled_from(NATURALS), max_size=14), jokers=st.integers(0, 3),
+       switches=SWITCHES, express=st.booleans(), game=st.sampled_from(["kunken", "ordered-rummy"]),
+       form=st.sampled_from(["counts", "points"]))
+def test_short_hands_score_as_the_same_cards_typed(naturals, jokers, switches, express, game, form):
+    if game == "ordered-rummy":
+        switches = {"joker_in_hand": switches["joker_in_hand"]}
+        form, express = "points", False
+    rules = RuleSet.for_game(game, switches)
+    typed = format_cards(naturals + [Card.joker()] * jokers)
+    if form == "counts":
+        short = {"small": 0, "faces": 0, "aces": 0, "jokers": jokers}
+        for card in naturals:
+            short[_kind(card)] += 1
+    else:
+        short = {"points": sum(rules.points(c) for c in naturals), "jokers": jokers}
+
+    def deal(hand):
+        return {"players": [{"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "hand": ""},
+                            {"name": "Boris", "melds": ["8♦ 9♦ 10♦"], "hand": hand}],
+                "went_out": "Anna", "express": express}
+    by_cards, in_short = score(deal(typed), rules), score(deal(short), rules)
+    assert in_short.players == by_cards.players
+    assert in_short.details[1].hand_points == by_cards.details[1].hand_points
+    assert in_short.details[1].hand_jokers == by_cards.details[1].hand_jokers
+
+
+@pytest.mark.parametrize("hand, field", [
+    ({"small": -1}, "players[1].hand.small"),
+    ({"faces": 1.5}, "players[1].hand.faces"),
+    ({"aces": "2"}, "players[1].hand.aces"),
+    ({"jokers": True}, "players[1].hand.jokers"),
+    ({"kings": 1}, "players[1].hand.kings"),
+    ({"points": 30, "small": 1}, "players[1].hand.small"),
+    ({"points": -5}, "players[1].hand.points"),
+    ({"points": 7.5}, "players[1].hand.points"),
+    ({"aces": 9}, "players[1].hand.aces"),
+    ({"small": 73}, "players[1].hand.small"),
+])
+def test_bad_counts_name_the_field(hand, field):
+    body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
+    with pytest.raises(DealInputError) as err:
+        evaluate_deal(Deal.from_dict(body), KUNKEN)
+    assert str(err.value).startswith(field)
+
+
+@pytest.mark.parametrize("game, hand, field", [
+    ("ordered-rummy", {"small": 2}, "players[1].hand.small"),
+    ("kunken", {"points": 33}, "players[1].hand.points"),  # Kunken points come in fives
+    ("kunken", {"points": 100000}, "players[1].hand.points"),
+])
+def test_counts_impossible_for_the_game_name_the_field(game, hand, field):
+    body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
+    with pytest.raises(DealInputError) as err:
+        evaluate_deal(Deal.from_dict(body), RuleSet.preset(game))
+    assert str(err.value).startswith(field)
+
+
+def test_going_out_with_a_short_hand_is_a_problem_and_an_empty_one_is_not():
+    body = {"players": [{"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "hand": {"points": 0, "jokers": 0}},
+                        {"name": "Boris", "hand": {"points": 30}}], "went_out": "Anna"}
+    assert score(body).valid
+    body["players"][0]["hand"] = {"jokers": 1}
+    assert codes(score(body).problems) == ["went_out_with_hand"]
+
+
+def test_short_hand_jokers_count_towards_the_decks_jokers():
+    body = {"players": [{"name": "Anna", "melds": ["2♣ JK 4♣"], "hand": ""},
+                        {"name": "Boris", "hand": {"points": 30, "jokers": 4}}]}
+    assert codes(score(body).problems) == ["too_many_jokers"]
+
+
+# -- runs typed by their ends, a redeal's preview, a joker for a joker, more decks ----------------
+
+def test_a_run_typed_by_its_ends_scores_as_typed_card_by_card():
+    rules = RuleSet.preset()
+    short = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["6♥…10♥", "В♣…К♣"]},
+                                                       {"name": "B", "hand": "2♣"}]}), rules)
+    long = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["6♥ 7♥ 8♥ 9♥ 10♥", "J♣ Q♣ K♣"]},
+                                                      {"name": "B", "hand": "2♣"}]}), rules)
+    assert short.players == long.players
+
+
+def test_a_redeal_previews_zeros():
+    report = evaluate_deal(Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}),
+                           RuleSet.preset())
+    assert [(p.plus, p.minus) for p in report.checked_players] == [(0, 0), (0, 0)]
+
+
+def test_a_joker_put_in_for_a_joker_is_not_a_natural_card():
+    report = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["K♠ K♣ JK"]},
+                                                       {"name": "B", "melds": ["2♣ 3♣ 4♣"]}],
+                                           "swaps": [{"by": "B", "from": "A", "meld": 0, "card": "JK"}]}),
+                           RuleSet.preset())
+    assert [r.code for r in report.problems[0].params["why"]] == ["swap_not_natural"]
+
+
+def test_more_decks_allow_more_cards_of_a_kind():
+    body = {"players": [{"name": "A"}, {"name": "B", "hand": {"small": 100}}]}
+    with pytest.raises(DealInputError) as err:
+        evaluate_deal(Deal.from_dict(body), RuleSet.preset())
+    assert "at most 72" in str(err.value)
+    four = RuleSet.for_game("kunken", {"decks": 4})
+    assert evaluate_deal(Deal.from_dict(body), four).players[1].minus == 500
+
+
+# -- properties of generated deals -------------------------------------------------------------------
+
+DEAL_PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+
+
+@st.composite
+def deals(draw):
+    """Deals whose cards come from a real two-deck shoe (so no card is recorded too often)."""
+    shoe = [Card(r, s) for r in Rank for s in Suit] * 2 + [Card.joker()] * 4
+    order = draw(st.permutations(range(len(shoe))))
+    pos = 0
+    record = []
+    count = draw(st.integers(2, 4))
+    for name in DEAL_PLAYERS[:count]:
+        melds = []
+        for _ in range(draw(st.integers(0, 2))):
+            size = draw(st.integers(3, 4))
+            melds.append(format_cards(shoe[i] for i in order[pos:pos + size]))
+            pos += size
+        hand_size = draw(st.integers(0, 6))
+        hand = format_cards(shoe[i] for i in order[pos:pos + hand_size])
+        pos += hand_size
+        record.append({"name": name, "melds": melds, "vists": [], "hand": hand})
+    went_out = draw(st.sampled_from([None] + [p["name"] for p in record]))
+    if went_out:
+        next(p for p in record if p["name"] == went_out)["hand"] = ""
+    return {"players": record, "went_out": went_out, "express": False}
+
+
+@settings(max_examples=100)
+@given(deals(), st.integers(2, 4))
+def test_express_multiplies_exactly_the_went_out_plus_and_the_others_minus(record, multiplier):
+    assume(record["went_out"])
+    rules = RuleSet.for_game("kunken", {"express_multiplier": multiplier})
+    plain = evaluate_deal(Deal.from_dict(record), rules)
+    express = evaluate_deal(Deal.from_dict({**record, "express": True}), rules)
+    for a, b in zip(plain.players, express.players):
+        if a.name == record["went_out"]:
+            assert (b.plus, b.minus) == (a.plus * multiplier, a.minus)
+        else:
+            assert (b.plus, b.minus) == (a.plus, a.minus * multiplier)
+        assert b.score == b.plus - b.minus
+
+
+@settings(max_examples=100)
+@given(deals(), naturals, st.sampled_from([10, 0, "double", 25]), st.booleans(),
+       st.sampled_from(["kunken", "ordered-rummy"]))
+def test_adding_a_natural_card_to_a_hand_never_raises_that_score(record, card, joker_in_hand, express, game):
+    rules = RuleSet.for_game(game, {"joker_in_hand": joker_in_hand})
+    record = {**record, "express": express and game == "kunken"}
+    victim = next((p for p in record["players"] if p["name"] != record["went_out"]), None)
+    assume(victim is not None)
+    before = evaluate_deal(Deal.from_dict(record), rules).scores[victim["name"]]
+    victim["hand"] = (victim["hand"] + " " + str(card)).strip()
+    after = evaluate_deal(Deal.from_dict(record), rules).scores[victim["name"]]
+    assert after <= before
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 50) | st.text(max_size=12) |
+    st.sampled_from(["K♠ K♥ JK", "5♥ JK 7♥", "Тп Тч", "11♥", "JK=K♦ K♠ K♥", "Anna", "Boris"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["name", "melds", "vists", "hand", "to", "meld", "cards", "players",
+                         "went_out", "express", "redeal"]), inner, max_size=5),
+    max_leaves=25)
+
+
+@settings(max_examples=300)
+@given(json_values, rule_sets)
+def test_validating_any_input_raises_only_the_engines_own_input_errors(data, rules):
+    try:
+        deal = Deal.from_dict(data)
+    except KunkenError:
+        return
+    report = evaluate_deal(deal, rules)
+    assert report.to_dict()["valid"] == (not report.problems)
+
+
+@settings(max_examples=150)
+@given(deals(), rule_sets)
+def test_generated_deals_from_a_real_shoe_validate_and_score(record, rules):
+    report = evaluate_deal(Deal.from_dict(record), rules)
+    codes = {p.code for p in report.problems}
+    assert "too_many_copies" not in codes and "too_many_jokers" not in codes
+    for p in report.players:
+        assert p.score == p.plus - p.minus

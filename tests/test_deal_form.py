@@ -1,0 +1,577 @@
+"""Recording and editing a deal on the table's deal form, through the test client with CSRF on:
+Check and Save, the preview, errors next to their fields, conflicts between phones, notation,
+the three ways of entering hands, swap and vist lines, the keypad's lists, and the plain form
+that works without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kunken_scorer import Deal
+from kunken_scorer.web.forms import parse_vist_line
+
+from conftest import (
+    API,
+    GOOD,
+    SWAP_DEAL,
+    SWAP_FORM,
+    deal_data,
+    hidden,
+    new_session,
+    phone,
+    post_deal,
+    record,
+    start,
+    submit,
+    text,
+    totals,
+)
+
+pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
+
+# -- recording deals -------------------------------------------------------------------------
+
+def test_full_flow_record_a_deal_and_see_the_totals(client, store):
+    sid = start(client)
+    response = record(client, sid)
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/s/{sid}")
+    page = text(client.get(f"/s/{sid}"))
+    assert "Deal 1 saved." in page
+    assert totals(page) == {"Anna": 35, "Boris": -5}
+    assert re.search(r'id="deal-count" data-count="1"', page)
+    assert re.search(r'id="next-dealer">Boris<', page)
+    assert '<td class="num" data-score="35"><b>35</b><small>+35 −0</small></td>' in page
+    assert len(store.list_deals(sid)) == 1
+
+
+def test_check_shows_the_preview_with_jokers_and_scores_and_stores_nothing(client, store):
+    sid = start(client)
+    players = {0: ("5♥ JK 7♥\nA♠ A♥ A♦", "", ""), 1: ("2♣ 3♣ 4♣", "", "K♣")}
+    response = record(client, sid, players, button="check")
+    page = text(response)
+    assert response.status_code == 200
+    assert 'id="preview"' in page and 'data-valid="true"' in page
+    assert 'data-stands-for="6♥"' in page
+    assert re.search(r'<tr data-player="Anna">.*?data-score="45"', page, re.S)
+    assert re.search(r'<tr data-player="Boris">.*?data-plus="15".*?data-minus="10"', page, re.S)
+    assert store.list_deals(sid) == []
+    assert "5♥ JK 7♥" in page  # the form keeps what was typed
+
+
+def test_illegal_meld_shows_its_reason_next_to_the_field_and_stores_nothing(client, store):
+    sid = start(client)
+    players = {0: ("K♦ K♦ K♥", "", ""), 1: ("2♥ 3♥ 4♥", "", "5♣")}
+    response = record(client, sid, players)
+    page = text(response)
+    assert response.status_code == 422
+    errors = re.search(r'<ul class="errors" id="players-0-melds-errors">(.*?)</ul>', page, re.S)[1]
+    assert "two copies of the same card" in errors and 'data-code="illegal_meld"' in errors
+    assert 'id="override-errors"' in page
+    assert store.list_deals(sid) == []
+
+
+def test_record_anyway_needs_a_note_and_the_note_shows_in_history(client, store):
+    sid = start(client)
+    players = {0: ("K♦ K♦ K♥", "", ""), 1: ("2♥ 3♥ 4♥", "", "5♣")}
+    response = record(client, sid, players, override=True)
+    assert response.status_code == 422 and 'id="note-errors"' in text(response)
+    assert store.list_deals(sid) == []
+    response = record(client, sid, players, override=True, note="   ")
+    assert response.status_code == 422 and store.list_deals(sid) == []
+    response = record(client, sid, players, override=True, note="Vera <b>swears</b> it was two decks")
+    assert response.status_code == 303
+    deal = store.list_deals(sid)[0]
+    assert deal["override"] and deal["note"] == "Vera <b>swears</b> it was two decks"
+    session_page = text(client.get(f"/s/{sid}"))
+    assert "Vera &lt;b&gt;swears&lt;/b&gt; it was two decks" in session_page
+    assert "recorded anyway" in session_page
+    history = text(client.get(f"/s/{sid}/history"))
+    assert "Vera &lt;b&gt;swears&lt;/b&gt; it was two decks" in history and 'data-action="record"' in history
+
+
+def test_double_submit_with_the_same_form_key_stores_once(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = {**deal_data(page, GOOD, "Anna"), "save": "1"}
+    first = client.post(f"/s/{sid}/deals/new", data=data)
+    second = client.post(f"/s/{sid}/deals/new", data=data)
+    assert first.status_code == second.status_code == 303
+    assert len(store.list_deals(sid)) == 1
+    assert "was already saved" in text(client.get(f"/s/{sid}"))
+
+
+def test_each_render_of_the_form_has_its_own_key(client):
+    sid = start(client)
+    first = hidden(text(client.get(f"/s/{sid}/deals/new")), "form_key")
+    second = hidden(text(client.get(f"/s/{sid}/deals/new")), "form_key")
+    assert first != second
+
+
+def test_a_new_deal_from_a_stale_form_gets_a_conflict_then_may_be_saved(client, store, app):
+    sid = start(client)
+    other = phone(app)
+    other.get(f"/s/{sid}/scorer/{client.get_cookie(f'kunken_edit_{sid}').value}")
+    stale = text(client.get(f"/s/{sid}/deals/new"))
+    assert record(other, sid).status_code == 303
+    players = {0: ("Q♠ Q♥ Q♦", "", ""), 1: ("", "", "2♠")}
+    response = client.post(f"/s/{sid}/deals/new", data={**deal_data(stale, players, "Anna"), "save": "1"})
+    page = text(response)
+    assert response.status_code == 409 and 'id="conflict"' in page and "Nothing was saved" in page
+    assert "Q♠ Q♥ Q♦" in page  # the form data is kept
+    assert len(store.list_deals(sid)) == 1
+    again = client.post(f"/s/{sid}/deals/new", data={**deal_data(page, players, "Anna"), "save": "1"})
+    assert again.status_code == 303 and len(store.list_deals(sid)) == 2
+
+
+def test_two_phones_editing_the_same_deal_get_a_conflict_message(client, store, app):
+    sid = start(client)
+    record(client, sid)
+    deal_id = store.list_deals(sid)[0]["id"]
+    other = phone(app)
+    other.get(f"/s/{sid}/scorer/{client.get_cookie(f'kunken_edit_{sid}').value}")
+    url = f"/s/{sid}/deals/{deal_id}/edit"
+    mine, theirs = text(client.get(url)), text(other.get(url))
+    assert "A♠ A♥ A♦" in mine and "Boris: 5♥" in mine
+    their_change = {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}
+    assert other.post(url, data={**deal_data(theirs, their_change, "Anna"), "save": "1"}).status_code == 303
+    my_change = {0: ("A♠ A♥ A♦ A♣", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣ JK")}
+    response = client.post(url, data={**deal_data(mine, my_change, "Anna"), "save": "1"})
+    page = text(response)
+    assert response.status_code == 409 and 'id="conflict"' in page and "changed on another phone" in page
+    assert "A♠ A♥ A♦ A♣" in page
+    stored = store.get_deal(sid, deal_id)
+    assert stored["record"]["players"][1]["hand"] == "K♣" and stored["revision"] == 2
+
+
+def test_edit_a_deal_and_a_double_tap_on_save_is_not_a_conflict(client, store):
+    sid = start(client)
+    record(client, sid)
+    deal_id = store.list_deals(sid)[0]["id"]
+    url = f"/s/{sid}/deals/{deal_id}/edit"
+    page = text(client.get(url))
+    data = {**deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna"), "save": "1"}
+    assert client.post(url, data=data).status_code == 303
+    assert client.post(url, data=data).status_code == 303
+    assert totals(text(client.get(f"/s/{sid}"))) == {"Anna": 30, "Boris": 5}
+    assert store.get_deal(sid, deal_id)["revision"] == 2
+
+
+def test_russian_notation_typed_in_the_form_works(client, store):
+    sid = start(client, ["Анна", "Борис"])
+    players = {0: ("Тп Тч Тб", "борис: 5ч", ""), 1: ("2ч 3ч 4ч", "", "Кт Дж")}
+    response = record(client, sid, players, went_out="Анна")
+    assert response.status_code == 303, text(response)
+    record_ = store.list_deals(sid)[0]["record"]
+    assert record_["players"][0]["melds"] == ["A♠ A♥ A♦"]
+    assert record_["players"][0]["vists"] == [{"to": "Борис", "meld": None, "cards": "5♥"}]
+    assert record_["players"][1]["hand"] == "K♣ JK"
+    assert totals(text(client.get(f"/s/{sid}"))) == {"Анна": 35, "Борис": -5}
+
+
+def test_russian_page_shows_russian_ranks_on_the_keypad(client):
+    sid = start(client)
+    client.set_cookie("lang", "ru")
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    assert re.search(r'data-rank="K"[^>]*>К<', page) and re.search(r'data-rank="A"[^>]*>Т<', page)
+    client.set_cookie("lang", "en")
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    assert re.search(r'data-rank="K"[^>]*>K<', page)
+
+
+def test_a_bad_card_or_vist_line_is_an_error_naming_the_line(client, store):
+    sid = start(client)
+    players = {0: ("A♠ A♥ A♦\n11♥ 12♥ 13♥", "Vera: 5♥\nBoris 5♥", ""), 1: ("", "", "K♣ Zz")}
+    page = text(record(client, sid, players))
+    melds = re.search(r'id="players-0-melds-errors">(.*?)</ul>', page, re.S)[1]
+    assert "Line 2" in melds and "11♥" in melds
+    vists = re.search(r'id="players-0-vists-errors">(.*?)</ul>', page, re.S)[1]
+    assert "Line 1" in vists and "Vera" in vists and "Line 2" in vists
+    assert "Zz" in re.search(r'id="players-1-hand-errors">(.*?)</ul>', page, re.S)[1]
+    assert store.list_deals(sid) == []
+
+
+def test_vist_problems_and_deal_wide_problems_are_placed(client):
+    sid = start(client)
+    players = {0: ("A♠ A♥ A♦", "Boris 3: 5♥", "2♠"), 1: ("2♥ 3♥ 4♥", "", "")}
+    page = text(record(client, sid, players, went_out="Anna", button="check"))
+    assert 'data-code="vist_no_meld"' in re.search(r'id="players-0-vists-errors">(.*?)</ul>', page, re.S)[1]
+    assert 'data-code="went_out_with_cards"' in re.search(r'id="players-0-hand-errors">(.*?)</ul>', page, re.S)[1]
+    page = text(record(client, sid, GOOD, went_out="", button="check", express=True))
+    assert 'data-code="express_without_going_out"' in re.search(r'id="express-errors">(.*?)</ul>', page, re.S)[1]
+
+
+def test_oversized_fields_get_a_form_error(client, store):
+    sid = start(client)
+    players = {0: ("A♠ " * 1000, "", ""), 1: ("", "", "")}
+    response = record(client, sid, players, note="x" * 1001)
+    page = text(response)
+    assert response.status_code == 422
+    assert 'id="players-0-melds-errors"' in page and 'id="note-errors"' in page
+    assert store.list_deals(sid) == []
+
+
+def test_a_redeal_ignores_the_cards_and_scores_nothing(client, store):
+    sid = start(client)
+    response = record(client, sid, {0: ("junk that does not parse", "", ""), 1: ("", "", "")}, went_out="",
+                      redeal=True)
+    assert response.status_code == 303
+    page = text(client.get(f"/s/{sid}"))
+    assert totals(page) == {"Anna": 0, "Boris": 0} and "redeal" in page
+    assert store.list_deals(sid)[0]["record"]["redeal"] is True
+
+
+def test_vist_line_syntax():
+    names = ["Anna", "Anna Maria", "R2"]
+    assert parse_vist_line("anna maria 2: 5♥", names) == {"to": "Anna Maria", "meld": 1, "cards": "5♥"}
+    assert parse_vist_line("Anna #3: 5h 6h", names) == {"to": "Anna", "meld": 2, "cards": "5♥ 6♥"}
+    assert parse_vist_line("R2: Тп", names) == {"to": "R2", "meld": None, "cards": "A♠"}
+
+
+def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
+    """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
+    from kunken_scorer.web.forms import parse_vist_line, vist_line
+    names = ["Anna", "Boris", "Boris 2"]
+    to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}
+    to_player = {"to": "Boris 2", "meld": None, "cards": "7♣"}
+    for vist in (to_meld, to_player):
+        assert parse_vist_line(vist_line(vist, names), names) == vist
+
+
+@pytest.mark.parametrize("field, value", [
+    ("went_out", "Nobody-at-all"), ("expected", "abc"), ("form_key", "x"), ("players-0-melds", "\x00\x01"),
+    ("players-0-vists", ":::"), ("players-1-hand", "JK=JK"), ("players-5-melds", "A♠ A♥ A♦"),
+])
+def test_hostile_deal_input_never_gives_a_500(client, store, field, value):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    for button in ("check", "save"):
+        data = {**deal_data(page, GOOD, "Anna"), button: "1", field: value}
+        response = client.post(f"/s/{sid}/deals/new", data=data)
+        assert response.status_code < 500
+    assert len(store.list_deals(sid)) <= 1
+
+
+# -- the plain form (no JavaScript) -------------------------------------------------------------
+
+def counts_data(page: str, counts: dict, melds: dict, went_out: str = "") -> dict:
+    data = deal_data(page, {i: (melds.get(i, ""), "", "") for i in range(2)}, went_out)
+    data["hand_mode"] = "counts"
+    for i, values in counts.items():
+        for key, value in values.items():
+            data[f"players-{i}-{key}"] = str(value)
+    return data
+
+
+def test_hands_by_counts_are_recorded_as_counts(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = counts_data(page, {1: {"small": 2, "faces": 1, "aces": 1, "jokers": 1}}, {0: "A♠ A♥ A♦"}, "Anna")
+    response = client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"})
+    assert response.status_code == 303, text(response)
+    record = store.list_deals(sid)[0]["record"]
+    assert record["players"][1]["hand"] == {"small": 2, "faces": 1, "aces": 1, "jokers": 1}
+    assert record["players"][0]["hand"] == {"small": 0, "faces": 0, "aces": 0, "jokers": 0}
+    # 2 × 5 + 10 + 10 + a joker's 10
+    assert re.search(r'data-player="Boris"[^>]*>.*?data-total="-40"', text(client.get(f"/s/{sid}")), re.S)
+    assert store.get_session(sid)["hand_entry"] == "counts"  # the table's choice is remembered
+    assert re.search(r'<input checked[^>]*value="counts"', text(client.get(f"/s/{sid}/deals/new")))
+
+
+def test_a_count_out_of_range_is_explained_next_to_it(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    response = client.post(f"/s/{sid}/deals/new",
+                           data={**counts_data(page, {1: {"aces": 9}}, {0: "A♠ A♥ A♦"}, "Anna"), "save": "1"})
+    assert response.status_code == 422
+    assert 'id="players-1-aces-errors"' in text(response)
+    assert store.list_deals(sid) == []
+
+
+def test_the_start_form_chooses_how_hands_are_entered(client, store):
+    sid = start(client, hand_entry="points")
+    assert store.get_session(sid)["hand_entry"] == "points"
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    assert re.search(r'<input checked[^>]*value="points"', page)
+    hand = re.search(r'<input[^>]*id="players-0-hand"[^>]*>', page)[0]
+    assert "data-keypad-points" in hand and 'data-keypad-kind="hand"' in hand
+
+
+def test_ordered_rummy_offers_no_counts(client, store):
+    sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", hand_entry="counts")
+    assert store.get_session(sid)["hand_entry"] is None  # counts are not a way for this game
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    assert 'value="counts"' not in page and re.search(r'<input checked[^>]*value="cards"', page)
+
+
+def test_the_preview_shows_no_points_for_an_illegal_meld_and_marks_the_express(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦\nK♠ K♠ K♥", "", ""), 1: ("", "", "2♣")}, "Anna", express=True)
+    response = client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"})
+    checked = text(response)
+    verdicts = re.findall(r'<li class="verdict (ok|bad)"[^>]*data-points="(\d+)"', checked)
+    assert verdicts == [("ok", "30"), ("bad", "0")]
+    assert 'data-plus="60"' in checked  # the legal set only, doubled by the express
+    assert '<span class="times"' in checked and "×2" in checked
+
+
+def test_an_edit_shows_the_cards_in_the_page_notation(app, store):
+    russian = app.test_client()
+    russian.set_cookie("lang", "ru")
+    sid = start(russian)
+    page = text(russian.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥", "", "K♣ JK")}, "Anna")
+    assert russian.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
+    deal = store.list_deals(sid)[0]
+    edit = text(russian.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    assert "Т♠ Т♥ Т♦</textarea>" in edit
+    assert "Boris: 5♥</textarea>" in edit
+    assert hidden(edit, "players-1-hand") == "К♣ Дж"
+
+
+def test_the_keypad_lists_the_melds_on_the_table_as_vist_and_swap_targets(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ JK 4♥", "", "")})
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    picks = re.findall(r'data-kind="(vists|swaps)" data-seat="\d+" data-insert="([^"]*)"', checked)
+    assert ("vists", "Anna 1: ") in picks and ("vists", "Boris 1: ") in picks
+    assert ("swaps", "Boris 1: ") in picks and ("swaps", "Anna 1: ") not in picks  # only melds with a joker
+    assert ("vists", "Anna: ") in picks and ("vists", "Boris: ") in picks
+
+
+def test_the_went_out_suggestion_is_the_one_empty_hand(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "2♣")})
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    assert 'data-went-out-suggestion="Anna"' in checked
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "")})
+    both_empty = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    assert 'data-went-out-suggestion=""' in both_empty
+
+
+# -- edits, counts and odd input ----------------------------------------------------------------
+
+def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "35 JK")}, "Anna")
+    assert client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
+    store.set_hand_entry(sid, "counts")  # the table has since moved to counts
+    deal = store.list_deals(sid)[0]
+    edit = text(client.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    assert re.search(r'<input checked[^>]*value="points"', edit)
+    assert hidden(edit, "players-1-hand") == "35 JK"
+
+
+def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store, app):
+    from test_api import API, new_session, post_deal
+    session = new_session(client)
+    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+                        {"name": "Boris", "hand": {"small": 1, "faces": 1, "aces": 0, "jokers": 1}}],
+            "went_out": "Anna"}
+    assert post_deal(client, session, body).status_code == 201
+    client.get("/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1])
+    deal = store.list_deals(session["id"])[0]
+    edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
+    assert re.search(r'<input checked[^>]*value="counts"', edit)
+    body["players"][0]["hand"] = "2♣"
+    body["went_out"] = None
+    store.update_deal(session["id"], deal["id"], Deal.from_dict(body).to_dict(), override=False, note=None,
+                      expected_revision=deal["revision"])
+    edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
+    assert re.search(r'<input checked[^>]*value="cards"', edit)
+    assert hidden(edit, "players-0-hand") == "2♣" and hidden(edit, "players-1-hand") == "15 JK"
+    assert client.get(f"{API}/sessions/{session['id']}").status_code == 200
+
+
+def test_in_counts_mode_a_player_out_with_cards_is_told_at_the_counts(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = counts_data(page, {0: {"small": 1}}, {0: "A♠ A♥ A♦"}, "Anna")
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    errors = re.search(r'id="players-0-small-errors".*?</ul>', checked, re.S)
+    assert errors and "went out but still has cards" in errors[0]
+
+
+def test_counts_left_over_from_another_mode_are_ignored(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "2♣")}, "Anna")
+    data.update({"players-1-small": "lots", "players-1-aces": "-3"})
+    assert client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
+    assert store.list_deals(sid)[0]["record"]["players"][1]["hand"] == "2♣"
+
+
+def test_a_form_error_names_the_field_as_the_page_does(client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "33")}, "Anna")
+    answer = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    assert "players[1]" not in answer and "multiple of 5" in answer
+
+
+def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(client):
+    sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy",
+                **{"rules-wild_card": "2♠"})
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    assert re.search(r'data-kind="swaps" data-seat="0" data-insert="Ann 1: "', checked)  # the wild card is a joker
+    assert "Left in hand: 35 points, 1 joker(s)." in checked
+
+
+def test_a_russian_page_names_cards_in_russian_in_its_problems(app):
+    russian = app.test_client()
+    russian.set_cookie("lang", "ru")
+    sid = start(russian)
+    page = text(russian.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("K♠ K♠ K♥", "", ""), 1: ("2♥ JK 4♥", "", "")})
+    answer = text(russian.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    problem = re.search(r'id="players-0-melds-errors".*?</ul>', answer, re.S)[0]
+    assert "К♠ К♠ К♥" in problem and "K♠" not in problem  # Cyrillic К: the page's notation
+
+
+# -- swaps, short hands and warnings on the form ----------------------------------------------
+
+def test_a_swap_and_a_short_hand_typed_in_the_form_are_recorded(client, store):
+    sid = start(client)
+    response = submit(client, sid, SWAP_FORM, went_out="Anna")
+    assert response.status_code == 303, text(response)
+    deal = store.list_deals(sid)[0]
+    assert deal["record"]["swaps"] == [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}]
+    assert deal["record"]["players"][1]["hand"] == {"points": 15, "jokers": 0}
+    session_page = text(client.get(f"/s/{sid}"))
+    assert "Boris swapped K♦ for the joker in meld 1 of Anna" in re.sub(r"<[^>]+>", "", session_page)
+    assert 'data-total="20"' in session_page and 'data-total="10"' in session_page
+
+
+def test_the_swap_and_the_hand_come_back_on_the_edit_page(client, store):
+    sid = start(client)
+    submit(client, sid, {0: ("K♠ K♣ JK", "", "", ""), 1: ("5♥ JK 7♥", "", "35 JK", "Anna: K♥")}, went_out="Anna")
+    deal = store.list_deals(sid)[0]
+    page = text(client.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    assert hidden(page, "players-1-hand") == "35 JK"
+    assert "Anna: K♥</textarea>" in page
+
+
+def test_a_stored_count_hand_is_shown_as_points_on_the_edit_page(client, store):
+    session = new_session(client)
+    body = dict(SWAP_DEAL, players=[SWAP_DEAL["players"][0],
+                                    {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": {"small": 1, "aces": 1, "jokers": 1}}])
+    assert post_deal(client, session, body).status_code == 201
+    assert client.get(f"{API}/sessions/{session['id']}").get_json()["deals"][0]["players"][1]["minus"] == 25
+    path = "/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1]
+    assert client.get(path).status_code in (302, 303)  # the scorer link: this phone may edit
+    stored = store.list_deals(session["id"])[0]
+    page = text(client.get(f"/s/{session['id']}/deals/{stored['id']}/edit"))
+    assert hidden(page, "players-1-hand") == "15 JK"  # 5 + 10 points, one joker
+
+
+@pytest.mark.parametrize("hand, message", [
+    ("-5", "whole number"), ("3.5", "whole number"), ("35 K♠", "only the jokers"), ("35 XX", "XX"),
+])
+def test_a_bad_short_hand_is_a_form_error(client, store, hand, message):
+    sid = start(client)
+    response = submit(client, sid, {0: ("2♣ 3♣ 4♣", "", "", ""), 1: ("", "", hand, "")}, went_out="Anna")
+    assert response.status_code == 422
+    assert message in text(response)
+    assert store.list_deals(sid) == []
+
+
+def test_an_impossible_short_hand_is_explained_next_to_the_hand(client, store):
+    sid = start(client)
+    response = submit(client, sid, {0: ("2♣ 3♣ 4♣", "", "", ""), 1: ("", "", "33", "")}, went_out="Anna")
+    assert response.status_code == 422
+    page = text(response)
+    assert 'id="players-1-hand-errors"' in page and "multiple of 5" in page
+    assert store.list_deals(sid) == []
+
+
+def test_a_bad_swap_line_is_an_error_naming_the_line(client, store):
+    sid = start(client)
+    response = submit(client, sid, {0: ("K♠ K♣ JK", "", "", ""), 1: ("5♥ JK 7♥", "", "", "Anna: K♦ K♥")})
+    assert response.status_code == 422
+    assert "exactly one card" in text(response)
+    response = submit(client, sid, {0: ("K♠ K♣ JK", "", "", ""), 1: ("5♥ JK 7♥", "", "", "Anna: K♠")})
+    assert response.status_code == 422
+    page = text(response)
+    assert 'id="players-1-swaps-errors"' in page and "already holds" in page
+    assert store.list_deals(sid) == []
+
+
+def test_warnings_show_on_the_form_and_in_the_history_and_do_not_block(client, store):
+    sid = start(client, players=("Anna", "Boris", "Vera"))
+    players = {0: ("9♣ JK J♣", "", "", ""), 1: ("10♣ 10♥ 10♠", "", "2♣", ""), 2: ("10♣ 10♦ 10♠", "", "3♣", "")}
+    check = submit(client, sid, players, went_out="Anna", button="check")
+    page = text(check)
+    assert 'id="deal-warnings"' in page and "laid before the second copy" in page
+    assert 'data-valid="true"' in page
+    saved = submit(client, sid, players, went_out="Anna")
+    assert saved.status_code == 303
+    assert 'class="warning" data-code="joker_laid_early"' in text(client.get(f"/s/{sid}"))
+
+
+def test_the_russian_form_explains_a_bad_hand_in_russian(app, store):
+    phone = app.test_client()
+    phone.set_cookie("lang", "ru")
+    sid = start(phone)
+    response = submit(phone, sid, {0: ("2♣ 3♣ 4♣", "", "", ""), 1: ("", "", "-5", "")}, went_out="Anna")
+    assert response.status_code == 422
+    assert "целое число" in text(response)
+
+
+# -- a note's limit, an edit of a deleted deal, a delete without its revision ---------------------
+
+def test_one_note_limit_for_the_api_and_the_form(client, app, store):
+    from kunken_scorer.deal import MAX_NOTE
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, token = created["id"], created["edit_token"]
+    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ 2♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
+            "went_out": "Anna", "override": True, "note": "n" * MAX_NOTE}
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/api/v1/sessions/{sid}/deals", json=body, headers=auth).status_code == 201
+    too_long = client.post(f"/api/v1/sessions/{sid}/deals", json={**body, "note": "n" * (MAX_NOTE + 1)}, headers=auth)
+    assert too_long.status_code == 400
+    scorer = phone(app)
+    scorer.get(f"/s/{sid}/scorer/{token}")
+    deal_id = store.list_deals(sid)[0]["id"]
+    page = text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    assert f'maxlength="{MAX_NOTE}"' in page
+    data = {**deal_data(page, {0: ("A♠ A♥ 2♦", "", ""), 1: ("", "", "K♣")}, "Anna", override=True),
+            "note": "n" * MAX_NOTE, "save": "1"}
+    assert scorer.post(f"/s/{sid}/deals/{deal_id}/edit", data=data).status_code == 303  # such a deal can be edited
+
+
+def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, app, store):
+    sid = start(client)
+    record(client, sid)
+    deal_id = store.list_deals(sid)[0]["id"]
+    page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    store.delete_deal(sid, deal_id)  # another phone
+    typed = {0: ("K♠ K♥ K♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "Q♣")}
+    response = client.post(f"/s/{sid}/deals/{deal_id}/edit", data={**deal_data(page, typed, "Anna"), "save": "1"})
+    answer = text(response)
+    assert response.status_code == 409 and "deleted on another phone" in answer
+    assert "K♠ K♥ K♦" in answer and "Q♣" in answer
+    assert f'action="/s/{sid}/deals/new"' in answer
+    assert store.list_deals(sid) == []
+    resent = {**deal_data(answer, typed, "Anna"), "save": "1"}
+    assert client.post(f"/s/{sid}/deals/new", data=resent).status_code == 303
+    assert store.list_deals(sid)[0]["record"]["players"][0]["melds"] == ["K♠ K♥ K♦"]
+
+
+def test_a_delete_without_its_revision_is_refused(client, store):
+    sid = start(client)
+    record(client, sid)
+    deal_id = store.list_deals(sid)[0]["id"]
+    page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data={"csrf_token": hidden(page, "csrf_token")})
+    assert response.status_code == 400 and "nothing was deleted" in text(response)
+    assert len(store.list_deals(sid)) == 1
+    response = client.post(f"/s/{sid}/deals/{deal_id}/delete",
+                           data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")})
+    assert response.status_code == 303 and store.list_deals(sid) == []

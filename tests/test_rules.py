@@ -1,0 +1,67 @@
+"""Rule sets: the two games' presets, the house-rule switches, and what is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from kunken_scorer import (
+    RuleSet,
+    RuleSetError,
+    check_meld,
+)
+
+from conftest import kunken, ordered
+
+# --- Rule sets -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "game, switches",
+    [
+        ("kunken", {"no_such_switch": True}),
+        ("kunken", {"joker_limit": "three"}),
+        ("kunken", {"short_ace": "sometimes"}),
+        ("ordered-rummy", {"joker_limit": "most"}),
+    ],
+)
+def test_unknown_switch_or_value_is_refused(game, switches):
+    assert issubclass(RuleSetError, ValueError)
+    with pytest.raises(RuleSetError):
+        RuleSet.for_game(game, switches)
+
+
+def test_unknown_game_is_refused():
+    with pytest.raises(ValueError):
+        RuleSet.for_game("canasta")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        kunken(),
+        ordered(),
+        kunken(joker_limit="minority", no_adjacent_jokers=True, ace_points=5, wrap=True),
+        ordered(short_ace="low", wild_card="7♠", joker_in_hand=50),
+        kunken(joker_in_hand="double", express_multiplier=3, opening_points=40, hand_size=10),
+    ],
+)
+def test_rules_round_trip(rules):
+    again = RuleSet.from_dict(rules.to_dict())
+    assert again == rules
+    assert again.to_dict() == rules.to_dict()
+
+
+def test_rule_presets_differ_where_rules_md_says():
+    # Kunken: J Q K A = 10; ordered rummy: A = 15, faces 10, the rest face value
+    assert check_meld("A♠ A♥ A♦", kunken()).points == 30
+    assert check_meld("A♠ A♥ A♦", ordered()).points == 45
+    assert check_meld("8♥ 9♥ 10♥", kunken()).points == 15
+    assert check_meld("8♥ 9♥ 10♥", ordered()).points == 27
+
+
+# -- interned rule sets ------------------------------------------------------------------------------
+
+def test_equal_switches_give_the_same_rule_set_object_and_different_ones_do_not():
+    a = RuleSet.for_game("kunken", {"joker_limit": "two", "wrap": True})
+    b = RuleSet.for_game("kunken", {"wrap": True, "joker_limit": "two"})
+    c = RuleSet.for_game("kunken", {"joker_limit": "one", "wrap": True})
+    assert a is b and a == b and a != c
