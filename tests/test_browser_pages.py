@@ -1,0 +1,146 @@
+"""Every page on a Pixel 7 (412 px wide), in both languages: nothing scrolls sideways, no control is
+clipped, every table shows every player, no switch's code name, axe-core finds no WCAG 2.1 AA
+violation; and a screenshot of each page (the tests' evidence, to look at before a release).
+
+Screenshots go to ``KUNKEN_SHOTS`` when it is set, else to a temporary folder; the folder's
+``page-*.png`` files from an earlier run are removed first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+from conftest import shots_dir
+from kunken_scorer.rules import SWITCHES
+
+WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+           "resultTypes": ["violations"]}
+PLAYERS = ["Анастасия", "Борис", "Вера", "Григорий", "Дина"]
+CODE_NAMES = {word for word in (*SWITCHES, *(str(v) for s in SWITCHES.values() for v in s.choices)) if "_" in word}
+DEALS = [
+    {"players": [{"name": "Анастасия", "melds": ["A♠ A♥ A♦", "5♥ 6♥ 7♥"], "hand": ""},
+                 {"name": "Борис", "melds": ["K♣ K♦ JK"], "vists": [{"to": "Анастасия", "meld": 1, "cards": "8♥"}],
+                  "hand": "3♣ 4♦"},
+                 {"name": "Вера", "hand": "Q♠ Q♦ JK"}, {"name": "Григорий", "hand": "2♠"},
+                 {"name": "Дина", "melds": ["9♣ 10♣ J♣"], "hand": "7♦"}],
+     "went_out": "Анастасия", "express": True},
+    {"players": [{"name": "Анастасия", "hand": "K♠"}, {"name": "Борис", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
+                 {"name": "Вера", "hand": "5♣"}, {"name": "Григорий", "melds": ["J♦ J♥ J♠"], "hand": "A♣"},
+                 {"name": "Дина", "hand": "6♠ 6♦"}],
+     "went_out": "Борис"},
+]
+
+#: what every page is checked for, in the page (returns a list of findings)
+LAYOUT = """() => {
+  const found = [];
+  const width = window.innerWidth;
+  if (document.documentElement.scrollWidth > width + 1) found.push(`page ${document.documentElement.scrollWidth}px wide`);
+  const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+  for (const el of document.querySelectorAll('button, a.button, label.segment, input[type=submit], summary.button')) {
+    if (visible(el) && el.scrollWidth > el.clientWidth + 1) found.push(`clipped: ${el.outerHTML.slice(0, 80)}`);
+  }
+  const probe = document.createElement('span');
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+  document.body.appendChild(probe);
+  for (const el of document.querySelectorAll('select')) {
+    if (!visible(el) || el.selectedIndex < 0) continue;
+    probe.style.font = getComputedStyle(el).font;
+    probe.textContent = el.options[el.selectedIndex].text;
+    if (probe.getBoundingClientRect().width + 28 > el.clientWidth) found.push(`select cut: ${el.id} "${probe.textContent}"`);
+  }
+  probe.remove();
+  for (const table of document.querySelectorAll('table')) {
+    if (!visible(table)) continue;
+    for (const cell of table.querySelectorAll('thead th, tbody tr:first-child > *')) {
+      const r = cell.getBoundingClientRect();
+      if (r.width > 0 && (r.right > width + 1 || r.left < -1)) { found.push(`table ${table.id || table.className}: "${cell.textContent.trim().slice(0, 20)}" off screen`); break; }
+    }
+  }
+  return found;
+}"""
+
+
+def api(base: str, method: str, path: str, body=None, token=None) -> dict:
+    request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body else None,
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read() or b"{}")
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = shots_dir(tmp_path_factory.mktemp("pages"))
+    for old in folder.glob("page-*.png"):
+        old.unlink()
+    return folder
+
+
+def evening(base: str) -> tuple[str, str]:
+    made = api(base, "POST", "/api/v1/sessions", {"game": "kunken", "players": PLAYERS})
+    for deal in DEALS:
+        api(base, "POST", f"/api/v1/sessions/{made['id']}/deals", deal, made["edit_token"])
+    return made["id"], made["edit_url"]
+
+
+def look(page: Page, shots, name: str, language: str) -> list[str]:
+    """The findings of one page, and its screenshot."""
+    page.wait_for_load_state("load")
+    found = page.evaluate(LAYOUT)
+    text = page.locator("body").inner_text()
+    found += [f"code name: {c}" for c in sorted(CODE_NAMES & set(re.findall(r"[a-z_]+", text)))]
+    found += [f"axe {v['id']}: {v['nodes'][0]['html'][:100]}"
+              for v in Axe().run(page, options=WCAG_AA).response["violations"]]
+    page.screenshot(path=str(shots / f"page-{name}-{language}.png"), full_page=True)
+    return found
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
+    language = locale[:2]
+    sid, edit_url = evening(server)
+    scorer = phones(locale=locale).new_page()
+    scorer.goto(edit_url)
+    viewer = phones(locale=locale).new_page()
+    pages = [
+        (viewer, "/", "home"),
+        (viewer, f"/s/{sid}", "session-viewer"),
+        (scorer, f"/s/{sid}", "session-scorer"),
+        (scorer, f"/s/{sid}/deals/new", "deal-form"),
+        (scorer, f"/s/{sid}/history", "history"),
+        (viewer, f"/s/{sid}/summary", "summary"),
+        (viewer, "/players", "players"),
+        (viewer, "/rules/desk", "desk"),
+        (viewer, "/rules/kunken", "rules-kunken"),
+        (viewer, "/rules/ordered-rummy", "rules-ordered-rummy"),
+        (scorer, f"/s/{sid}/draft", "draft"),
+        (scorer, f"/s/{sid}/draft/0", "part"),
+        (viewer, "/import", "import"),
+        (viewer, f"/s/{sid}/table", "table-screen"),
+        (viewer, "/s/no-such-session", "not-found"),
+    ]
+    problems = {}
+    for page, path, name in pages:
+        page.goto(server + path)
+        found = look(page, shots, name, language)
+        if found:
+            problems[name] = found
+    assert problems == {}
+
+
+def test_the_layout_check_catches_a_wide_table_and_a_clipped_button(server, phones):
+    """The checks above can fail."""
+    page = phones().new_page()
+    page.goto(server + "/")
+    page.evaluate("""document.querySelector('main').insertAdjacentHTML('beforeend',
+        '<table id=wide><thead><tr>' + '<th>Player with a long name</th>'.repeat(6) + '</tr></thead></table>'
+        + '<button style="width:40px;white-space:nowrap;overflow:hidden">A caption far too long</button>')""")
+    found = page.evaluate(LAYOUT)
+    assert any(f.startswith("table wide") for f in found) and any(f.startswith("clipped") for f in found)
