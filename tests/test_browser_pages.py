@@ -128,19 +128,26 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
     ]
     problems = {}
     for page, path, name in pages:
-        page.goto(server + path)
+        answer = page.goto(server + path)
+        assert answer.status == (404 if name == "not-found" else 200), (name, answer.status)
         found = look(page, shots, name, language)
         if found:
             problems[name] = found
-    assert problems == {}
+    assert problems == {}, "\n".join(f"{name}: {found}" for name, found in problems.items())
 
 
 def test_the_layout_check_catches_a_wide_table_and_a_clipped_button(server, phones):
     """The checks above can fail."""
     page = phones().new_page()
     page.goto(server + "/")
-    page.evaluate("""document.querySelector('main').insertAdjacentHTML('beforeend',
-        '<table id=wide><thead><tr>' + '<th>Player with a long name</th>'.repeat(6) + '</tr></thead></table>'
-        + '<button style="width:40px;white-space:nowrap;overflow:hidden">A caption far too long</button>')""")
+    page.evaluate("""() => {
+        const main = document.querySelector('main');
+        main.insertAdjacentHTML('beforeend', '<table id=wide><thead><tr>'
+            + '<th>Player_with_a_long_unbreakable_name</th>'.repeat(6) + '</tr></thead></table>');
+        const button = document.createElement('button');
+        button.textContent = 'A caption far too long for its button';
+        Object.assign(button.style, {width: '40px', whiteSpace: 'nowrap', overflow: 'hidden'});
+        main.appendChild(button);
+    }""")
     found = page.evaluate(LAYOUT)
-    assert any(f.startswith("table wide") for f in found) and any(f.startswith("clipped") for f in found)
+    assert any(f.startswith("table wide") for f in found) and any(f.startswith("clipped") for f in found), found

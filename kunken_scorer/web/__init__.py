@@ -124,6 +124,7 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     app.teardown_appcontext(_close_store)
     app.jinja_env.globals.update(reason_text=reason_text, LANGUAGES=LANGUAGES, current_language=current_language,
                                  rule_lines=rule_lines, switch_ref=switch_ref, switch_word=switch_word)
+    app.jinja_env.filters["minus"] = minus_sign
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -454,6 +455,11 @@ def reason_text(reason: Reason) -> str:
     if current_language() == "ru":
         reason = _in_russian_notation(reason)
     return render(reason, gettext, get_translations().ungettext)
+
+
+def minus_sign(value: Any) -> str:
+    """A number as a page prints it: negative with a true minus sign (−20), as "+35 −20" beside it."""
+    return str(value).replace("-", "\u2212")
 
 
 def switch_ref(name: str) -> Markup:

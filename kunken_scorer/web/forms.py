@@ -34,7 +34,7 @@ FORM_KEY = re.compile(r"^form-[A-Za-z0-9_-]{16,40}$")
 
 
 TARGET_KINDS = [
-    SelectChoice("", lazy_gettext("No target: the table decides when to stop")),
+    SelectChoice("", lazy_gettext("No target")),
     SelectChoice("deals", lazy_gettext("A number of deals")),
     SelectChoice("score", lazy_gettext("A score to reach")),
     SelectChoice("penalty", lazy_gettext("A penalty limit (a player at minus this is out)")),
@@ -94,8 +94,8 @@ class SessionForm(FlaskForm):
                                 validators=[Optional(), NumberRange(min=1, max=100000)])
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
     hand_entry = SelectField(lazy_gettext("Cards left in hand are entered as"), default="cards", choices=[
-        SelectChoice("cards", lazy_gettext("cards, one by one (or points)")),
-        SelectChoice("counts", lazy_gettext("counts: small cards, J Q K, aces, jokers (Kunken)")),
+        SelectChoice("cards", lazy_gettext("cards (or points)")),
+        SelectChoice("counts", lazy_gettext("counts (Kunken)")),
         SelectChoice("points", lazy_gettext("points and jokers"))])
     #: one-time key of this rendering of the form: a double tap on Start creates one session
     form_key = HiddenField()

@@ -136,11 +136,18 @@ def _start_data(game: Optional[str], form: Optional[SessionForm] = None) -> dict
     return data
 
 
+def _presets() -> dict:
+    """Each game's switches as the start form shows them, and the note naming the game: the page swaps
+    them in when the table picks another game (static/start.js)."""
+    return {game: {"rules": switch_values(game),
+                   "note": gettext("These are the defaults of %(game)s.", game=game_name(game))} for game in GAMES}
+
+
 def _render_home(form: SessionForm, status: int = 200):
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
     recent = get_store().recent_sessions(12)
-    return render_template("home.html", form=form, recent=recent), status
+    return render_template("home.html", presets=_presets(), form=form, recent=recent), status
 
 
 #: Pages every phone sees alike, rendered once: by (page, what it shows, language), with their
@@ -179,7 +186,7 @@ def home():
     def render() -> str:
         form = SessionForm(formdata=None, data=_start_data(game))
         form.form_key.data = form_key
-        return render_template("home.html", form=form, recent=recent)
+        return render_template("home.html", presets=_presets(), form=form, recent=recent)
 
     key = ("home", game if game in GAMES else "kunken", tuple((r["id"], r["ended_at"]) for r in recent),
            current_language())
@@ -282,7 +289,7 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
     board = board_or_404(sid)
     context = _live_context(board, editor)
     html = Markup(render_template("_scoreboard.html", **context) + render_template("_chart.html", **context)
-                  + render_template("_history_table.html", **context))
+                  + render_template("_deals_card.html", **context))
     value = (board.version, board.ended, html)
     with _LIVE_LOCK:
         _LIVE_CACHE[(sid, board.version, language, editor)] = value
@@ -339,6 +346,23 @@ def live(sid: str):
     response.headers["Cache-Control"] = "no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response
+
+
+@bp.get("/s/<sid>/table")
+def table_screen(sid: str):
+    """The table screen: a laptop or TV in the middle of the table shows the totals big, who deals next,
+    the last deal (its scores and melds; just after it arrives, highlighted for a few seconds) and the QR
+    code to join. Read-only; it reloads itself when the session changes (static/table.js)."""
+    board = board_or_404(sid)
+    since = request.args.get("since", type=int)
+    last = board.lines[-1] if board.lines else None
+    deal = board.deals[-1].deal if board.deals else None
+    view_url = public_base_url() + url_for("views.session", sid=sid)
+    return render_template(
+        "table.html", board=board, sid=sid, last=last,
+        changes=dict(zip(board.players, last.results)) if last else {},
+        melds={p.name: p.melds for p in deal.players} if deal else {},
+        fresh=since is not None and since < board.version, view_url=view_url, qr=Markup(_qr(view_url)))
 
 
 @bp.get("/s/<sid>/qr.svg")
