@@ -9,10 +9,10 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Iterable, Optional, Union
+from functools import lru_cache
 
 from .messages import KunkenError, Reason
 
@@ -91,9 +91,9 @@ class Card:
     'JK=K♦'
     """
 
-    rank: Optional[Rank]
-    suit: Optional[Suit]
-    pin: Optional["Card"] = None
+    rank: Rank | None
+    suit: Suit | None
+    pin: Card | None = None
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -104,7 +104,7 @@ class Card:
         return self._hash
 
     @classmethod
-    def natural(cls, rank: Rank, suit: Suit) -> "Card":
+    def natural(cls, rank: Rank, suit: Suit) -> Card:
         """A natural card.
 
         >>> str(Card.natural(Rank.TEN, Suit.HEARTS))
@@ -113,7 +113,7 @@ class Card:
         return cls(Rank(rank), Suit(suit))
 
     @classmethod
-    def joker(cls, pin: Optional["Card"] = None) -> "Card":
+    def joker(cls, pin: Card | None = None) -> Card:
         """A joker, optionally pinned to the natural card it stands for.
 
         >>> Card.joker().is_joker
@@ -133,7 +133,7 @@ class Card:
         return self.rank is None
 
     @property
-    def natural_card(self) -> "Card":
+    def natural_card(self) -> Card:
         """The card itself for a natural card, the pinned card for a pinned joker.
 
         >>> str(Card.parse("JK=5♥").natural_card)
@@ -144,7 +144,7 @@ class Card:
         return self
 
     @classmethod
-    def parse(cls, token: str) -> "Card":
+    def parse(cls, token: str) -> Card:
         """Read one card in English or Russian notation.
 
         >>> Card.parse("10h"), Card.parse("тт"), Card.parse("Jo=Кч")
@@ -159,7 +159,7 @@ class Card:
         return _parse_token(token)
 
     @classmethod
-    def _parse_uncached(cls, token: str) -> "Card":
+    def _parse_uncached(cls, token: str) -> Card:
         text = token.strip().translate(_VARIATION_SELECTORS)
         if not text:
             raise CardError(Reason("empty_token", {}))
@@ -178,7 +178,7 @@ class Card:
         return cls._parse_natural(upper, text)
 
     @classmethod
-    def _parse_natural(cls, upper: str, token: str) -> "Card":
+    def _parse_natural(cls, upper: str, token: str) -> Card:
         if len(upper) < 2:
             if upper in _RANKS_IN:
                 raise CardError(Reason("missing_suit", {"token": token}))
@@ -218,7 +218,7 @@ def _parse_token(token: str) -> Card:
     return Card._parse_uncached(token)
 
 
-CardsLike = Union[str, Iterable[Union[str, Card]]]
+CardsLike = str | Iterable[str | Card]
 
 
 def parse_cards(cards: CardsLike) -> tuple[Card, ...]:

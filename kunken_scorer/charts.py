@@ -16,8 +16,9 @@ from __future__ import annotations
 import html
 import math
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any
 
 __all__ = ["DASHES", "MARKERS", "ChartWords", "bar_chart", "running_chart"]
 
@@ -173,7 +174,7 @@ class _Frame:
 
 
 def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], *,
-                  deal_numbers: Optional[Sequence[int]] = None, words: ChartWords = ChartWords()) -> str:
+                  deal_numbers: Sequence[int] | None = None, words: ChartWords = ChartWords()) -> str:
     """An SVG line chart of each player's running total after each deal (``Scoreboard.running``).
 
     ``deal_numbers`` labels the x axis (the number of the deal each entry of ``running``

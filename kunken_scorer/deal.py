@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from math import gcd
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .melds import MeldCheck, check_parsed, extend, swap_into
@@ -51,7 +52,7 @@ class Vist:
 
     to: str
     cards: tuple[Card, ...]
-    meld: Optional[int] = None
+    meld: int | None = None
 
     def to_dict(self) -> dict:
         """The vist as recorded, in API notation."""
@@ -68,7 +69,7 @@ class Swap:
     by: str
     owner: str
     card: Card
-    meld: Optional[int] = None
+    meld: int | None = None
 
     def to_dict(self) -> dict:
         """The swap as recorded, in API notation (``from`` is the meld's owner)."""
@@ -90,13 +91,13 @@ class HandSummary:
     """
 
     jokers: int = 0
-    points: Optional[int] = None
+    points: int | None = None
     small: int = 0
     faces: int = 0
     aces: int = 0
 
     @classmethod
-    def from_value(cls, value: Mapping, where: str) -> "HandSummary":
+    def from_value(cls, value: Mapping, where: str) -> HandSummary:
         """Read ``{"small", "faces", "aces", "jokers"}`` or ``{"points", "jokers"}``; bad values name the field."""
         keys = HAND_POINTS if "points" in value else HAND_COUNTS
         for key in value:
@@ -158,7 +159,7 @@ class PlayerRecord:
     melds: tuple[tuple[Card, ...], ...] = ()
     vists: tuple[Vist, ...] = ()
     hand: tuple[Card, ...] = ()
-    hand_summary: Optional[HandSummary] = None
+    hand_summary: HandSummary | None = None
 
     def to_dict(self) -> dict:
         """The record in API notation."""
@@ -177,13 +178,13 @@ class Deal:
     """A whole deal as recorded: every player's cards, who went out, express, or a redeal."""
 
     players: tuple[PlayerRecord, ...]
-    went_out: Optional[str] = None
+    went_out: str | None = None
     express: bool = False
     redeal: bool = False
     swaps: tuple[Swap, ...] = ()
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Deal":
+    def from_dict(cls, data: Any) -> Deal:
         """Read a deal from the API's JSON shape; bad input raises ``DealInputError``.
 
         >>> Deal.from_dict({"players": [{"name": "Anna", "hand": "11♥"}]})
@@ -296,13 +297,13 @@ def _swaps(raw: Any) -> tuple[Swap, ...]:
     return tuple(out)
 
 
-def _meld_index(meld: Any, where: str) -> Optional[int]:
+def _meld_index(meld: Any, where: str) -> int | None:
     if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or meld < 0):
         raise _bad(where, M_("a meld number counted from 0, or null"))
     return meld
 
 
-def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], Optional[HandSummary]]:
+def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], HandSummary | None]:
     if raw is not None and not isinstance(raw, (str, list)) and isinstance(raw, Mapping):
         return (), HandSummary.from_value(raw, where)
     return read_cards(raw, where), None
@@ -377,10 +378,10 @@ class VistResult:
     """Where a vist went and what it scored."""
 
     vist: Vist
-    meld: Optional[int]
+    meld: int | None
     legal: bool
     points: int
-    check: Optional[MeldCheck] = None
+    check: MeldCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -388,7 +389,7 @@ class SwapResult:
     """Where a joker swap went and what its natural card scored for the swapper."""
 
     swap: Swap
-    meld: Optional[int]
+    meld: int | None
     legal: bool
     points: int
 
@@ -422,7 +423,7 @@ class DealReport:
     details: tuple[PlayerDetail, ...] = ()
     warnings: tuple[Reason, ...] = ()
     #: the player whose express doubled the scores (None without an express), and by how much
-    express_by: Optional[str] = None
+    express_by: str | None = None
     express_multiplier: int = 1
 
     @property
@@ -696,7 +697,7 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
     return problems
 
 
-def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[Optional[str], bool]:
+def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[str | None, bool]:
     """Who went out (None when nobody or an unknown name) and whether the express doubles the deal."""
     went_out = deal.went_out
     if went_out is not None and went_out not in deal.names:
@@ -719,7 +720,7 @@ def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[Optional[str
 
 
 def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vists: list[VistResult],
-                  swaps: _Swaps, final: Any, rules: RuleSet, multiplier: int, went_out: Optional[str],
+                  swaps: _Swaps, final: Any, rules: RuleSet, multiplier: int, went_out: str | None,
                   any_problem: bool) -> tuple[PlayerScore, PlayerDetail]:
     """One player's plus (melds, vists, swaps) and minus (``hand``: its points and jokers), times the
     express ``multiplier`` (the plus of who went out, the minus of the others)."""

@@ -14,9 +14,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from functools import cache
 
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .messages import M_, KunkenError, Reason
@@ -31,7 +31,7 @@ class MeldCheck:
     """The verdict on one meld: legal or not, its kind and points, and what every joker stands for."""
 
     legal: bool
-    kind: Optional[str]
+    kind: str | None
     points: int
     cards: tuple[Card, ...]
     reasons: tuple[Reason, ...] = ()
@@ -114,7 +114,7 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldChe
     return _check_cards(meld, rules, laid, naturals)
 
 
-def _check_cards(meld: tuple, rules: RuleSet, laid: Counter, naturals: Optional[list] = None) -> MeldCheck:
+def _check_cards(meld: tuple, rules: RuleSet, laid: Counter, naturals: list | None = None) -> MeldCheck:
     if naturals is None:
         naturals = list(meld)
     fixed = naturals or [c.pin for c in meld if c.is_joker and c.pin]
@@ -210,7 +210,7 @@ def _windows(size: int, rules: RuleSet) -> tuple[tuple[Rank, ...], ...]:
     return _window_table(size, rules.wrap, rules.ace_low)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _window_table(size: int, wrap: bool, ace_low: bool):
     """The windows of ``size`` ranks, and an index (rank, position) -> windows holding it there."""
     if wrap:
@@ -395,8 +395,8 @@ class SwapCheck:
 
     legal: bool
     reasons: tuple[Reason, ...] = ()
-    joker: Optional[int] = None
-    meld: Optional[MeldCheck] = None
+    joker: int | None = None
+    meld: MeldCheck | None = None
 
     def to_dict(self) -> dict:
         """The verdict in the JSON API's shape."""
@@ -500,7 +500,7 @@ class DiscardCheck:
     """Does a discarded card fit a meld on the table ("Rummy!")?"""
 
     fits: bool
-    meld: Optional[int]
+    meld: int | None
     reasons: tuple[Reason, ...] = ()
 
     def to_dict(self) -> dict:

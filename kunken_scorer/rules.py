@@ -9,10 +9,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, Mapping, Optional, Union
+from typing import Any
 
 from .cards import Card, CardError, Rank
 from .messages import M_, KunkenError, Reason, Text
@@ -55,19 +56,19 @@ class RuleSet:
     hand_size: int = 13
     decks: int = 2
     jokers: int = 4
-    wild_card: Optional[str] = None
+    wild_card: str | None = None
     ace_low: bool = True
     wrap: bool = False
     joker_limit: JokerLimit = JokerLimit.HALF
     no_adjacent_jokers: bool = False
-    number_points: Optional[int] = 5
+    number_points: int | None = 5
     court_points: int = 10
     ace_points: int = 10
     short_ace: ShortAce = ShortAce.OFF
     short_ace_points: int = 1
     opening_points: int = 50
     first_meld_run: bool = False
-    joker_in_hand: Union[int, str] = 10
+    joker_in_hand: int | str = 10
     express: bool = True
     express_multiplier: int = 2
     rummy_call: bool = False
@@ -95,7 +96,7 @@ class RuleSet:
     # -- construction -------------------------------------------------------------
 
     @classmethod
-    def preset(cls, game: str = "kunken") -> "RuleSet":
+    def preset(cls, game: str = "kunken") -> RuleSet:
         """The game's preset rule set.
 
         >>> RuleSet.preset("ordered-rummy").ace_points
@@ -106,7 +107,7 @@ class RuleSet:
         return PRESETS[game]
 
     @classmethod
-    def for_game(cls, game: Optional[str] = "kunken", switches: Optional[Mapping[str, Any]] = None) -> "RuleSet":
+    def for_game(cls, game: str | None = "kunken", switches: Mapping[str, Any] | None = None) -> RuleSet:
         """The preset of ``game`` with the table's house-rule ``switches`` applied.
 
         >>> RuleSet.for_game("kunken", {"ace_points": 5}).ace_points
@@ -138,7 +139,7 @@ class RuleSet:
         return rules
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RuleSet":
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Rebuild a rule set stored with ``to_dict`` (the game's preset, then every stored value).
 
         >>> RuleSet.from_dict({"game": "ordered-rummy", "wild_card": "7♠"}).deck_jokers
@@ -170,7 +171,7 @@ class RuleSet:
     # -- card values --------------------------------------------------------------
 
     @cached_property
-    def wild(self) -> Optional[Card]:
+    def wild(self) -> Card | None:
         """The natural card that acts as a joker, if the table named one."""
         return Card.parse(self.wild_card) if self.wild_card else None
 
@@ -292,7 +293,7 @@ def _whole(value: Any, lo: int, hi: int) -> int:
     return value
 
 
-def _wild_card(value: Any) -> Optional[str]:
+def _wild_card(value: Any) -> str | None:
     if value in (None, ""):
         return None
     card = Card.parse(value)
@@ -315,13 +316,13 @@ class Switch:
     name: str
     kind: str
     label: Text
-    help: Optional[Text] = None
+    help: Text | None = None
     lo: int = 0
     hi: int = 100
     #: a value -> its words (choices, yes and no, and the one word an ``int_or_word`` switch takes)
     words: Mapping[Any, Text] = field(default_factory=dict)
     #: the word an ``int_or_word`` switch takes besides a number (``None`` stands for it when stored)
-    word: Optional[str] = None
+    word: str | None = None
     #: how a number of this switch reads ("count_points", "times", ...), a message code
     unit: str = "number"
 
@@ -385,7 +386,7 @@ class Switch:
         return Reason(self.unit, {"count": value})
 
 
-def _switch(name: str, kind: str, label: Text, help: Optional[Text] = None, **more: Any) -> tuple[str, Switch]:
+def _switch(name: str, kind: str, label: Text, help: Text | None = None, **more: Any) -> tuple[str, Switch]:
     return name, Switch(name, kind, label, help, **more)
 
 

@@ -20,10 +20,10 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
-from datetime import datetime, timedelta, timezone
 from typing import Any
+from urllib.parse import quote
 
 from sqlite_utils import Database, Migrations
 
@@ -265,7 +265,7 @@ HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"
 
 def _now() -> str:
     """Return the current UTC time as an ISO 8601 string."""
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _dumps(value: Any) -> str:
@@ -583,7 +583,7 @@ class Store:
 
     def allow_creation(self, address: str, limit: int, window: int = 60) -> bool:
         """Count a session created from ``address``; False (and nothing counted) past ``limit`` in ``window`` s."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         since = (now - timedelta(seconds=window)).isoformat(timespec="microseconds")
         with self._write():
             self.db.execute("DELETE FROM creations WHERE at < ?", [since])
