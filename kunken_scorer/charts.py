@@ -215,7 +215,7 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
     return "\n".join(out)
 
 
-def _axes(frame: _Frame, numbers: list, words: ChartWords) -> list[str]:
+def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]:
     """Grid, tick labels and axis titles; lines of one kind are one path and text takes the SVG default
     (black) fill: the chart is most of the session page's bytes."""
     left, plot_w, bottom = frame.left, frame.plot_w, frame.bottom

@@ -54,7 +54,7 @@ class Vist:
     cards: tuple[Card, ...]
     meld: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The vist as recorded, in API notation."""
         return {"to": self.to, "meld": self.meld, "cards": format_cards(self.cards)}
 
@@ -71,7 +71,7 @@ class Swap:
     card: Card
     meld: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The swap as recorded, in API notation (``from`` is the meld's owner)."""
         return {"by": self.by, "from": self.owner, "meld": self.meld, "card": str(self.card)}
 
@@ -97,7 +97,7 @@ class HandSummary:
     aces: int = 0
 
     @classmethod
-    def from_value(cls, value: Mapping, where: str) -> HandSummary:
+    def from_value(cls, value: Mapping[str, Any], where: str) -> HandSummary:
         """Read ``{"small", "faces", "aces", "jokers"}`` or ``{"points", "jokers"}``; bad values name the field."""
         keys = HAND_POINTS if "points" in value else HAND_COUNTS
         for key in value:
@@ -144,7 +144,7 @@ class HandSummary:
         """True when the hand holds no card at all."""
         return not (self.jokers or self.points or self.small or self.faces or self.aces)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The short form in the API's shape."""
         if self.points is not None:
             return {"points": self.points, "jokers": self.jokers}
@@ -161,7 +161,7 @@ class PlayerRecord:
     hand: tuple[Card, ...] = ()
     hand_summary: HandSummary | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The record in API notation."""
         hand = self.hand_summary.to_dict() if self.hand_summary else format_cards(self.hand)
         return {"name": self.name, "melds": [format_cards(m) for m in self.melds],
@@ -210,7 +210,7 @@ class Deal:
         swaps = () if redeal else _swaps(data.get("swaps"))
         return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The deal in the API's JSON shape (canonical card notation).
 
         >>> Deal.from_dict({"players": [{"name": "Vera", "hand": "тп"}]}).to_dict()["players"][0]["hand"]
@@ -241,7 +241,7 @@ def _bad(name: str, expected: str) -> DealInputError:
     return DealInputError(Reason("bad_field", {"field": name, "expected": expected}))
 
 
-def read_flag(data: Mapping, key: str) -> bool:
+def read_flag(data: Mapping[str, Any], key: str) -> bool:
     """A true-or-false field of a record (missing or null: false); ``DealInputError`` naming it otherwise.
 
     >>> read_flag({"express": True}, "express"), read_flag({}, "redeal")
@@ -368,7 +368,7 @@ class PlayerScore:
     minus: int
     score: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The result in the API's shape."""
         return {"name": self.name, "plus": self.plus, "minus": self.minus, "score": self.score}
 
@@ -456,7 +456,7 @@ class DealReport:
         """Deal score by player name (worked out once: a stored deal's report is asked many times)."""
         return {p.name: p.score for p in self.players}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The report in the API's shape."""
         return {"valid": self.valid,
                 "problems": [{"code": p.code, "message": p.message} for p in self.problems],
@@ -530,7 +530,7 @@ def _roster_problems(names: list[str], rules: RuleSet) -> list[Reason]:
     if not rules.min_players <= len(names) <= rules.max_players:
         problems.append(Reason("player_count", {"min": rules.min_players, "max": rules.max_players,
                                                 "count": len(names)}))
-    seen: set = set()
+    seen: set[str] = set()
     for name in names:
         if name in seen:
             problems.append(Reason("duplicate_player", {"player": name}))
@@ -551,8 +551,8 @@ class _Cards:
     """The deal's cards counted once: natural cards on the table (melds, vists, swapped-in cards) and
     in the whole deal, jokers (printed or wild) and printed jokers, and each hand's points and jokers."""
 
-    laid: Counter
-    copies: Counter
+    laid: Counter[Card]
+    copies: Counter[Card]
     jokers: int
     printed: int
     hands: list[tuple[int, int]]
@@ -577,12 +577,13 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     for p in deal.players:
         points = hand_jokers = 0
         for card in p.hand:
-            if is_joker(card):
+            rank = card.rank
+            if rank is None or is_joker(card):  # a printed joker has no rank
                 hand_jokers += 1
-                printed += card.rank is None
+                printed += rank is None
             else:
                 naturals.append(card)
-                points += by_rank[card.rank]
+                points += by_rank[rank]
         if p.hand_summary is not None:
             hand_jokers += p.hand_summary.jokers
             points += p.hand_summary.points_under(rules)
@@ -592,7 +593,8 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     return _Cards(laid, copies, jokers, printed, hands)
 
 
-def _check_melds(deal: Deal, rules: RuleSet, laid: Counter, problems: list, warnings: list) -> dict:
+def _check_melds(deal: Deal, rules: RuleSet, laid: Counter[Card], problems: list[Reason],
+                 warnings: list[Reason]) -> dict[str, list[MeldCheck]]:
     """Every player's melds as laid, by player: verdicts, and the problems and warnings they raise."""
     meld_checks: dict[str, list[MeldCheck]] = {}
     for p in deal.players:
@@ -631,8 +633,8 @@ class _Swaps:
         return self.points.get(name, 0) - self.lost.get(name, 0)
 
 
-def _apply_swaps(deal: Deal, table: dict, meld_checks: dict, rules: RuleSet, laid: Counter,
-                 problems: list) -> _Swaps:
+def _apply_swaps(deal: Deal, table: dict[str, list[MeldCheck]], meld_checks: dict[str, list[MeldCheck]],
+                 rules: RuleSet, laid: Counter[Card], problems: list[Reason]) -> _Swaps:
     """Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker."""
     swaps = _Swaps({}, {}, {})
     has_layout = {p.name for p in deal.players if p.melds}
@@ -648,15 +650,15 @@ def _apply_swaps(deal: Deal, table: dict, meld_checks: dict, rules: RuleSet, lai
     return swaps
 
 
-def _apply_vists(deal: Deal, table: dict, rules: RuleSet, laid: Counter, problems: list,
-                 warnings: list) -> dict[str, list[VistResult]]:
+def _apply_vists(deal: Deal, table: dict[str, list[MeldCheck]], rules: RuleSet, laid: Counter[Card],
+                 problems: list[Reason], warnings: list[Reason]) -> dict[str, list[VistResult]]:
     """Every vist put on its meld in ``table``; the results by player, in recorded order.
 
     The record does not say in which order the players made their vists: a vist that does not
     fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
     """
     pending = [(p.name, k, vist) for p in deal.players for k, vist in enumerate(p.vists)]
-    done: dict[tuple[str, int], tuple] = {}
+    done: dict[tuple[str, int], tuple[VistResult, Reason | None, list[Reason]]] = {}
     progress = True
     while pending and progress:
         progress, waiting = False, []
@@ -697,7 +699,7 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
     return problems
 
 
-def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[str | None, bool]:
+def _going_out(deal: Deal, rules: RuleSet, problems: list[Reason]) -> tuple[str | None, bool]:
     """Who went out (None when nobody or an unknown name) and whether the express doubles the deal."""
     went_out = deal.went_out
     if went_out is not None and went_out not in deal.names:
@@ -746,7 +748,8 @@ def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vis
                          unchecked))
 
 
-def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: RuleSet, laid: Counter):
+def _apply_swap(swap: Swap, table: dict[str, list[MeldCheck]], laid_as: dict[str, list[MeldCheck]],
+                has_layout: set[str], rules: RuleSet, laid: Counter[Card]) -> tuple[SwapResult, Reason | None, int]:
     """Put the swap's natural card into the owner's meld in ``table`` in place of its joker.
 
     Returns the swap's result, its problem (None when legal) and the points the owner stops
@@ -774,8 +777,10 @@ def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: 
             if swap.meld is not None or verdict.reasons[0].code != "swap_no_joker":
                 refused.append((j, list(verdict.reasons)))
             continue
+        joker = verdict.joker
+        assert joker is not None  # a legal swap names the joker it replaces
         written = list(current.written)
-        written[verdict.joker] = swap.card
+        written[joker] = swap.card
         after, _ = _lenient(check_parsed(tuple(written), rules, laid))
         if not after.legal:
             refused.append((j, [Reason("swap_breaks_meld", {})] + list(after.reasons)))
@@ -785,15 +790,16 @@ def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: 
                     Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}), 0)
         melds[j] = after
         # the owner's meld as laid scored the joker at this written position
-        lost = laid_as[swap.owner][j].card_points[verdict.joker]
-        return SwapResult(swap, j, True, after.card_points[verdict.joker]), None, lost
+        lost = laid_as[swap.owner][j].card_points[joker]
+        return SwapResult(swap, j, True, after.card_points[joker]), None, lost
     if len(refused) != 1:  # no meld named, and none or several of the owner's melds hold a joker
         return naive, Reason("swap_fits_nothing", params), 0
     j, why = refused[0]
     return naive, Reason("illegal_swap", {**params, "meld": j + 1, "why": why}), 0
 
 
-def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Counter):
+def _apply_vist(player: str, vist: Vist, table: dict[str, list[MeldCheck]], rules: RuleSet,
+                laid: Counter[Card]) -> tuple[VistResult, Reason | None, list[Reason]]:
     """Extend the target meld in ``table``; return the vist's result, its problem and its warnings.
 
     Only a legal vist changes the meld: an illegal one is reported, and later vists to the same

@@ -34,7 +34,7 @@ _NEEDS_TARGET = frozenset({"vist_no_meld", "vist_fits_nothing", "illegal_vist", 
                            "swap_fits_nothing", "illegal_swap"})
 
 
-def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> dict:
+def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> dict[str, Any]:
     """One seat's part in canonical form: ``{"melds", "vists", "swaps", "hand"}``; bad input raises.
 
     A swap here leaves out ``by`` (the part's own player made it). With ``rules``, a hand given in
@@ -69,8 +69,8 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
             "swaps": [{k: v for k, v in s.to_dict().items() if k != "by"} for s in swaps], "hand": record["hand"]}
 
 
-def deal_body(names: list[str], parts: Mapping[int, Mapping], went_out: str | None = None,
-              express: bool = False, redeal: bool = False) -> dict:
+def deal_body(names: list[str], parts: Mapping[int, Mapping[str, Any]], went_out: str | None = None,
+              express: bool = False, redeal: bool = False) -> dict[str, Any]:
     """The deal (the API's shape) the parts make: players in seat order, a missing part as an empty one.
 
     >>> deal_body(["A", "B"], {1: {"melds": ["2♦ 3♦ 4♦"], "swaps": [{"from": "A", "meld": 0, "card": "K♦"}]}})
@@ -107,7 +107,7 @@ class DraftCheck:
     seats: tuple[SeatCheck, ...]
     problems: tuple[Reason, ...]
     report: DealReport
-    body: dict
+    body: dict[str, Any]
     went_out: str | None
     suggested: str | None
 
@@ -127,7 +127,7 @@ class DraftCheck:
         return tuple(s.name for s in self.seats if s.state == "waiting")
 
 
-def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping],
+def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping[str, Any]],
                 went_out: str | None = None, went_out_set: bool = False, express: bool = False,
                 redeal: bool = False) -> DraftCheck:
     """Check the parts in so far, together, under ``rules``.

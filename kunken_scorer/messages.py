@@ -26,7 +26,7 @@ class Text(str):
     """A translatable phrase passed as a parameter (rendered through the same translation)."""
 
 
-class Plural(tuple):
+class Plural(tuple[str, str]):
     """A message template with a singular and a plural form, chosen by the ``count`` parameter."""
 
     @property
@@ -160,7 +160,7 @@ class Reason:
     def __str__(self) -> str:
         return self.message
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The reason as plain data: code, English message, rule anchor and parameters."""
         return {"code": self.code, "message": self.message, "rule": self.rule,
                 "params": {k: _plain(v) for k, v in self.params.items()}}

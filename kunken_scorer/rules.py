@@ -9,14 +9,17 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .cards import Card, CardError, Rank
 from .messages import M_, KunkenError, Reason, Text
+
+if TYPE_CHECKING:  # melds imports this module
+    from .melds import MeldCheck
 
 GAMES = ("kunken", "ordered-rummy")
 
@@ -68,7 +71,7 @@ class RuleSet:
     short_ace_points: int = 1
     opening_points: int = 50
     first_meld_run: bool = False
-    joker_in_hand: int | str = 10
+    joker_in_hand: int | Literal["double"] = 10
     express: bool = True
     express_multiplier: int = 2
     rummy_call: bool = False
@@ -151,7 +154,7 @@ class RuleSet:
         game = data.pop("game", "kunken")
         return cls.for_game(game, data)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Every value of the rule set as plain JSON-able data.
 
         >>> RuleSet.preset().to_dict()["joker_limit"]
@@ -159,7 +162,7 @@ class RuleSet:
         """
         return {name: _plain(getattr(self, name)) for name in _FIELD_NAMES}
 
-    def differences(self) -> dict:
+    def differences(self) -> dict[str, Any]:
         """The switches whose value differs from the game's preset.
 
         >>> RuleSet.for_game("kunken", {"opening_points": 40}).differences()
@@ -189,6 +192,8 @@ class RuleSet:
         >>> RuleSet.preset().points(Card.parse("7♥")), RuleSet.preset("ordered-rummy").points(Card.parse("7♥"))
         (5, 7)
         """
+        if card.rank is None:  # a joker: no points of its own (the table has no entry for it)
+            raise KeyError(card.rank)
         return self.rank_points(card.rank)
 
     def face_points(self, card: Card) -> int:
@@ -197,7 +202,8 @@ class RuleSet:
         >>> RuleSet.preset().face_points(Card.parse("JK")), RuleSet.preset().face_points(Card.parse("K♠"))
         (0, 10)
         """
-        return 0 if self.is_joker(card) else self.points_by_rank[card.rank]
+        rank = card.rank
+        return 0 if rank is None or self.is_joker(card) else self.points_by_rank[rank]
 
     def rank_points(self, rank: Rank) -> int:
         """Points of a natural card of ``rank``.
@@ -208,14 +214,14 @@ class RuleSet:
         return self.points_by_rank[rank]
 
     @cached_property
-    def natural_meld_checks(self) -> dict:
+    def natural_meld_checks(self) -> dict[tuple[Card, ...], MeldCheck]:
         """Verdicts on melds without jokers (they do not depend on the table), kept per rule set."""
         return {}
 
     @cached_property
-    def points_by_rank(self) -> dict:
+    def points_by_rank(self) -> dict[Rank, int]:
         """Rank -> points of a natural card of that rank (computed once per rule set)."""
-        table = {}
+        table: dict[Rank, int] = {}
         for rank in Rank:
             if rank == Rank.ACE:
                 table[rank] = self.ace_points
@@ -248,10 +254,11 @@ def _plain(value: Any) -> Any:
 
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
 #: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
-_INTERNED: dict = {}
+_InternKey = tuple[str, tuple[tuple[str, Any], ...]]
+_INTERNED: dict[_InternKey, RuleSet] = {}
 
 
-def _intern_key(game: str, switches: Any):
+def _intern_key(game: str, switches: Any) -> _InternKey | None:
     """A hashable key for ``switches``, or None when they are not plain hashable values."""
     if not isinstance(switches, Mapping):
         return None
@@ -263,7 +270,7 @@ def _intern_key(game: str, switches: Any):
     return key
 
 
-_JOKER_LIMIT = {
+_JOKER_LIMIT: dict[JokerLimit, Callable[[int], int]] = {
     JokerLimit.HALF: lambda n: n // 2,
     JokerLimit.TWO: lambda n: 1 if n <= 3 else 2,
     JokerLimit.ONE: lambda n: 1,
@@ -378,7 +385,7 @@ class Switch:
         ...                                               ("joker_limit", "two"), ("express_multiplier", 2))]
         ['no', '25 minus points', 'at most two, and one in a 3-card meld', '×2']
         """
-        words = _YES_NO if self.kind == "bool" else self.words
+        words: Mapping[Any, Text] = _YES_NO if self.kind == "bool" else self.words
         if (value is None or isinstance(value, (bool, str))) and value in words:
             return Reason("words", {"text": words[value]})
         if value is None:
@@ -440,6 +447,6 @@ PRESETS = {
     "kunken": RuleSet(),
     "ordered-rummy": RuleSet(
         game="ordered-rummy", min_players=2, max_players=8, hand_size=8, number_points=None,
-        court_points=10, ace_points=15, short_ace="run_of_three", opening_points=0,
+        court_points=10, ace_points=15, short_ace=ShortAce.RUN_OF_THREE, opening_points=0,
         first_meld_run=True, joker_in_hand=25, express=False, express_multiplier=1, rummy_call=True),
 }

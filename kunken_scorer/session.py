@@ -49,7 +49,7 @@ class Target:
             raise TargetError(Reason("bad_target", {"why": M_("the number of deals must be positive")}))
         return cls(kind, abs(value))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The target as plain data."""
         return {"kind": self.kind, "value": self.value}
 
