@@ -62,7 +62,7 @@ def export_document(store: Store, session_id: str) -> dict:
     }
 
 
-def _field(name: str, expected: str) -> DocumentError:
+def _field(name: str, expected: str | Reason) -> DocumentError:
     return DocumentError(Reason("import_field", {"field": name, "expected": expected}))
 
 
