@@ -438,7 +438,7 @@ class DealReport:
         if not self.details:  # a redeal: nothing was scored
             return self.players
         out = []
-        for score, detail in zip(self.players, self.details):
+        for score, detail in zip(self.players, self.details, strict=True):
             if not detail.unchecked:
                 out.append(score)
                 continue
@@ -515,7 +515,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     went_out, express = _going_out(deal, rules, problems)
     multiplier = rules.express_multiplier if express else 1
     scores, details = [], []
-    for p, hand in zip(deal.players, cards.hands):
+    for p, hand in zip(deal.players, cards.hands, strict=True):
         score, detail = _score_player(p.name, hand, meld_checks[p.name], vists[p.name], swaps,
                                       table.get(p.name, ()), rules, multiplier, went_out, bool(problems))
         scores.append(score)

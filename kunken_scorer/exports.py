@@ -166,8 +166,8 @@ def csv_rows(board: Scoreboard) -> list[dict]:
     """
     rows = []
     running = {name: 0 for name in board.players}
-    for line, scored in zip(board.lines, board.deals):
-        for name, result in zip(board.players, line.results):
+    for line, scored in zip(board.lines, board.deals, strict=True):
+        for name, result in zip(board.players, line.results, strict=True):
             if result is not None and not line.redeal:
                 running[name] += result.score
             rows.append({

@@ -303,7 +303,7 @@ def _written_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], ru
             candidates = index.get((anchor[1], pos), ())
         for window in candidates:
             seq = window[::-1] if descending else window
-            for card, rank in zip(meld, seq):
+            for card, rank in zip(meld, seq, strict=True):
                 if is_joker(card):
                     if pins and card.pin is not None and card.pin.rank != rank:
                         break
@@ -362,7 +362,7 @@ def _run_verdict(meld: tuple[Card, ...], order: list[int], window: _Window, suit
     limit = rules.joker_limit_for(size)
     if jokers > limit:
         reasons.insert(0, _joker_limit_reason(jokers, size, limit, rules))
-    if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:])):
+    if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:], strict=False)):
         reasons.append(Reason("adjacent_jokers", {"switch": SWITCHES["no_adjacent_jokers"].label}))
     points = [0] * size
     by_rank = rules.points_by_rank

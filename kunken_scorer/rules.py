@@ -79,10 +79,11 @@ class RuleSet:
     def __post_init__(self) -> None:
         """Check every value as it is built: a rule set that exists is one the scorer can play.
 
-        >>> RuleSet(joker_limit="bogus")
+        >>> RuleSet(joker_limit="bogus")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        kunken_scorer.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed; expected one of half, two, one, minority.
+        kunken_scorer.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed;
+        expected one of half, two, one, minority.
         """
         if self.game not in GAMES:
             raise RuleSetError(Reason("unknown_game", {"game": self.game, "games": ", ".join(GAMES)}))
@@ -123,7 +124,8 @@ class RuleSet:
         if key is not None and key in _INTERNED:
             return _INTERNED[key]
         if not isinstance(switches, Mapping):
-            raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": M_("an object of house-rule switches")}))
+            raise RuleSetError(Reason("bad_field", {"field": "rules",
+                                                    "expected": M_("an object of house-rule switches")}))
         changes = {}
         for name, value in switches.items():
             if name == "game":

@@ -437,7 +437,7 @@ class Store:
         row = cursor.fetchone()
         if row is None:
             return None
-        return dict(zip((column[0] for column in cursor.description), row))
+        return dict(zip((column[0] for column in cursor.description), row, strict=True))
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -1178,7 +1178,7 @@ class Store:
             "SELECT game, player, name, sessions, won, deals, points, expresses, last_played FROM player_stats "
             + where, params)
         names = [c[0] for c in cursor.description]
-        return [dict(zip(names, r)) for r in cursor]
+        return [dict(zip(names, r, strict=True)) for r in cursor]
 
     # -- whole sessions ---------------------------------------------------------------
 
