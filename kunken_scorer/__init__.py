@@ -7,8 +7,17 @@
 
 from .cards import Card, CardError, Rank, Suit, format_cards, parse_cards
 from .deal import Deal, DealInputError, DealReport, PlayerRecord, PlayerScore, Vist, evaluate_deal
-from .melds import (DiscardCheck, MeldCheck, OpeningCheck, SwapCheck, check_discard, check_meld,
-                    check_opening, check_swap, check_vist)
+from .melds import (
+    DiscardCheck,
+    MeldCheck,
+    OpeningCheck,
+    SwapCheck,
+    check_discard,
+    check_meld,
+    check_opening,
+    check_swap,
+    check_vist,
+)
 from .messages import MESSAGES, KunkenError, Reason
 from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from .session import SessionStatus, Target, TargetError, dealer, running_totals, session_status, totals

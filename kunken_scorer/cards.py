@@ -9,10 +9,10 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Iterable, Optional, Union
+from functools import lru_cache
 
 from .messages import KunkenError, Reason
 
@@ -91,9 +91,9 @@ class Card:
     'JK=K♦'
     """
 
-    rank: Optional[Rank]
-    suit: Optional[Suit]
-    pin: Optional["Card"] = None
+    rank: Rank | None
+    suit: Suit | None
+    pin: Card | None = None
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -104,7 +104,7 @@ class Card:
         return self._hash
 
     @classmethod
-    def natural(cls, rank: Rank, suit: Suit) -> "Card":
+    def natural(cls, rank: Rank, suit: Suit) -> Card:
         """A natural card.
 
         >>> str(Card.natural(Rank.TEN, Suit.HEARTS))
@@ -113,7 +113,7 @@ class Card:
         return cls(Rank(rank), Suit(suit))
 
     @classmethod
-    def joker(cls, pin: Optional["Card"] = None) -> "Card":
+    def joker(cls, pin: Card | None = None) -> Card:
         """A joker, optionally pinned to the natural card it stands for.
 
         >>> Card.joker().is_joker
@@ -133,8 +133,8 @@ class Card:
         return self.rank is None
 
     @property
-    def natural_card(self) -> "Card":
-        """The card itself for a natural card, the pinned card for a pinned joker.
+    def natural_card(self) -> Card | None:
+        """The card itself for a natural card, the pinned card for a pinned joker (None for an unpinned one).
 
         >>> str(Card.parse("JK=5♥").natural_card)
         '5♥'
@@ -144,7 +144,7 @@ class Card:
         return self
 
     @classmethod
-    def parse(cls, token: str) -> "Card":
+    def parse(cls, token: str) -> Card:
         """Read one card in English or Russian notation.
 
         >>> Card.parse("10h"), Card.parse("тт"), Card.parse("Jo=Кч")
@@ -159,7 +159,7 @@ class Card:
         return _parse_token(token)
 
     @classmethod
-    def _parse_uncached(cls, token: str) -> "Card":
+    def _parse_uncached(cls, token: str) -> Card:
         text = token.strip().translate(_VARIATION_SELECTORS)
         if not text:
             raise CardError(Reason("empty_token", {}))
@@ -178,7 +178,7 @@ class Card:
         return cls._parse_natural(upper, text)
 
     @classmethod
-    def _parse_natural(cls, upper: str, token: str) -> "Card":
+    def _parse_natural(cls, upper: str, token: str) -> Card:
         if len(upper) < 2:
             if upper in _RANKS_IN:
                 raise CardError(Reason("missing_suit", {"token": token}))
@@ -197,6 +197,7 @@ class Card:
     def __str__(self) -> str:
         if self.is_joker:
             return "JK" if self.pin is None else f"JK={self.pin}"
+        assert self.suit is not None  # a natural card has a rank and a suit
         return f"{self.rank}{self.suit.value}"
 
     def __repr__(self) -> str:
@@ -210,6 +211,7 @@ class Card:
         """
         if self.is_joker:
             return "Дж" if self.pin is None else f"Дж={self.pin.russian()}"
+        assert self.rank is not None and self.suit is not None  # a natural card has a rank and a suit
         return f"{self.rank.russian}{self.suit.value}"
 
 
@@ -218,7 +220,7 @@ def _parse_token(token: str) -> Card:
     return Card._parse_uncached(token)
 
 
-CardsLike = Union[str, Iterable[Union[str, Card]]]
+CardsLike = str | Iterable[str | Card]
 
 
 def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
@@ -242,7 +244,7 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     if isinstance(cards, (bytes, bytearray, dict)) or not hasattr(cards, "__iter__"):
         raise CardError(Reason("not_card_text", {"value": type(cards).__name__}))
     else:
-        tokens = []
+        tokens: list[str | Card] = []
         for item in cards:
             if isinstance(item, Card):
                 tokens.append(item)
@@ -266,7 +268,7 @@ def _parse_text(text: str) -> tuple[Card, ...]:
 _RANGE_GAP = re.compile(r"\s*(?:…|\.\.+)\s*")
 
 
-def _parse_tokens(tokens: list) -> tuple[Card, ...]:
+def _parse_tokens(tokens: Sequence[str | Card]) -> tuple[Card, ...]:
     if len(tokens) > MAX_CARDS_PER_ENTRY:
         raise CardError(Reason("too_many_cards_typed", {"limit": MAX_CARDS_PER_ENTRY}))
     out: list[Card] = []
@@ -293,12 +295,12 @@ def _parse_range(token: str) -> tuple[Card, ...]:
     if not first or not last:
         raise CardError(Reason("range_open", {"token": token}))
     low, high = _parse_token(first), _parse_token(last)
-    if low.is_joker or high.is_joker or low.suit != high.suit:
+    if low.rank is None or high.rank is None or low.suit != high.suit:  # a joker has no rank
         raise CardError(Reason("range_one_suit", {"token": token}))
     # positions in the rank order with the ace high (2..14) or low (1..13); take the shorter way
     ways = []
     for ace in (14, 1):
-        a, b = (ace if c.rank == Rank.ACE else int(c.rank) for c in (low, high))
+        a, b = (ace if rank == Rank.ACE else int(rank) for rank in (low.rank, high.rank))
         ways.append((abs(b - a), a, b))
     _, a, b = min(ways)
     step = 1 if b >= a else -1

@@ -16,8 +16,9 @@ from __future__ import annotations
 import html
 import math
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any
 
 __all__ = ["DASHES", "MARKERS", "ChartWords", "bar_chart", "running_chart"]
 
@@ -73,7 +74,8 @@ def _nice_step(span: float, count: int = 6) -> int:
 def _marker_path(shape: str, x: float, y: float, r: float = 4.0) -> str:
     """Path data of one marker centred on (x, y)."""
     if shape == "circle":
-        return f"M{_num(x - r)} {_num(y)}a{_num(r)} {_num(r)} 0 1 0 {_num(2 * r)} 0a{_num(r)} {_num(r)} 0 1 0 {_num(-2 * r)} 0Z"
+        return (f"M{_num(x - r)} {_num(y)}a{_num(r)} {_num(r)} 0 1 0 {_num(2 * r)} 0"
+                f"a{_num(r)} {_num(r)} 0 1 0 {_num(-2 * r)} 0Z")
     if shape == "square":
         s = r * 0.9
         return f"M{_num(x - s)} {_num(y - s)}h{_num(2 * s)}v{_num(2 * s)}h{_num(-2 * s)}Z"
@@ -173,7 +175,7 @@ class _Frame:
 
 
 def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], *,
-                  deal_numbers: Optional[Sequence[int]] = None, words: ChartWords = ChartWords()) -> str:
+                  deal_numbers: Sequence[int] | None = None, words: ChartWords = ChartWords()) -> str:
     """An SVG line chart of each player's running total after each deal (``Scoreboard.running``).
 
     ``deal_numbers`` labels the x axis (the number of the deal each entry of ``running``
@@ -214,7 +216,7 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
     return "\n".join(out)
 
 
-def _axes(frame: _Frame, numbers: list, words: ChartWords) -> list[str]:
+def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]:
     """Grid, tick labels and axis titles; lines of one kind are one path and text takes the SVG default
     (black) fill: the chart is most of the session page's bytes."""
     left, plot_w, bottom = frame.left, frame.plot_w, frame.bottom
@@ -271,7 +273,7 @@ def _end_labels(frame: _Frame, ends: list[tuple[float, int, str, int]]) -> list[
     label_ys = _spread([y for y, *_ in ends], 15.0, frame.top, frame.bottom)
     x_end = frame.x(frame.n)
     out = ['<g class="labels">']
-    for (y_end, index, name, total), y in zip(ends, label_ys):
+    for (y_end, index, name, total), y in zip(ends, label_ys, strict=True):
         colour, shape = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)][0]
         out += [f'<g class="label"><title>{_esc(name)}</title>',
                 f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '

@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from math import gcd
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .melds import MeldCheck, check_parsed, extend, swap_into
@@ -51,9 +52,9 @@ class Vist:
 
     to: str
     cards: tuple[Card, ...]
-    meld: Optional[int] = None
+    meld: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The vist as recorded, in API notation."""
         return {"to": self.to, "meld": self.meld, "cards": format_cards(self.cards)}
 
@@ -68,9 +69,9 @@ class Swap:
     by: str
     owner: str
     card: Card
-    meld: Optional[int] = None
+    meld: int | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The swap as recorded, in API notation (``from`` is the meld's owner)."""
         return {"by": self.by, "from": self.owner, "meld": self.meld, "card": str(self.card)}
 
@@ -90,13 +91,13 @@ class HandSummary:
     """
 
     jokers: int = 0
-    points: Optional[int] = None
+    points: int | None = None
     small: int = 0
     faces: int = 0
     aces: int = 0
 
     @classmethod
-    def from_value(cls, value: Mapping, where: str) -> "HandSummary":
+    def from_value(cls, value: Mapping[str, Any], where: str) -> HandSummary:
         """Read ``{"small", "faces", "aces", "jokers"}`` or ``{"points", "jokers"}``; bad values name the field."""
         keys = HAND_POINTS if "points" in value else HAND_COUNTS
         for key in value:
@@ -143,7 +144,7 @@ class HandSummary:
         """True when the hand holds no card at all."""
         return not (self.jokers or self.points or self.small or self.faces or self.aces)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The short form in the API's shape."""
         if self.points is not None:
             return {"points": self.points, "jokers": self.jokers}
@@ -158,9 +159,9 @@ class PlayerRecord:
     melds: tuple[tuple[Card, ...], ...] = ()
     vists: tuple[Vist, ...] = ()
     hand: tuple[Card, ...] = ()
-    hand_summary: Optional[HandSummary] = None
+    hand_summary: HandSummary | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The record in API notation."""
         hand = self.hand_summary.to_dict() if self.hand_summary else format_cards(self.hand)
         return {"name": self.name, "melds": [format_cards(m) for m in self.melds],
@@ -177,13 +178,13 @@ class Deal:
     """A whole deal as recorded: every player's cards, who went out, express, or a redeal."""
 
     players: tuple[PlayerRecord, ...]
-    went_out: Optional[str] = None
+    went_out: str | None = None
     express: bool = False
     redeal: bool = False
     swaps: tuple[Swap, ...] = ()
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Deal":
+    def from_dict(cls, data: Any) -> Deal:
         """Read a deal from the API's JSON shape; bad input raises ``DealInputError``.
 
         >>> Deal.from_dict({"players": [{"name": "Anna", "hand": "11♥"}]})
@@ -209,7 +210,7 @@ class Deal:
         swaps = () if redeal else _swaps(data.get("swaps"))
         return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The deal in the API's JSON shape (canonical card notation).
 
         >>> Deal.from_dict({"players": [{"name": "Vera", "hand": "тп"}]}).to_dict()["players"][0]["hand"]
@@ -240,7 +241,7 @@ def _bad(name: str, expected: str) -> DealInputError:
     return DealInputError(Reason("bad_field", {"field": name, "expected": expected}))
 
 
-def read_flag(data: Mapping, key: str) -> bool:
+def read_flag(data: Mapping[str, Any], key: str) -> bool:
     """A true-or-false field of a record (missing or null: false); ``DealInputError`` naming it otherwise.
 
     >>> read_flag({"express": True}, "express"), read_flag({}, "redeal")
@@ -296,13 +297,13 @@ def _swaps(raw: Any) -> tuple[Swap, ...]:
     return tuple(out)
 
 
-def _meld_index(meld: Any, where: str) -> Optional[int]:
+def _meld_index(meld: Any, where: str) -> int | None:
     if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or meld < 0):
         raise _bad(where, M_("a meld number counted from 0, or null"))
     return meld
 
 
-def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], Optional[HandSummary]]:
+def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], HandSummary | None]:
     if raw is not None and not isinstance(raw, (str, list)) and isinstance(raw, Mapping):
         return (), HandSummary.from_value(raw, where)
     return read_cards(raw, where), None
@@ -367,7 +368,7 @@ class PlayerScore:
     minus: int
     score: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The result in the API's shape."""
         return {"name": self.name, "plus": self.plus, "minus": self.minus, "score": self.score}
 
@@ -377,10 +378,10 @@ class VistResult:
     """Where a vist went and what it scored."""
 
     vist: Vist
-    meld: Optional[int]
+    meld: int | None
     legal: bool
     points: int
-    check: Optional[MeldCheck] = None
+    check: MeldCheck | None = None
 
 
 @dataclass(frozen=True)
@@ -388,7 +389,7 @@ class SwapResult:
     """Where a joker swap went and what its natural card scored for the swapper."""
 
     swap: Swap
-    meld: Optional[int]
+    meld: int | None
     legal: bool
     points: int
 
@@ -422,7 +423,7 @@ class DealReport:
     details: tuple[PlayerDetail, ...] = ()
     warnings: tuple[Reason, ...] = ()
     #: the player whose express doubled the scores (None without an express), and by how much
-    express_by: Optional[str] = None
+    express_by: str | None = None
     express_multiplier: int = 1
 
     @property
@@ -437,7 +438,7 @@ class DealReport:
         if not self.details:  # a redeal: nothing was scored
             return self.players
         out = []
-        for score, detail in zip(self.players, self.details):
+        for score, detail in zip(self.players, self.details, strict=True):
             if not detail.unchecked:
                 out.append(score)
                 continue
@@ -455,7 +456,7 @@ class DealReport:
         """Deal score by player name (worked out once: a stored deal's report is asked many times)."""
         return {p.name: p.score for p in self.players}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The report in the API's shape."""
         return {"valid": self.valid,
                 "problems": [{"code": p.code, "message": p.message} for p in self.problems],
@@ -514,7 +515,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     went_out, express = _going_out(deal, rules, problems)
     multiplier = rules.express_multiplier if express else 1
     scores, details = [], []
-    for p, hand in zip(deal.players, cards.hands):
+    for p, hand in zip(deal.players, cards.hands, strict=True):
         score, detail = _score_player(p.name, hand, meld_checks[p.name], vists[p.name], swaps,
                                       table.get(p.name, ()), rules, multiplier, went_out, bool(problems))
         scores.append(score)
@@ -529,7 +530,7 @@ def _roster_problems(names: list[str], rules: RuleSet) -> list[Reason]:
     if not rules.min_players <= len(names) <= rules.max_players:
         problems.append(Reason("player_count", {"min": rules.min_players, "max": rules.max_players,
                                                 "count": len(names)}))
-    seen: set = set()
+    seen: set[str] = set()
     for name in names:
         if name in seen:
             problems.append(Reason("duplicate_player", {"player": name}))
@@ -550,8 +551,8 @@ class _Cards:
     """The deal's cards counted once: natural cards on the table (melds, vists, swapped-in cards) and
     in the whole deal, jokers (printed or wild) and printed jokers, and each hand's points and jokers."""
 
-    laid: Counter
-    copies: Counter
+    laid: Counter[Card]
+    copies: Counter[Card]
     jokers: int
     printed: int
     hands: list[tuple[int, int]]
@@ -576,12 +577,13 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     for p in deal.players:
         points = hand_jokers = 0
         for card in p.hand:
-            if is_joker(card):
+            rank = card.rank
+            if rank is None or is_joker(card):  # a printed joker has no rank
                 hand_jokers += 1
-                printed += card.rank is None
+                printed += rank is None
             else:
                 naturals.append(card)
-                points += by_rank[card.rank]
+                points += by_rank[rank]
         if p.hand_summary is not None:
             hand_jokers += p.hand_summary.jokers
             points += p.hand_summary.points_under(rules)
@@ -591,7 +593,8 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     return _Cards(laid, copies, jokers, printed, hands)
 
 
-def _check_melds(deal: Deal, rules: RuleSet, laid: Counter, problems: list, warnings: list) -> dict:
+def _check_melds(deal: Deal, rules: RuleSet, laid: Counter[Card], problems: list[Reason],
+                 warnings: list[Reason]) -> dict[str, list[MeldCheck]]:
     """Every player's melds as laid, by player: verdicts, and the problems and warnings they raise."""
     meld_checks: dict[str, list[MeldCheck]] = {}
     for p in deal.players:
@@ -630,8 +633,8 @@ class _Swaps:
         return self.points.get(name, 0) - self.lost.get(name, 0)
 
 
-def _apply_swaps(deal: Deal, table: dict, meld_checks: dict, rules: RuleSet, laid: Counter,
-                 problems: list) -> _Swaps:
+def _apply_swaps(deal: Deal, table: dict[str, list[MeldCheck]], meld_checks: dict[str, list[MeldCheck]],
+                 rules: RuleSet, laid: Counter[Card], problems: list[Reason]) -> _Swaps:
     """Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker."""
     swaps = _Swaps({}, {}, {})
     has_layout = {p.name for p in deal.players if p.melds}
@@ -647,15 +650,15 @@ def _apply_swaps(deal: Deal, table: dict, meld_checks: dict, rules: RuleSet, lai
     return swaps
 
 
-def _apply_vists(deal: Deal, table: dict, rules: RuleSet, laid: Counter, problems: list,
-                 warnings: list) -> dict[str, list[VistResult]]:
+def _apply_vists(deal: Deal, table: dict[str, list[MeldCheck]], rules: RuleSet, laid: Counter[Card],
+                 problems: list[Reason], warnings: list[Reason]) -> dict[str, list[VistResult]]:
     """Every vist put on its meld in ``table``; the results by player, in recorded order.
 
     The record does not say in which order the players made their vists: a vist that does not
     fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
     """
     pending = [(p.name, k, vist) for p in deal.players for k, vist in enumerate(p.vists)]
-    done: dict[tuple[str, int], tuple] = {}
+    done: dict[tuple[str, int], tuple[VistResult, Reason | None, list[Reason]]] = {}
     progress = True
     while pending and progress:
         progress, waiting = False, []
@@ -696,7 +699,7 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
     return problems
 
 
-def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[Optional[str], bool]:
+def _going_out(deal: Deal, rules: RuleSet, problems: list[Reason]) -> tuple[str | None, bool]:
     """Who went out (None when nobody or an unknown name) and whether the express doubles the deal."""
     went_out = deal.went_out
     if went_out is not None and went_out not in deal.names:
@@ -719,7 +722,7 @@ def _going_out(deal: Deal, rules: RuleSet, problems: list) -> tuple[Optional[str
 
 
 def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vists: list[VistResult],
-                  swaps: _Swaps, final: Any, rules: RuleSet, multiplier: int, went_out: Optional[str],
+                  swaps: _Swaps, final: Any, rules: RuleSet, multiplier: int, went_out: str | None,
                   any_problem: bool) -> tuple[PlayerScore, PlayerDetail]:
     """One player's plus (melds, vists, swaps) and minus (``hand``: its points and jokers), times the
     express ``multiplier`` (the plus of who went out, the minus of the others)."""
@@ -745,7 +748,8 @@ def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vis
                          unchecked))
 
 
-def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: RuleSet, laid: Counter):
+def _apply_swap(swap: Swap, table: dict[str, list[MeldCheck]], laid_as: dict[str, list[MeldCheck]],
+                has_layout: set[str], rules: RuleSet, laid: Counter[Card]) -> tuple[SwapResult, Reason | None, int]:
     """Put the swap's natural card into the owner's meld in ``table`` in place of its joker.
 
     Returns the swap's result, its problem (None when legal) and the points the owner stops
@@ -773,8 +777,10 @@ def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: 
             if swap.meld is not None or verdict.reasons[0].code != "swap_no_joker":
                 refused.append((j, list(verdict.reasons)))
             continue
+        joker = verdict.joker
+        assert joker is not None  # a legal swap names the joker it replaces
         written = list(current.written)
-        written[verdict.joker] = swap.card
+        written[joker] = swap.card
         after, _ = _lenient(check_parsed(tuple(written), rules, laid))
         if not after.legal:
             refused.append((j, [Reason("swap_breaks_meld", {})] + list(after.reasons)))
@@ -784,15 +790,16 @@ def _apply_swap(swap: Swap, table: dict, laid_as: dict, has_layout: set, rules: 
                     Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}), 0)
         melds[j] = after
         # the owner's meld as laid scored the joker at this written position
-        lost = laid_as[swap.owner][j].card_points[verdict.joker]
-        return SwapResult(swap, j, True, after.card_points[verdict.joker]), None, lost
+        lost = laid_as[swap.owner][j].card_points[joker]
+        return SwapResult(swap, j, True, after.card_points[joker]), None, lost
     if len(refused) != 1:  # no meld named, and none or several of the owner's melds hold a joker
         return naive, Reason("swap_fits_nothing", params), 0
     j, why = refused[0]
     return naive, Reason("illegal_swap", {**params, "meld": j + 1, "why": why}), 0
 
 
-def _apply_vist(player: str, vist: Vist, table: dict, rules: RuleSet, laid: Counter):
+def _apply_vist(player: str, vist: Vist, table: dict[str, list[MeldCheck]], rules: RuleSet,
+                laid: Counter[Card]) -> tuple[VistResult, Reason | None, list[Reason]]:
     """Extend the target meld in ``table``; return the vist's result, its problem and its warnings.
 
     Only a legal vist changes the meld: an illegal one is reported, and later vists to the same

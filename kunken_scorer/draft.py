@@ -19,8 +19,9 @@ of a player whose part is still missing waits for that part instead of being cal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any
 
 from .deal import Deal, DealInputError, DealReport, _player, _swaps, evaluate_deal
 from .messages import M_, Reason
@@ -33,7 +34,7 @@ _NEEDS_TARGET = frozenset({"vist_no_meld", "vist_fits_nothing", "illegal_vist", 
                            "swap_fits_nothing", "illegal_swap"})
 
 
-def read_part(raw: Any, where: str = "part", rules: Optional[RuleSet] = None) -> dict:
+def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> dict[str, Any]:
     """One seat's part in canonical form: ``{"melds", "vists", "swaps", "hand"}``; bad input raises.
 
     A swap here leaves out ``by`` (the part's own player made it). With ``rules``, a hand given in
@@ -68,8 +69,8 @@ def read_part(raw: Any, where: str = "part", rules: Optional[RuleSet] = None) ->
             "swaps": [{k: v for k, v in s.to_dict().items() if k != "by"} for s in swaps], "hand": record["hand"]}
 
 
-def deal_body(names: list[str], parts: Mapping[int, Mapping], went_out: Optional[str] = None,
-              express: bool = False, redeal: bool = False) -> dict:
+def deal_body(names: list[str], parts: Mapping[int, Mapping[str, Any]], went_out: str | None = None,
+              express: bool = False, redeal: bool = False) -> dict[str, Any]:
     """The deal (the API's shape) the parts make: players in seat order, a missing part as an empty one.
 
     >>> deal_body(["A", "B"], {1: {"melds": ["2♦ 3♦ 4♦"], "swaps": [{"from": "A", "meld": 0, "card": "K♦"}]}})
@@ -106,9 +107,9 @@ class DraftCheck:
     seats: tuple[SeatCheck, ...]
     problems: tuple[Reason, ...]
     report: DealReport
-    body: dict
-    went_out: Optional[str]
-    suggested: Optional[str]
+    body: dict[str, Any]
+    went_out: str | None
+    suggested: str | None
 
     @property
     def complete(self) -> bool:
@@ -126,8 +127,8 @@ class DraftCheck:
         return tuple(s.name for s in self.seats if s.state == "waiting")
 
 
-def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping],
-                went_out: Optional[str] = None, went_out_set: bool = False, express: bool = False,
+def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping[str, Any]],
+                went_out: str | None = None, went_out_set: bool = False, express: bool = False,
                 redeal: bool = False) -> DraftCheck:
     """Check the parts in so far, together, under ``rules``.
 

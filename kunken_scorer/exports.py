@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime, timezone
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 from .deal import MAX_NOTE
 from .messages import M_, KunkenError, Reason
@@ -61,11 +62,11 @@ def export_document(store: Store, session_id: str) -> dict:
     }
 
 
-def _field(name: str, expected: str) -> DocumentError:
+def _field(name: str, expected: str | Reason) -> DocumentError:
     return DocumentError(Reason("import_field", {"field": name, "expected": expected}))
 
 
-def read_document(doc: Any) -> tuple[RuleSet, list[str], Optional[Target], list[dict]]:
+def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dict]]:
     """Check an import document; return (rules, players, target, deals ready for the store).
 
     Raises ``DocumentError`` (or another ``KunkenError`` naming the bad value) and reads every
@@ -112,7 +113,7 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Optional[Target], list[
     return rules, players, target, deals
 
 
-def import_document(store: Store, doc: Any, idempotency_key: Optional[str] = None) -> tuple[dict, Optional[str]]:
+def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[dict, str | None]:
     """Store an exported session as a new session; return (session, edit token).
 
     Every deal is checked before anything is written, and the store writes the session with
@@ -127,14 +128,14 @@ def import_document(store: Store, doc: Any, idempotency_key: Optional[str] = Non
                                 idempotency_key=idempotency_key)
 
 
-def _timestamp(value: Any) -> Optional[str]:
+def _timestamp(value: Any) -> str | None:
     """An exported ISO timestamp, normalised; anything else is dropped (the import is dated now)."""
     if not isinstance(value, str) or len(value) > 40:
         return None
     try:
         parsed = datetime.fromisoformat(value)
         # A date near year 1 or 9999 overflows when a page shows it in local time: drop it.
-        utc = parsed.astimezone(timezone.utc) if parsed.tzinfo else parsed
+        utc = parsed.astimezone(UTC) if parsed.tzinfo else parsed
     except (ValueError, OverflowError):
         return None
     if not MIN_YEAR <= utc.year <= MAX_YEAR:
@@ -147,7 +148,7 @@ def _timestamp(value: Any) -> Optional[str]:
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _text_cell(value: Optional[str]) -> str:
+def _text_cell(value: str | None) -> str:
     """A text cell a spreadsheet will not run as a formula (a leading quote defuses it).
 
     >>> _text_cell("=HYPERLINK(1)"), _text_cell("-Anna"), _text_cell("Anna"), _text_cell(None)
@@ -165,8 +166,8 @@ def csv_rows(board: Scoreboard) -> list[dict]:
     """
     rows = []
     running = {name: 0 for name in board.players}
-    for line, scored in zip(board.lines, board.deals):
-        for name, result in zip(board.players, line.results):
+    for line, scored in zip(board.lines, board.deals, strict=True):
+        for name, result in zip(board.players, line.results, strict=True):
             if result is not None and not line.redeal:
                 running[name] += result.score
             rows.append({

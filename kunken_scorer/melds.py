@@ -14,9 +14,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from functools import cache
+from typing import Any
 
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .messages import M_, KunkenError, Reason
@@ -25,13 +26,18 @@ from .rules import SWITCHES, RuleSet
 _ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
 _SUITS = tuple(Suit)
 
+#: consecutive ranks a run may take, low to high
+_Window = tuple[Rank, ...]
+#: (order, window, written): order[k] is the written index placed at window position k
+_Placement = tuple[list[int], _Window, bool]
+
 
 @dataclass(frozen=True)
 class MeldCheck:
     """The verdict on one meld: legal or not, its kind and points, and what every joker stands for."""
 
     legal: bool
-    kind: Optional[str]
+    kind: str | None
     points: int
     cards: tuple[Card, ...]
     reasons: tuple[Reason, ...] = ()
@@ -45,7 +51,7 @@ class MeldCheck:
     joker_options: tuple[Card, ...] = ()
     open_jokers: tuple[int, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The verdict in the JSON API's shape.
 
         >>> check_meld("A♠ A♥ A♦", RuleSet.preset()).to_dict()
@@ -66,7 +72,7 @@ class MeldCheck:
         return self.written
 
 
-def laid_counts(melds: Iterable[Iterable[Card]], rules: RuleSet) -> Counter:
+def laid_counts(melds: Iterable[Iterable[Card]], rules: RuleSet) -> Counter[Card]:
     """Count the natural cards laid in ``melds`` (jokers and wild cards are not natural copies).
 
     >>> laid_counts([parse_cards("6♥ 6♥ JK")], RuleSet.preset())[Card.parse("6♥")]
@@ -90,7 +96,7 @@ def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()
     return check_parsed(meld, rules, laid)
 
 
-def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldCheck:
+def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     """Check parsed cards; ``laid`` counts every natural card on the table, this meld's included."""
     meld = tuple(meld)
     # Without jokers the verdict does not depend on the table: the memo holds only such melds,
@@ -114,7 +120,8 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldChe
     return _check_cards(meld, rules, laid, naturals)
 
 
-def _check_cards(meld: tuple, rules: RuleSet, laid: Counter, naturals: Optional[list] = None) -> MeldCheck:
+def _check_cards(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card],
+                 naturals: list[Card] | None = None) -> MeldCheck:
     if naturals is None:
         naturals = list(meld)
     fixed = naturals or [c.pin for c in meld if c.is_joker and c.pin]
@@ -141,29 +148,31 @@ def _joker_limit_reason(jokers: int, size: int, limit: int, rules: RuleSet) -> R
                                   "rule": SWITCHES["joker_limit"].words[rules.joker_limit]})
 
 
-def _illegal(meld, kind, rules, *reasons) -> MeldCheck:
+def _illegal(meld: Sequence[Card], kind: str | None, rules: RuleSet, *reasons: Reason) -> MeldCheck:
     points = tuple(rules.face_points(c) for c in meld)
     return MeldCheck(False, kind, sum(points), tuple(meld), tuple(reasons), tuple(meld), points, tuple(meld))
 
 
-def _verdict(meld, kind, rules, assigned, display, points, reasons) -> MeldCheck:
+def _verdict(meld: Sequence[Card], kind: str, rules: RuleSet, assigned: Sequence[Card], display: Sequence[Card],
+             points: Sequence[int], reasons: Sequence[Reason]) -> MeldCheck:
     return MeldCheck(not reasons, kind, sum(points), tuple(display), tuple(reasons),
                      tuple(assigned), tuple(points), tuple(meld))
 
 
 # -- sets --------------------------------------------------------------------------------
 
-def _check_set(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
+def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     naturals = [c for c in meld if not rules.is_joker(c)]
     rank = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].rank
+    assert rank is not None  # a natural card's, or a pinned joker's card's
     if len(meld) > 4:
         return _illegal(meld, "set", rules, Reason("set_too_many_cards", {"count": len(meld)}))
-    reasons = []
+    reasons: list[Reason] = []
     jokers = sum(1 for c in meld if rules.is_joker(c))
     limit = rules.joker_limit_for(len(meld))
     if jokers > limit:
         reasons.append(_joker_limit_reason(jokers, len(meld), limit, rules))
-    seen: set = set()
+    seen: set[Card] = set()
     for card in naturals:
         if card in seen:
             return _illegal(meld, "set", rules, Reason("set_duplicate_card", {"card": str(card)}), *reasons)
@@ -195,8 +204,8 @@ def _check_set(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
     return verdict
 
 
-def _dedupe(reasons):
-    out = []
+def _dedupe(reasons: list[Reason]) -> list[Reason]:
+    out: list[Reason] = []
     for r in reasons:
         if r not in out:
             out.append(r)
@@ -205,13 +214,14 @@ def _dedupe(reasons):
 
 # -- runs --------------------------------------------------------------------------------
 
-def _windows(size: int, rules: RuleSet) -> tuple[tuple[Rank, ...], ...]:
+def _windows(size: int, rules: RuleSet) -> tuple[_Window, ...]:
     """Every sequence of ``size`` consecutive ranks the rules allow, low to high."""
     return _window_table(size, rules.wrap, rules.ace_low)[0]
 
 
-@lru_cache(maxsize=None)
-def _window_table(size: int, wrap: bool, ace_low: bool):
+@cache
+def _window_table(size: int, wrap: bool,
+                  ace_low: bool) -> tuple[tuple[_Window, ...], dict[tuple[Rank, int], list[_Window]]]:
     """The windows of ``size`` ranks, and an index (rank, position) -> windows holding it there."""
     if wrap:
         windows = tuple(tuple(_ORDER[(s + i) % 13] for i in range(size)) for s in range(13))
@@ -219,25 +229,26 @@ def _window_table(size: int, wrap: bool, ace_low: bool):
         low = 1 if ace_low else 2
         windows = tuple(tuple(Rank.ACE if v == 1 else Rank(v) for v in range(s, s + size))
                         for s in range(low, 15 - size + 1))
-    index: dict = {}
+    index: dict[tuple[Rank, int], list[_Window]] = {}
     for window in windows:
         for pos, rank in enumerate(window):
             index.setdefault((rank, pos), []).append(window)
     return windows, index
 
 
-def _wraps(window) -> bool:
+def _wraps(window: _Window) -> bool:
     """True when the window goes round the corner K A 2 (the ace inside it, not at an end)."""
     return Rank.ACE in window[1:-1]
 
 
-def _check_run(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
+def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     naturals = [c for c in meld if not rules.is_joker(c)]
     suit = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].suit
+    assert suit is not None  # a natural card's, or a pinned joker's card's
     size = len(meld)
     if size > 13:
         return _illegal(meld, "run", rules, Reason("run_too_many_cards", {"count": size}))
-    seen: set = set()
+    seen: set[Card] = set()
     for card in naturals:
         if card in seen:
             return _illegal(meld, "run", rules, Reason("run_duplicate_card", {"card": str(card)}))
@@ -266,18 +277,25 @@ def _check_run(meld, rules: RuleSet, laid: Counter) -> MeldCheck:
         if verdict.legal:
             return verdict
         first = first or verdict
+    assert first is not None  # there was a placement
     return first
 
 
-def _written_placements(meld, windows, rules, pins: bool):
+def _written_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], rules: RuleSet,
+                        pins: bool) -> list[_Placement]:
     """Placements where the cards as written (ascending, else descending) form the window."""
-    out = []
+    out: list[_Placement] = []
     size = len(meld)
     is_joker = rules.is_joker
-    anchor = next(((i, c.pin.rank if c.rank is None else c.rank) for i, c in enumerate(meld)
-                   if not is_joker(c) or (pins and c.pin is not None)), None)
+    anchor: tuple[int, Rank] | None = None  # the first card whose rank is known: (written index, rank)
+    for i, c in enumerate(meld):
+        known = c.rank if not is_joker(c) else c.pin.rank if pins and c.pin is not None else None
+        if known is not None:
+            anchor = (i, known)
+            break
     index = _window_table(size, rules.wrap, rules.ace_low)[1]
     for descending in (False, True):
+        candidates: Sequence[_Window]
         if anchor is None:
             candidates = windows
         else:
@@ -285,7 +303,7 @@ def _written_placements(meld, windows, rules, pins: bool):
             candidates = index.get((anchor[1], pos), ())
         for window in candidates:
             seq = window[::-1] if descending else window
-            for card, rank in zip(meld, seq):
+            for card, rank in zip(meld, seq, strict=True):
                 if is_joker(card):
                     if pins and card.pin is not None and card.pin.rank != rank:
                         break
@@ -297,9 +315,10 @@ def _written_placements(meld, windows, rules, pins: bool):
     return out
 
 
-def _sorted_placements(meld, windows, rules, pins: bool):
+def _sorted_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], rules: RuleSet,
+                       pins: bool) -> list[_Placement]:
     """Placements that reorder the cards: naturals sorted, gaps filled, spare jokers high."""
-    fixed = {}
+    fixed: dict[int, Rank | None] = {}
     for i, c in enumerate(meld):
         if not rules.is_joker(c):
             fixed[i] = c.rank
@@ -314,24 +333,23 @@ def _sorted_placements(meld, windows, rules, pins: bool):
             # a 13-card run holds every rank: the ace stays high unless the cards need it low
             candidates.append((window[0] in wanted, not _wraps(window), window[0] != Rank.ACE, s, window))
     candidates.sort(reverse=True)
-    out = []
+    out: list[_Placement] = []
     for *_, window in candidates:
-        order = [None] * len(meld)  # order[k] = written index placed at window position k
+        slots: list[int | None] = [None] * len(meld)  # slots[k] = written index placed at window position k
         free = [i for i in range(len(meld)) if i not in fixed]
         for i, rank in fixed.items():
-            order[window.index(rank)] = i
-        for k in range(len(order)):
-            if order[k] is None:
-                order[k] = free.pop(0)
+            slots[window.index(rank)] = i
+        order = [free.pop(0) if i is None else i for i in slots]
         out.append((order, window, False))
     return out
 
 
-def _run_verdict(meld, order, window, suit, written, rules, laid) -> MeldCheck:
+def _run_verdict(meld: tuple[Card, ...], order: list[int], window: _Window, suit: Suit, written: bool,
+                 rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     size = len(meld)
-    reasons = []
+    reasons: list[Reason] = []
     assigned = list(meld)
-    joker_slots = []
+    joker_slots: list[int] = []
     is_joker = rules.is_joker
     for k, i in enumerate(order):
         if is_joker(meld[i]):
@@ -344,7 +362,7 @@ def _run_verdict(meld, order, window, suit, written, rules, laid) -> MeldCheck:
     limit = rules.joker_limit_for(size)
     if jokers > limit:
         reasons.insert(0, _joker_limit_reason(jokers, size, limit, rules))
-    if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:])):
+    if rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(joker_slots, joker_slots[1:], strict=False)):
         reasons.append(Reason("adjacent_jokers", {"switch": SWITCHES["no_adjacent_jokers"].label}))
     points = [0] * size
     by_rank = rules.points_by_rank
@@ -357,7 +375,7 @@ def _run_verdict(meld, order, window, suit, written, rules, laid) -> MeldCheck:
     return _verdict(meld, "run", rules, assigned, display, points, reasons)
 
 
-def _short_ace(window, k, rules) -> bool:
+def _short_ace(window: _Window, k: int, rules: RuleSet) -> bool:
     if rules.short_ace == "run_of_three":
         return len(window) <= 3
     if rules.short_ace == "low":
@@ -365,10 +383,10 @@ def _short_ace(window, k, rules) -> bool:
     return False
 
 
-def _gap_reason(naturals, meld, rules) -> Reason:
+def _gap_reason(naturals: list[Card], meld: tuple[Card, ...], rules: RuleSet) -> Reason:
     """Why no window holds these cards: the ace, or how many gaps there are to fill."""
     jokers = len(meld) - len(naturals)
-    values = sorted(c.rank.value for c in naturals)
+    values = sorted(c.rank.value for c in naturals if c.rank is not None)  # every natural card has a rank
     has_ace = Rank.ACE.value in values
     options = [values]
     if has_ace:
@@ -395,10 +413,10 @@ class SwapCheck:
 
     legal: bool
     reasons: tuple[Reason, ...] = ()
-    joker: Optional[int] = None
-    meld: Optional[MeldCheck] = None
+    joker: int | None = None
+    meld: MeldCheck | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The verdict in the JSON API's shape."""
         return {"legal": self.legal, "reasons": [r.message for r in self.reasons]}
 
@@ -434,7 +452,7 @@ def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
     if not check.legal:
         return SwapCheck(False, (Reason("swap_illegal_meld", {}),) + check.reasons, meld=check)
     if check.kind == "set":
-        rank = next(c for c in check.assigned if not c.is_joker or c.pin).natural_card.rank
+        rank = next(n for n in (c.natural_card for c in check.assigned) if n is not None).rank
         if natural.rank != rank:
             return SwapCheck(False, (Reason("swap_set_wrong_rank", {"card": str(natural), "rank": str(rank)}),),
                              meld=check)
@@ -458,7 +476,7 @@ class OpeningCheck:
     reasons: tuple[Reason, ...] = ()
     melds: tuple[MeldCheck, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The verdict in the JSON API's shape."""
         return {"legal": self.legal, "points": self.points, "reasons": [r.message for r in self.reasons]}
 
@@ -500,10 +518,10 @@ class DiscardCheck:
     """Does a discarded card fit a meld on the table ("Rummy!")?"""
 
     fits: bool
-    meld: Optional[int]
+    meld: int | None
     reasons: tuple[Reason, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The verdict in the JSON API's shape."""
         return {"fits": self.fits, "meld": self.meld, "reasons": [r.message for r in self.reasons]}
 
@@ -526,7 +544,7 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
     return DiscardCheck(False, None, (Reason("discard_no_fit", {"card": format_cards(cards)}),))
 
 
-def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter) -> MeldCheck:
+def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     """Check ``base`` with ``cards`` added (a vist); ``laid`` must already count the added naturals.
 
     The result's last ``len(cards)`` entries of ``card_points`` are the added cards' points.

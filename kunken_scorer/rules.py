@@ -9,13 +9,17 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal
 
 from .cards import Card, CardError, Rank
 from .messages import M_, KunkenError, Reason, Text
+
+if TYPE_CHECKING:  # melds imports this module
+    from .melds import MeldCheck
 
 GAMES = ("kunken", "ordered-rummy")
 
@@ -55,19 +59,19 @@ class RuleSet:
     hand_size: int = 13
     decks: int = 2
     jokers: int = 4
-    wild_card: Optional[str] = None
+    wild_card: str | None = None
     ace_low: bool = True
     wrap: bool = False
     joker_limit: JokerLimit = JokerLimit.HALF
     no_adjacent_jokers: bool = False
-    number_points: Optional[int] = 5
+    number_points: int | None = 5
     court_points: int = 10
     ace_points: int = 10
     short_ace: ShortAce = ShortAce.OFF
     short_ace_points: int = 1
     opening_points: int = 50
     first_meld_run: bool = False
-    joker_in_hand: Union[int, str] = 10
+    joker_in_hand: int | Literal["double"] = 10
     express: bool = True
     express_multiplier: int = 2
     rummy_call: bool = False
@@ -75,10 +79,11 @@ class RuleSet:
     def __post_init__(self) -> None:
         """Check every value as it is built: a rule set that exists is one the scorer can play.
 
-        >>> RuleSet(joker_limit="bogus")
+        >>> RuleSet(joker_limit="bogus")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        kunken_scorer.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed; expected one of half, two, one, minority.
+        kunken_scorer.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed;
+        expected one of half, two, one, minority.
         """
         if self.game not in GAMES:
             raise RuleSetError(Reason("unknown_game", {"game": self.game, "games": ", ".join(GAMES)}))
@@ -95,7 +100,7 @@ class RuleSet:
     # -- construction -------------------------------------------------------------
 
     @classmethod
-    def preset(cls, game: str = "kunken") -> "RuleSet":
+    def preset(cls, game: str = "kunken") -> RuleSet:
         """The game's preset rule set.
 
         >>> RuleSet.preset("ordered-rummy").ace_points
@@ -106,7 +111,7 @@ class RuleSet:
         return PRESETS[game]
 
     @classmethod
-    def for_game(cls, game: Optional[str] = "kunken", switches: Optional[Mapping[str, Any]] = None) -> "RuleSet":
+    def for_game(cls, game: str | None = "kunken", switches: Mapping[str, Any] | None = None) -> RuleSet:
         """The preset of ``game`` with the table's house-rule ``switches`` applied.
 
         >>> RuleSet.for_game("kunken", {"ace_points": 5}).ace_points
@@ -119,7 +124,8 @@ class RuleSet:
         if key is not None and key in _INTERNED:
             return _INTERNED[key]
         if not isinstance(switches, Mapping):
-            raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": M_("an object of house-rule switches")}))
+            raise RuleSetError(Reason("bad_field", {"field": "rules",
+                                                    "expected": M_("an object of house-rule switches")}))
         changes = {}
         for name, value in switches.items():
             if name == "game":
@@ -138,7 +144,7 @@ class RuleSet:
         return rules
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RuleSet":
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Rebuild a rule set stored with ``to_dict`` (the game's preset, then every stored value).
 
         >>> RuleSet.from_dict({"game": "ordered-rummy", "wild_card": "7♠"}).deck_jokers
@@ -150,7 +156,7 @@ class RuleSet:
         game = data.pop("game", "kunken")
         return cls.for_game(game, data)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Every value of the rule set as plain JSON-able data.
 
         >>> RuleSet.preset().to_dict()["joker_limit"]
@@ -158,7 +164,7 @@ class RuleSet:
         """
         return {name: _plain(getattr(self, name)) for name in _FIELD_NAMES}
 
-    def differences(self) -> dict:
+    def differences(self) -> dict[str, Any]:
         """The switches whose value differs from the game's preset.
 
         >>> RuleSet.for_game("kunken", {"opening_points": 40}).differences()
@@ -170,7 +176,7 @@ class RuleSet:
     # -- card values --------------------------------------------------------------
 
     @cached_property
-    def wild(self) -> Optional[Card]:
+    def wild(self) -> Card | None:
         """The natural card that acts as a joker, if the table named one."""
         return Card.parse(self.wild_card) if self.wild_card else None
 
@@ -188,6 +194,8 @@ class RuleSet:
         >>> RuleSet.preset().points(Card.parse("7♥")), RuleSet.preset("ordered-rummy").points(Card.parse("7♥"))
         (5, 7)
         """
+        if card.rank is None:  # a joker: no points of its own (the table has no entry for it)
+            raise KeyError(card.rank)
         return self.rank_points(card.rank)
 
     def face_points(self, card: Card) -> int:
@@ -196,7 +204,8 @@ class RuleSet:
         >>> RuleSet.preset().face_points(Card.parse("JK")), RuleSet.preset().face_points(Card.parse("K♠"))
         (0, 10)
         """
-        return 0 if self.is_joker(card) else self.points_by_rank[card.rank]
+        rank = card.rank
+        return 0 if rank is None or self.is_joker(card) else self.points_by_rank[rank]
 
     def rank_points(self, rank: Rank) -> int:
         """Points of a natural card of ``rank``.
@@ -207,14 +216,14 @@ class RuleSet:
         return self.points_by_rank[rank]
 
     @cached_property
-    def natural_meld_checks(self) -> dict:
+    def natural_meld_checks(self) -> dict[tuple[Card, ...], MeldCheck]:
         """Verdicts on melds without jokers (they do not depend on the table), kept per rule set."""
         return {}
 
     @cached_property
-    def points_by_rank(self) -> dict:
+    def points_by_rank(self) -> dict[Rank, int]:
         """Rank -> points of a natural card of that rank (computed once per rule set)."""
-        table = {}
+        table: dict[Rank, int] = {}
         for rank in Rank:
             if rank == Rank.ACE:
                 table[rank] = self.ace_points
@@ -247,10 +256,11 @@ def _plain(value: Any) -> Any:
 
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
 #: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
-_INTERNED: dict = {}
+_InternKey = tuple[str, tuple[tuple[str, Any], ...]]
+_INTERNED: dict[_InternKey, RuleSet] = {}
 
 
-def _intern_key(game: str, switches: Any):
+def _intern_key(game: str, switches: Any) -> _InternKey | None:
     """A hashable key for ``switches``, or None when they are not plain hashable values."""
     if not isinstance(switches, Mapping):
         return None
@@ -262,7 +272,7 @@ def _intern_key(game: str, switches: Any):
     return key
 
 
-_JOKER_LIMIT = {
+_JOKER_LIMIT: dict[JokerLimit, Callable[[int], int]] = {
     JokerLimit.HALF: lambda n: n // 2,
     JokerLimit.TWO: lambda n: 1 if n <= 3 else 2,
     JokerLimit.ONE: lambda n: 1,
@@ -292,7 +302,7 @@ def _whole(value: Any, lo: int, hi: int) -> int:
     return value
 
 
-def _wild_card(value: Any) -> Optional[str]:
+def _wild_card(value: Any) -> str | None:
     if value in (None, ""):
         return None
     card = Card.parse(value)
@@ -315,13 +325,13 @@ class Switch:
     name: str
     kind: str
     label: Text
-    help: Optional[Text] = None
+    help: Text | None = None
     lo: int = 0
     hi: int = 100
     #: a value -> its words (choices, yes and no, and the one word an ``int_or_word`` switch takes)
     words: Mapping[Any, Text] = field(default_factory=dict)
     #: the word an ``int_or_word`` switch takes besides a number (``None`` stands for it when stored)
-    word: Optional[str] = None
+    word: str | None = None
     #: how a number of this switch reads ("count_points", "times", ...), a message code
     unit: str = "number"
 
@@ -377,7 +387,7 @@ class Switch:
         ...                                               ("joker_limit", "two"), ("express_multiplier", 2))]
         ['no', '25 minus points', 'at most two, and one in a 3-card meld', '×2']
         """
-        words = _YES_NO if self.kind == "bool" else self.words
+        words: Mapping[Any, Text] = _YES_NO if self.kind == "bool" else self.words
         if (value is None or isinstance(value, (bool, str))) and value in words:
             return Reason("words", {"text": words[value]})
         if value is None:
@@ -385,7 +395,7 @@ class Switch:
         return Reason(self.unit, {"count": value})
 
 
-def _switch(name: str, kind: str, label: Text, help: Optional[Text] = None, **more: Any) -> tuple[str, Switch]:
+def _switch(name: str, kind: str, label: Text, help: Text | None = None, **more: Any) -> tuple[str, Switch]:
     return name, Switch(name, kind, label, help, **more)
 
 
@@ -439,6 +449,6 @@ PRESETS = {
     "kunken": RuleSet(),
     "ordered-rummy": RuleSet(
         game="ordered-rummy", min_players=2, max_players=8, hand_size=8, number_points=None,
-        court_points=10, ace_points=15, short_ace="run_of_three", opening_points=0,
+        court_points=10, ace_points=15, short_ace=ShortAce.RUN_OF_THREE, opening_points=0,
         first_meld_run=True, joker_in_hand=25, express=False, express_multiplier=1, rummy_call=True),
 }

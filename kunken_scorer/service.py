@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Optional
+from typing import Any
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .deal import PlayerScore, clean_name
@@ -27,9 +27,9 @@ class ScoredDeal:
     """A stored deal with its report."""
 
     row: dict
-    deal: Optional[Deal]
-    report: Optional[DealReport]
-    error: Optional[Reason] = None
+    deal: Deal | None
+    report: DealReport | None
+    error: Reason | None = None
 
     @property
     def number(self) -> int:
@@ -49,13 +49,13 @@ class DealLine:
     id: int
     number: int
     #: each player's result in seat order (None for a player the record does not score)
-    results: tuple[Optional[PlayerScore], ...]
-    went_out: Optional[str]
+    results: tuple[PlayerScore | None, ...]
+    went_out: str | None
     express: bool
     redeal: bool
     override: bool
-    note: Optional[str]
-    error: Optional[Reason]
+    note: str | None
+    error: Reason | None
     swaps: tuple
     problems: tuple[Reason, ...]
     warnings: tuple[Reason, ...]
@@ -67,7 +67,7 @@ class Scoreboard:
 
     session: dict
     rules: RuleSet
-    target: Optional[Target]
+    target: Target | None
     deals: tuple[ScoredDeal, ...]
     status: SessionStatus
     running: tuple[dict, ...] = field(default=())
@@ -110,7 +110,7 @@ class Scoreboard:
 
 #: (session id, deal id, revision) -> (Deal, DealReport) or the reading error: a stored deal's
 #: record changes only with its revision and a session's rules never change, so entries never go stale.
-_SCORED: "OrderedDict[tuple, tuple]" = OrderedDict()
+_SCORED: OrderedDict[tuple, tuple] = OrderedDict()
 _SCORED_LOCK = threading.Lock()
 _SCORED_SIZE = 20000
 
@@ -274,7 +274,7 @@ class PlayerHistory:
     deals: int = 0
     points: int = 0
     expresses: int = 0
-    last_played: Optional[str] = None
+    last_played: str | None = None
 
     @property
     def average(self) -> float:
@@ -295,7 +295,7 @@ class Tally:
     deals: int  # scored deals (redeals do not count)
     expresses: dict  # express wins by player
 
-    def add(self, record: dict, report: DealReport, version: int, rules: RuleSet) -> "Tally":
+    def add(self, record: dict, report: DealReport, version: int, rules: RuleSet) -> Tally:
         """The tally with one more deal (its record as stored, and its report)."""
         if record.get("redeal"):
             return replace(self, version=version)
@@ -331,7 +331,7 @@ def tally_of(board: Scoreboard) -> Tally:
 
 #: (session id, version) -> the session's tally at that version: a recording adds its deal to the
 #: tally of the version just before its own, whatever other phones wrote since
-_TALLIES: "OrderedDict[tuple[str, int], Tally]" = OrderedDict()
+_TALLIES: OrderedDict[tuple[str, int], Tally] = OrderedDict()
 
 
 def _remember(tally: Tally) -> Tally:
@@ -342,7 +342,7 @@ def _remember(tally: Tally) -> Tally:
     return tally
 
 
-def session_tally(store: Store, session_id: str, added: Optional[tuple[dict, DealReport, int]] = None) -> Tally:
+def session_tally(store: Store, session_id: str, added: tuple[dict, DealReport, int] | None = None) -> Tally:
     """The session's tally. ``added``: the deal this request just stored (record, report, and the version
     it made): the tally at that version, from the one just before when it is known, instead of
     summing every deal again. Without it, the tally now."""
@@ -382,7 +382,7 @@ def refresh_stats(store: Store, session_id: str) -> None:
     store.set_session_stats(session_id, tally.version, tally.game, stats_rows(tally))
 
 
-def refresh_stale_stats(store: Store, budget: Optional[int] = None) -> int:
+def refresh_stale_stats(store: Store, budget: int | None = None) -> int:
     """Bring the sessions' statistics up to date (those changed outside a request, or before a
     crash), at most ``budget`` of them; returns how many were worked out. Cheap when none is
     stale (a partial index)."""
@@ -402,7 +402,7 @@ def refresh_stale_stats(store: Store, budget: Optional[int] = None) -> int:
     return done
 
 
-def player_history(store: Store, game: Optional[str] = None) -> list[PlayerHistory]:
+def player_history(store: Store, game: str | None = None) -> list[PlayerHistory]:
     """Every player's sessions played and won, deals, points and expresses, best first (read from the
     statistics the store keeps, so the cost does not grow with the number of sessions)."""
     # The sessions changed since the last look (a write only makes its session's statistics stale;

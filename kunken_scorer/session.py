@@ -6,8 +6,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any
 
 from .messages import M_, KunkenError, Reason
 
@@ -30,7 +31,7 @@ class Target:
     value: int
 
     @classmethod
-    def from_dict(cls, data: Any) -> Optional["Target"]:
+    def from_dict(cls, data: Any) -> Target | None:
         """Read a target (``None`` or ``{"kind": ..., "value": ...}``); bad input raises ``TargetError``."""
         if data in (None, "", {}):
             return None
@@ -48,7 +49,7 @@ class Target:
             raise TargetError(Reason("bad_target", {"why": M_("the number of deals must be positive")}))
         return cls(kind, abs(value))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The target as plain data."""
         return {"kind": self.kind, "value": self.value}
 
@@ -76,7 +77,7 @@ def running_totals(players: Sequence[str], deal_scores: Iterable[Mapping[str, in
     return out
 
 
-def dealer(players: Sequence[str], deals_played: int) -> Optional[str]:
+def dealer(players: Sequence[str], deals_played: int) -> str | None:
     """Who deals next: the deal passes to the left, one seat a deal.
 
     >>> dealer(["Anna", "Boris", "Vera"], 4)
@@ -100,15 +101,15 @@ class SessionStatus:
     """Standings, who leads, who is out, and whether the target is reached."""
 
     standings: tuple[Standing, ...]
-    leader: Optional[str]
+    leader: str | None
     finished: bool
     deals_played: int
-    next_dealer: Optional[str]
-    progress: Optional[str] = None
+    next_dealer: str | None
+    progress: str | None = None
 
 
 def session_status(players: Sequence[str], deal_scores: Sequence[Mapping[str, int]],
-                   target: Optional[Target], redeals: int = 0) -> SessionStatus:
+                   target: Target | None, redeals: int = 0) -> SessionStatus:
     """Standings and the target's state after the recorded deals (redeals count toward dealing only).
 
     >>> s = session_status(["A", "B"], [{"A": -120, "B": 30}], Target("penalty", 100))

@@ -19,11 +19,12 @@ import json
 import secrets
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
-from datetime import datetime, timedelta, timezone
 from typing import Any
+from urllib.parse import quote
 
 from sqlite_utils import Database, Migrations
 
@@ -100,7 +101,7 @@ migrations = Migrations("kunken_scorer")
 @migrations()
 def m001_create_tables(db: Database) -> None:
     """Create sessions, deals, history and idempotency tables."""
-    db["sessions"].create(
+    db.table("sessions").create(
         {
             "id": str,
             "game": str,
@@ -117,8 +118,8 @@ def m001_create_tables(db: Database) -> None:
         defaults={"version": 1},
         strict=True,
     )
-    db["sessions"].create_index(["created_at"])
-    db["deals"].create(
+    db.table("sessions").create_index(["created_at"])
+    db.table("deals").create(
         {
             "id": int,
             "session_id": str,
@@ -146,8 +147,8 @@ def m001_create_tables(db: Database) -> None:
         strict=True,
     )
     # Serves list_deals (live deals in order), numbering, and the next seq.
-    db["deals"].create_index(["session_id", "seq"], unique=True)
-    db["history"].create(
+    db.table("deals").create_index(["session_id", "seq"], unique=True)
+    db.table("history").create(
         {
             "id": int,
             "session_id": str,
@@ -161,8 +162,8 @@ def m001_create_tables(db: Database) -> None:
         not_null=["session_id", "action", "detail", "at"],
         strict=True,
     )
-    db["history"].create_index(["session_id", "id"])
-    db["idempotency"].create(
+    db.table("history").create_index(["session_id", "id"])
+    db.table("idempotency").create(
         {
             "session_id": str,
             "key": str,
@@ -181,7 +182,7 @@ def m001_create_tables(db: Database) -> None:
 @migrations()
 def m002_creation_keys(db: Database) -> None:
     """Remember the one-time key of each form that created a session (start or import)."""
-    db["creation_keys"].create(
+    db.table("creation_keys").create(
         {"key": str, "session_id": str, "created_at": str},
         pk="key",
         foreign_keys=[("session_id", "sessions", "id")],
@@ -193,27 +194,27 @@ def m002_creation_keys(db: Database) -> None:
 @migrations()
 def m003_hand_entry(db: Database) -> None:
     """How the table enters the cards left in hand (cards, counts or points); empty: the game's default."""
-    db["sessions"].add_column("hand_entry", str)
+    db.table("sessions").add_column("hand_entry", str)
 
 
 @migrations()
 def m004_drafts(db: Database) -> None:
     """The draft of each session's next deal: one part per seat, and the phones holding the seats."""
-    db["drafts"].create(
+    db.table("drafts").create(
         {"session_id": str, "end": str, "version": int, "updated_at": str},
         pk="session_id",
         foreign_keys=[("session_id", "sessions", "id")],
         not_null=["end", "version", "updated_at"],
         strict=True,
     )
-    db["draft_parts"].create(
+    db.table("draft_parts").create(
         {"session_id": str, "seat": int, "part": str, "revision": int, "written_by": str, "written_at": str},
         pk=("session_id", "seat"),
         foreign_keys=[("session_id", "sessions", "id")],
         not_null=["part", "revision", "written_by", "written_at"],
         strict=True,
     )
-    db["seats"].create(
+    db.table("seats").create(
         {"session_id": str, "seat": int, "holder_hash": str, "taken_at": str},
         pk=("session_id", "seat"),
         foreign_keys=[("session_id", "sessions", "id")],
@@ -225,14 +226,14 @@ def m004_drafts(db: Database) -> None:
 @migrations()
 def m005_creations(db: Database) -> None:
     """When each address created (or imported) a session: the per-address limit reads it."""
-    db["creations"].create({"address": str, "at": str}, not_null=["address", "at"], strict=True)
-    db["creations"].create_index(["address", "at"])
+    db.table("creations").create({"address": str, "at": str}, not_null=["address", "at"], strict=True)
+    db.table("creations").create_index(["address", "at"])
 
 
 @migrations()
 def m006_player_stats(db: Database) -> None:
     """Player statistics kept up to date: each session's summary per player, and their sums per game."""
-    db["session_stats"].create(
+    db.table("session_stats").create(
         {"session_id": str, "player": str, "name": str, "game": str, "deals": int, "points": int,
          "expresses": int, "won": int, "played_at": str},
         pk=("session_id", "player"),
@@ -240,8 +241,8 @@ def m006_player_stats(db: Database) -> None:
         not_null=["name", "game", "deals", "points", "expresses", "won", "played_at"],
         strict=True,
     )
-    db["session_stats"].create_index(["game", "player", "played_at"])
-    db["player_stats"].create(
+    db.table("session_stats").create_index(["game", "player", "played_at"])
+    db.table("player_stats").create(
         {"game": str, "player": str, "name": str, "sessions": int, "won": int, "deals": int, "points": int,
          "expresses": int, "last_played": str},
         pk=("game", "player"),
@@ -249,7 +250,7 @@ def m006_player_stats(db: Database) -> None:
         strict=True,
     )
     # the session version the statistics were last worked out for (0: never; they are then worked out)
-    db["sessions"].add_column("stats_version", int, not_null_default=0)
+    db.table("sessions").add_column("stats_version", int, not_null_default=0)
     db.execute("CREATE INDEX sessions_stale_stats ON sessions (id) WHERE stats_version != version")
 
 
@@ -265,7 +266,7 @@ HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import"
 
 def _now() -> str:
     """Return the current UTC time as an ISO 8601 string."""
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _dumps(value: Any) -> str:
@@ -286,14 +287,16 @@ def _check_record(record: Any) -> None:
 
 _WRITER_LOCKS: dict[str, threading.Lock] = {}
 _WRITER_LOCKS_LOCK = threading.Lock()
+#: the file each open Database writes to, looked up once (forgotten with the Database)
+_DB_PATHS: weakref.WeakKeyDictionary[Database, str] = weakref.WeakKeyDictionary()
 
 
 def _writer_lock(db: Database) -> threading.Lock:
     """This process's lock for writing to the database file of ``db`` (one per file)."""
-    path = getattr(db, "_kunken_path", None)
+    path = _DB_PATHS.get(db)
     if path is None:
         row = db.execute("PRAGMA database_list").fetchone()
-        path = db._kunken_path = (row[2] if row else "") or f"memory:{id(db)}"
+        path = _DB_PATHS[db] = (row[2] if row else "") or f"memory:{id(db)}"
     with _WRITER_LOCKS_LOCK:
         return _WRITER_LOCKS.setdefault(path, threading.Lock())
 
@@ -434,7 +437,7 @@ class Store:
         row = cursor.fetchone()
         if row is None:
             return None
-        return dict(zip((column[0] for column in cursor.description), row))
+        return dict(zip((column[0] for column in cursor.description), row, strict=True))
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -490,7 +493,7 @@ class Store:
              at: str | None = None) -> None:
         """Append one history row."""
         assert action in HISTORY_ACTIONS, action
-        self.db["history"].insert(
+        self.db.table("history").insert(
             {
                 "session_id": session_id,
                 "deal_id": deal_id,
@@ -505,7 +508,7 @@ class Store:
         """Insert a sessions row; return (id, edit token)."""
         session_id = secrets.token_urlsafe(18)  # 144 random bits
         token = secrets.token_urlsafe(24)  # 192 random bits
-        self.db["sessions"].insert(
+        self.db.table("sessions").insert(
             {
                 "id": session_id,
                 "game": game,
@@ -529,7 +532,7 @@ class Store:
 
     def _remember_creation(self, key: str | None, session_id: str, now: str) -> None:
         if key is not None:
-            self.db["creation_keys"].insert({"key": key, "session_id": session_id, "created_at": now})
+            self.db.table("creation_keys").insert({"key": key, "session_id": session_id, "created_at": now})
 
     def create_session(self, game: str, rules: dict, players: list[str],
                        target: dict | None, *, idempotency_key: str | None = None) -> tuple[dict, str | None]:
@@ -554,7 +557,7 @@ class Store:
     def session_for(self, session_id: str, token: str | None) -> tuple[dict, bool]:
         """The session (NotFound when unknown) and whether ``token`` is its edit token, from one read."""
         row = self._session_row(session_id)
-        return self._session(row), bool(token) and hmac.compare_digest(_hash_token(token), row["token_hash"])
+        return self._session(row), bool(token and hmac.compare_digest(_hash_token(token), row["token_hash"]))
 
     def check_token(self, session_id: str, token: str | None) -> bool:
         """Return True if token is this session's edit token (constant-time compare)."""
@@ -578,12 +581,12 @@ class Store:
 
     def recent_sessions(self, limit: int = 20) -> list[dict]:
         """Return up to limit sessions, the last stored first (an imported session's own date does not count)."""
-        rows = self.db["sessions"].rows_where(order_by="rowid DESC", limit=limit)
+        rows = self.db.table("sessions").rows_where(order_by="rowid DESC", limit=limit)
         return [self._session(row) for row in rows]
 
     def allow_creation(self, address: str, limit: int, window: int = 60) -> bool:
         """Count a session created from ``address``; False (and nothing counted) past ``limit`` in ``window`` s."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         since = (now - timedelta(seconds=window)).isoformat(timespec="microseconds")
         with self._write():
             self.db.execute("DELETE FROM creations WHERE at < ?", [since])
@@ -658,7 +661,7 @@ class Store:
             # Beyond SQLite's INTEGER (a hand-typed URL): no such deal, not an OverflowError.
             raise NotFound(f"This score sheet has no deal with id {deal_id!r}.")
         rows = list(
-            self.db["deals"].rows_where(
+            self.db.table("deals").rows_where(
                 "id = ? AND session_id = ?", [deal_id, session_id]
             )
         )
@@ -689,7 +692,7 @@ class Store:
                      note: str | None, now: str) -> int:
         """Insert one deals row and return its id."""
         _check_record(record)
-        table = self.db["deals"].insert(
+        table = self.db.table("deals").insert(
             {
                 "session_id": session_id,
                 "seq": seq,
@@ -702,6 +705,7 @@ class Store:
                 "deleted_at": None,
             }
         )
+        assert table.last_pk is not None  # the row was just inserted
         return table.last_pk
 
     def add_deal(self, session_id: str, record: dict, *, override: bool = False,
@@ -739,7 +743,7 @@ class Store:
             if idempotency_key is not None:
                 # A key that only has a saved response (nothing stored, e.g. a rejected
                 # deal) is claimed now; its stale response is dropped.
-                self.db["idempotency"].upsert(
+                self.db.table("idempotency").upsert(
                     {
                         "session_id": session_id,
                         "key": idempotency_key,
@@ -766,7 +770,7 @@ class Store:
                 [session_id, key],
             ).fetchone()
             if existing is None:
-                self.db["idempotency"].insert(
+                self.db.table("idempotency").insert(
                     {
                         "session_id": session_id,
                         "key": key,
@@ -777,7 +781,7 @@ class Store:
                     }
                 )
             else:
-                self.db["idempotency"].update(
+                self.db.table("idempotency").update(
                     (session_id, key), {"response": _dumps(body), "status": status}
                 )
 
@@ -805,7 +809,7 @@ class Store:
     def list_deals(self, session_id: str) -> list[dict]:
         """Return the live deals in recorded order, numbered from 1."""
         self._session_row(session_id)
-        rows = self.db["deals"].rows_where(
+        rows = self.db.table("deals").rows_where(
             "session_id = ? AND deleted_at IS NULL", [session_id], order_by="seq"
         )
         return [self._deal(row, number) for number, row in enumerate(rows, start=1)]
@@ -864,7 +868,7 @@ class Store:
                     "Reload to see it."
                 )
             now = _now()
-            self.db["deals"].update(
+            self.db.table("deals").update(
                 deal_id,
                 {
                     "record": _dumps(record),
@@ -889,7 +893,7 @@ class Store:
         """Mark a live deal deleted, log it and return it as it was (with its number)."""
         deal = self._deal(row, self._number(row))
         now = _now()
-        self.db["deals"].update(
+        self.db.table("deals").update(
             row["id"],
             {"deleted_at": now, "updated_at": now, "revision": row["revision"] + 1},
         )
@@ -919,7 +923,7 @@ class Store:
             row = self._writable_session(session_id)
             self._check_version(row, expected_version)
             last = list(
-                self.db["deals"].rows_where(
+                self.db.table("deals").rows_where(
                     "session_id = ? AND deleted_at IS NULL",
                     [session_id],
                     order_by="seq DESC",
@@ -933,7 +937,7 @@ class Store:
     def history(self, session_id: str) -> list[dict]:
         """Return the session's history, newest first, with details decoded."""
         self._session_row(session_id)
-        rows = self.db["history"].rows_where(
+        rows = self.db.table("history").rows_where(
             "session_id = ?", [session_id], order_by="id DESC"
         )
         return [
@@ -1041,7 +1045,7 @@ class Store:
             now = _now()
             if part is None:
                 self.db.execute("DELETE FROM draft_parts WHERE session_id = ? AND seat = ?", [session_id, seat])
-                entry = {"part": None, "revision": 0, "written_by": by, "written_at": now}
+                entry: dict[str, Any] = {"part": None, "revision": 0, "written_by": by, "written_at": now}
             else:
                 self.db.execute(
                     "INSERT INTO draft_parts (session_id, seat, part, revision, written_by, written_at)"
@@ -1078,7 +1082,7 @@ class Store:
             now = _now()
             held = self.db.execute("SELECT 1 FROM seats WHERE session_id = ? AND seat = ?",
                                    [session_id, seat]).fetchone() is not None
-            self.db["seats"].upsert({"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token),
+            self.db.table("seats").upsert({"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token),
                                      "taken_at": now}, pk=("session_id", "seat"))
             self._touch_draft(session_id, now)
         return token, held
@@ -1174,7 +1178,7 @@ class Store:
             "SELECT game, player, name, sessions, won, deals, points, expresses, last_played FROM player_stats "
             + where, params)
         names = [c[0] for c in cursor.description]
-        return [dict(zip(names, r)) for r in cursor]
+        return [dict(zip(names, r, strict=True)) for r in cursor]
 
     # -- whole sessions ---------------------------------------------------------------
 
@@ -1218,12 +1222,12 @@ class Store:
         with self.db.atomic():
             sessions = [
                 self._session(row)
-                for row in self.db["sessions"].rows_where(
+                for row in self.db.table("sessions").rows_where(
                     order_by="created_at, rowid"
                 )
             ]
             deal_rows = list(
-                self.db["deals"].rows_where(
+                self.db.table("deals").rows_where(
                     "deleted_at IS NULL", order_by="session_id, seq"
                 )
             )
