@@ -274,7 +274,7 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     page.screenshot(path=str(shots / "swap-form-ru.png"), full_page=True, scale="css")
     no_horizontal_overflow(page)
     save(page, "Партия 1")
-    notes = page.locator("#deals tr.deal td.notes")
+    notes = page.locator("#deals tr.deal-info td")
     expect(notes.locator(".swap")).to_have_text(re.compile(r"Борис заменил джокера картой К♦ в комбинации 1 игрока Анна"))
     expect(notes.locator(".warning")).to_have_count(1)
     notes.locator("details.warnings summary").tap()  # the warning's text folds out

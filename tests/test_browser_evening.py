@@ -183,7 +183,7 @@ def test_whole_evening_on_two_phones(server, phones):
     save(page, "Deal 3 saved")
     expect_totals(page, {"Anna": 20, "Boris": 60, "Vera": 100}, 3)
     expect_totals(viewer, {"Anna": 20, "Boris": 60, "Vera": 100}, 3, timeout=LIVE_WAIT)
-    note = viewer.locator('#deals tr.deal[data-number="3"] q.note')
+    note = viewer.locator('#deals tr.deal-info[data-number="3"] q.note')
     expect(note).to_have_text("Vera's express — <b>well played</b>")  # escaped, shown as typed
 
     # Edit deal 1: Vera had 4♠ in hand as well (minus 20 instead of 15).

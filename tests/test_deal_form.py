@@ -42,7 +42,7 @@ def test_full_flow_record_a_deal_and_see_the_totals(client, store):
     assert totals(page) == {"Anna": 35, "Boris": -5}
     assert re.search(r'id="deal-count" data-count="1"', page)
     assert re.search(r'id="next-dealer">Boris<', page)
-    assert '<td class="num" data-score="35"><b>35</b><small>+35 −0</small></td>' in page
+    assert '<td class="num" data-score="35"><b>35</b><small>+35 −0</small><small class="went-out">went out</small></td>' in page
     assert len(store.list_deals(sid)) == 1
 
 

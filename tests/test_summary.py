@@ -20,7 +20,7 @@ from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document
 from kunken_scorer.service import prepare_deal, scoreboard
 from kunken_scorer.web.summary import player_history, scoreboard_chart
 
-from conftest import CSRF, SWAP_FORM, hidden, phone, start, submit, text
+from conftest import shots_dir, CSRF, SWAP_FORM, hidden, phone, start, submit, text
 
 SVG = "{http://www.w3.org/2000/svg}"
 EN = {"Accept-Language": "en"}
@@ -432,12 +432,12 @@ def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
     page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
     # Standings in order with totals.
     standings = page[page.index('class="standings"'):page.index("</table>", page.index('class="standings"'))]
-    found = re.findall(r'<th scope="row">(\w+)</th><td class="num"><strong>(-?\d+)</strong>', standings)
-    assert found == [(s.name, str(s.total)) for s in board.status.standings]
+    found = re.findall(r'<th scope="row">(\w+)</th><td class="num"><strong>([−-]?\d+)</strong>', standings)
+    assert found == [(s.name, str(s.total).replace("-", "−")) for s in board.status.standings]
     # Every deal has its row; scores, the express, the redeal and who went out are shown.
     for number in (1, 2, 3, 4):
         assert re.search(rf'<th scope="row" class="num">{number}</th>', page)
-    assert '<td class="num sub">15</td><td class="num sub">20</td><td class="num score">-5</td>' in page
+    assert '<td class="num" data-score="-5"><b>−5</b><small>+15 −20</small></td>' in page
     assert "Redeal: no scores" in page and ">express<" in page
     # Rules in force: each change with the preset's value, and the preset's key values.
     assert "Points needed to take the bank: 40" in page and "preset: 50" in page
@@ -532,21 +532,34 @@ def twenty_deals(store):
     return session
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed")
-def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store, tmp_path):
+@pytest.mark.parametrize("language, words", [("en", ("Final standings|Standings after 20", "Total", "Points needed to take the bank: 40")),
+                                             ("ru", ("Положение после партии 20|Итоговое положение", "Итого",
+                                                     "Сколько очков нужно, чтобы взять банк: 40"))])
+def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store, tmp_path, language, words):
+    """A4, at most two pages, the second never holding a line or two; the totals row keeps its label."""
     session = twenty_deals(store)
     board = scoreboard(store, session["id"])
-    page.set_extra_http_headers(EN)
+    page.set_extra_http_headers({"Accept-Language": language})
     page.goto(f"{live_server}/s/{session['id']}/summary")
     pdf = tmp_path / "summary.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
     pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
                                                             text=True, check=True).stdout).group(1))
+    subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), str(shots_dir(tmp_path) / f"print-summary-{language}")],
+                   check=True)
     assert pages <= 2
+    if pages == 2:
+        second = subprocess.run(["pdftotext", "-layout", "-f", "2", "-l", "2", str(pdf), "-"], capture_output=True,
+                                text=True, check=True).stdout
+        assert len([line for line in second.splitlines() if line.strip()]) >= 5, second
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    assert "Final standings" in text or "Standings after 20 deal(s)" in text
+    heading, total, rule = words
+    assert re.search(heading, text)
     for s in board.status.standings:
-        assert re.search(rf"{s.place}\s+{s.name}\s+{s.total}", text)
-    assert "Points needed to take the bank: 40" in text
-    deal_numbers = {int(m) for m in re.findall(r"^\s*(\d+)\s+-?\d+\s+-?\d+\s+-?\d+", text, re.M)}
+        assert re.search(rf"{s.place}\s+{s.name}\s+{str(s.total).replace('-', '−')}", text)
+    # the totals row: its label and every player's total on one line, not a heading of its own
+    totals = "\\s+".join(re.escape(str(board.totals[n]).replace("-", "−")) for n in board.players)
+    assert re.search(rf"^\s*{total}\s+{totals}\s*$", text, re.M), text
+    assert rule in text
+    deal_numbers = {int(m) for m in re.findall(r"^\s*(\d+)\s+[−-]?\d+\s+\+\d+\s+−\d+", text, re.M)}
     assert set(range(1, 21)) <= deal_numbers
