@@ -261,7 +261,7 @@ WRITERS = ("player", "scorer")
 #: same list, and which of them a game offers is the core's ``hand_entries``).
 HAND_ENTRIES = ("counts", "points", "cards")
 
-HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "end", "import", "token"})
+HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "redo", "end", "import", "token"})
 
 
 def _now() -> str:
@@ -933,6 +933,31 @@ class Store:
             if not last:
                 return None
             return self._soft_delete(session_id, last[0], "undo")
+
+    def redo_undone(self, session_id: str, deal_id: int, *, expected_version: int | None = None) -> dict | None:
+        """Bring back a deal taken back by an undo, as the last deal again, and return it; None when there
+        is nothing to bring back (already back, or not an undone deal). Conflict when the session changed
+        since the undo (a deal recorded after it would otherwise be overtaken)."""
+        with self._write():
+            session = self._writable_session(session_id)
+            self._check_version(session, expected_version)
+            row = self._deal_row(session_id, deal_id)
+            undone = self.db.execute(
+                "SELECT deal_id FROM history WHERE session_id = ? AND action IN ('undo', 'redo') "
+                "ORDER BY id DESC LIMIT 1", [session_id]).fetchone()
+            if row["deleted_at"] is None or undone is None or undone[0] != deal_id:
+                return None
+            later = self.db.execute("SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL "
+                                    "AND seq > ?", [session_id, row["seq"]]).fetchone()[0]
+            if later:
+                raise Conflict("A deal was recorded after the undo: the undone deal cannot come back before it.")
+            now = _now()
+            self.db.table("deals").update(row["id"], {"deleted_at": None, "updated_at": now,
+                                                      "revision": row["revision"] + 1})
+            self._bump_version(session_id)
+            self._log(session_id, "redo", {"after": self._snapshot(row)}, row["id"], now)
+            back = self._deal_row(session_id, deal_id)
+            return self._deal(back, self._number(back))
 
     def history(self, session_id: str) -> list[dict]:
         """Return the session's history, newest first, with details decoded."""

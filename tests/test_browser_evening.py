@@ -200,13 +200,27 @@ def test_whole_evening_on_two_phones(server, phones):
     expect_totals(page, {"Anna": 20, "Boris": 60, "Vera": 95}, 3)
     expect_totals(viewer, {"Anna": 20, "Boris": 60, "Vera": 95}, 3, timeout=LIVE_WAIT)
 
-    # Undo the last deal (deal 3): back to two deals on both phones.
+    # Undo the last deal (deal 3): two taps (open, confirm), far from "Record a deal"; back to two deals.
+    undo = page.locator("#undo")
+    expect(undo).to_be_hidden()
+    page.locator("#undo-panel > summary").tap()
+    expect(undo).to_have_text("Undo deal 3")
+    record_box, undo_box = page.locator("#record-deal").bounding_box(), undo.bounding_box()
+    assert undo_box["y"] - (record_box["y"] + record_box["height"]) > 200, (record_box, undo_box)
     tap_and_wait(page, "#undo")
     expect(page.locator("p.flash")).to_contain_text("Deal 3 was undone")
     expect_totals(page, {"Anna": 40, "Boris": 65, "Vera": -5}, 2)
     expect(page.locator("#deals tr.deal")).to_have_count(2)
     expect_totals(viewer, {"Anna": 40, "Boris": 65, "Vera": -5}, 2, timeout=LIVE_WAIT)
     expect(viewer.locator("#deals tr.deal")).to_have_count(2)
+    # One tap brings it back (offered right after the undo), and undoes it again for the rest of the test.
+    tap_and_wait(page, "#redo")
+    expect(page.locator("p.flash")).to_contain_text("Deal 3 is back")
+    expect_totals(page, {"Anna": 20, "Boris": 60, "Vera": 95}, 3)
+    expect(page.locator("#redo")).to_have_count(0)
+    page.locator("#undo-panel > summary").tap()
+    tap_and_wait(page, "#undo")
+    expect_totals(page, {"Anna": 40, "Boris": 65, "Vera": -5}, 2)
 
     # The viewer saw all of it without a reload, and never got a write button.
     assert viewer.evaluate("window.stillTheSamePage === true"), "the viewer page was reloaded"
@@ -232,7 +246,7 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
     tap_and_wait(page, "#save")
     expect(page.locator("p.flash")).to_contain_text("Deal 1 saved")
     expect(page.locator("#record-deal")).to_be_visible()
-    expect(page.locator("#undo")).to_be_visible()
+    expect(page.locator("#undo-panel")).to_be_visible()
     expect(page.locator("#deals a.edit-deal")).to_have_count(1)
     expect(page.locator("#scorer-link")).to_have_count(1)
 

@@ -381,3 +381,54 @@ def test_a_server_error_is_a_page_in_words_not_a_traceback(app, client):
     assert page.status_code == 500
     text = page.get_data(as_text=True)
     assert "nothing was saved" in text and "kaboom" not in text and "Traceback" not in text
+
+
+def test_undo_is_offered_only_with_a_deal_and_can_be_taken_back_once(client, store):
+    """Undo asks first (a panel to open), is not offered with no deal, and the undone deal can come back."""
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}"))
+    assert 'id="undo"' not in page and 'id="undo-panel"' not in page  # nothing to undo yet
+    for _ in range(2):
+        assert record(client, sid).status_code == 303
+    page = text(client.get(f"/s/{sid}"))
+    assert re.search(r'<details id="undo-panel"[^>]*>\s*<summary>', page) and "Undo deal 2" in page
+    data = {"csrf_token": hidden(page, "csrf_token"), "expected_version": hidden(page, "expected_version")}
+    response = client.post(f"/s/{sid}/undo", data=data)
+    assert response.status_code == 303 and "undone=" in response.headers["Location"]
+    page = text(client.get(response.headers["Location"]))
+    assert "Deal 2 was undone." in page and "Bring deal 2 back" in page
+    assert len(store.list_deals(sid)) == 1
+    redo = {"csrf_token": hidden(page, "csrf_token"), "deal_id": hidden(page, "deal_id"),
+            "expected_version": re.search(r'id="redo-form".*?name="expected_version" value="(\d+)"', page, re.S)[1]}
+    assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
+    assert [d["number"] for d in store.list_deals(sid)] == [1, 2]
+    assert "Deal 2 is back." in text(client.get(f"/s/{sid}"))
+    # a second tap brings back nothing more; the history tells both steps
+    assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
+    assert len(store.list_deals(sid)) == 2
+    history = text(client.get(f"/s/{sid}/history"))
+    assert "The last deal undone" in history and "Deal 2 brought back" in history
+
+
+def test_a_deal_recorded_after_an_undo_keeps_the_undone_deal_away(client, store):
+    sid = start(client)
+    for _ in range(2):
+        assert record(client, sid).status_code == 303
+    page = text(client.get(f"/s/{sid}"))
+    undone = client.post(f"/s/{sid}/undo", data={"csrf_token": hidden(page, "csrf_token"),
+                                                   "expected_version": hidden(page, "expected_version")})
+    page = text(client.get(undone.headers["Location"]))
+    redo = {"csrf_token": hidden(page, "csrf_token"), "deal_id": hidden(page, "deal_id")}
+    assert record(client, sid).status_code == 303  # another deal 2, recorded after the undo
+    assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
+    assert "not brought back" in text(client.get(f"/s/{sid}"))
+    assert len(store.list_deals(sid)) == 2
+
+
+def test_the_history_line_keeps_its_spaces_between_facts(client, store):
+    """"Anna went out · express", never "Anna went out· express"."""
+    sid = start(client)
+    assert record(client, sid, express="y").status_code == 303
+    history = text(client.get(f"/s/{sid}/history"))
+    assert re.search(r"Anna went out · express", htmllib.unescape(re.sub(r"<[^>]+>", "", history)))
+    assert "out· " not in history

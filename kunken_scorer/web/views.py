@@ -301,10 +301,13 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
 @bp.get("/s/<sid>")
 def session(sid: str):
     """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
-    record = _session(sid)
-    editor = can_edit(sid)
-    my_seat = held_seat(sid)
     store = get_store()
+    try:
+        record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
+    except NotFound:
+        abort(404)
+    my_seat = held_seat(sid)
+    undone = request.args.get("undone", type=int) if editor else None
 
     def render() -> str:
         version, ended, live_html = _live_html(sid, record["version"], editor)
@@ -316,7 +319,7 @@ def session(sid: str):
             "session.html", sid=sid, session=record, rules=RuleSet.from_dict(record["rules"]),
             target=Target.from_dict(record.get("target")), version=version, ended=ended, editor=editor,
             live_html=live_html, view_url=view_url, scorer_url=scorer_url, qr=Markup(_qr(view_url)),
-            my_seat=my_seat, taken=store.taken_seats(sid), next_deal=store.next_number(sid))
+            my_seat=my_seat, taken=store.taken_seats(sid), next_deal=store.next_number(sid), undone=undone)
 
     if editor or my_seat is not None:
         page = render()
@@ -676,8 +679,30 @@ def undo(sid: str, session: dict):
         return _to_session(sid)
     if undone is None:
         flash(gettext("There is no deal to undo."), "ok")
+        return _to_session(sid)
+    flash(gettext("Deal %(n)s was undone.", n=undone["number"]), "ok")
+    return redirect(url_for("views.session", sid=sid, undone=undone["id"]), 303)
+
+
+@bp.post("/s/<sid>/redo")
+@scorer_required
+def redo(sid: str, session: dict):
+    """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
+    if session["ended_at"]:
+        return _refuse_ended(sid)
+    try:
+        back = get_store().redo_undone(sid, request.form.get("deal_id", type=int) or 0,
+                                       expected_version=request.form.get("expected_version", type=int))
+    except NotFound:
+        back = None
+    except Conflict:
+        flash(gettext("The session changed on another phone since the undo; the deal was not brought back. "
+                      "Record it again if it is missing."), "error")
+        return _to_session(sid)
+    if back is None:
+        flash(gettext("There is no undone deal to bring back."), "ok")
     else:
-        flash(gettext("Deal %(n)s was undone.", n=undone["number"]), "ok")
+        flash(gettext("Deal %(n)s is back.", n=back["number"]), "ok")
     return _to_session(sid)
 
 
