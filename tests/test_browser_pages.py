@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from conftest import shots_dir
 from kunken_scorer.rules import SWITCHES
@@ -133,6 +133,17 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
         found = look(page, shots, name, language)
         if found:
             problems[name] = found
+    # the rules desk with an answer shown (the swap answer has the most parts)
+    viewer.goto(server + "/rules/desk")
+    viewer.locator("#swap-meld").fill("JK K♠ K♣")
+    viewer.locator("#swap-card").fill("K♦")
+    with viewer.expect_navigation():
+        viewer.locator("#swap-submit").click()
+    expect(viewer.locator("#swap-answer")).to_have_attribute("data-legal", "true")
+    found = look(viewer, shots, "desk-swap-answered", language)
+    viewer.locator("#desk-swap").screenshot(path=str(shots / f"page-desk-swap-answer-{language}.png"))
+    if found:
+        problems["desk-swap-answered"] = found
     assert problems == {}, "\n".join(f"{name}: {found}" for name, found in problems.items())
 
 
@@ -151,3 +162,16 @@ def test_the_layout_check_catches_a_wide_table_and_a_clipped_button(server, phon
     }""")
     found = page.evaluate(LAYOUT)
     assert any(f.startswith("table wide") for f in found) and any(f.startswith("clipped") for f in found), found
+
+
+def test_the_scorer_finds_the_qr_code_on_the_first_screen_then_one_tap_away(server, phones):
+    made = api(server, "POST", "/api/v1/sessions", {"game": "kunken", "players": PLAYERS})
+    page = phones(locale="ru-RU").new_page()
+    page.goto(made["edit_url"])
+    qr = page.locator("#join svg").bounding_box()
+    assert qr["y"] + qr["height"] <= page.viewport_size["height"], qr  # before the first deal: the first screen
+    api(server, "POST", f"/api/v1/sessions/{made['id']}/deals", DEALS[0], made["edit_token"])
+    page.reload()
+    assert page.locator("#join svg").bounding_box()["y"] > page.viewport_size["height"]  # the scores come first now
+    page.locator("#jump-to-join").tap()
+    expect(page.locator("#join svg")).to_be_in_viewport()

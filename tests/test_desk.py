@@ -470,3 +470,15 @@ def test_a_reason_link_lands_on_its_paragraph(client):
     reference = Page(client.get(path, headers=RU))
     assert reference.status == 200 and reference.has(anchor)
     assert "Комплект" in reference.text(anchor)
+
+
+def test_the_desk_lets_a_phone_jump_to_each_question_and_names_each_field_once(client):
+    page = client.get("/rules/desk", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    jumps = re.findall(r'<a href="#(desk-\w+)">', page[page.index('id="desk-jump"'):])
+    assert jumps == ["desk-meld", "desk-swap", "desk-opening", "desk-discard", "desk-vist"]
+    for target in jumps:
+        assert f'id="{target}"' in page
+    # "Other melds on the table" is said by the summary; the field's label is for screen readers only
+    assert page.count("<summary>Other melds on the table</summary>") == 4
+    labels = re.findall(r'<label ([^>]*)>Other melds on the table, one per line \(optional\)</label>', page)
+    assert len(labels) == 4 and all('class="visually-hidden"' in attrs for attrs in labels)

@@ -161,6 +161,7 @@ def test_delete_undo_and_end_are_recorded_in_the_history(client, store):
     assert 'id="ended-banner"' in page and 'id="record-deal"' not in page and 'id="undo"' not in page
     assert 'class="edit-deal"' not in page
     assert totals(page) == {"Anna": 35, "Boris": -5}
+    assert '<span class="badge">won</span>' in page and ">leads<" not in page  # an ended session has a winner
 
     actions = [e["action"] for e in store.history(sid)]
     assert actions == ["end", "undo", "delete", "record", "record", "record"]
