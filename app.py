@@ -55,7 +55,8 @@ def serve(args: argparse.Namespace) -> None:
     url = str(public).rstrip("/") + "/" if public else f"http://{host}:{args.port}/"
     print(f"Kunken scorer: database {application.config['DATABASE']}")
     print(f"Open on this network: {url}")
-    print(qr_text(url))
+    if sys.stdout.isatty():  # a QR code in a log file helps nobody; its colour codes would only clutter it
+        print(qr_text(url))
 
     import logging
     logging.basicConfig()

@@ -433,3 +433,20 @@ def test_the_history_line_keeps_its_spaces_between_facts(client, store):
     history = text(client.get(f"/s/{sid}/history"))
     assert re.search(r"Anna went out · express", htmllib.unescape(re.sub(r"<[^>]+>", "", history)))
     assert "out· " not in history
+
+
+def test_the_terminal_qr_code_sets_both_colours_of_every_cell_and_holds_the_code():
+    """make run prints the QR code with black and white both set (it scans on a light or a dark terminal),
+    and reading the colours back gives the code's own modules inside a quiet zone."""
+    from kunken_scorer.web.qr import qr_modules, qr_text
+    url = "http://192.168.1.20:8000/"
+    cells = [re.findall(r"\x1b\[(\d+);(\d+)m▀", line) for line in qr_text(url).splitlines()]
+    assert all(line.endswith("\x1b[0m") for line in qr_text(url).splitlines())
+    assert {fg for row in cells for fg, _ in row} == {"30", "97"} and {bg for row in cells for _, bg in row} == {"40", "107"}
+    read = []
+    for row in cells:
+        read.append([fg == "30" for fg, _ in row])
+        read.append([bg == "40" for _, bg in row])
+    modules = qr_modules(url)
+    assert [row[2:-2] for row in read[2:2 + len(modules)]] == modules
+    assert not any(read[0]) and not any(read[1]) and not any(row[0] or row[1] for row in read)  # the quiet zone

@@ -77,10 +77,26 @@ def qr_svg(url: str, label: str = "QR code") -> str:
             f'viewBox="0 0 {size} {size}" shape-rendering="crispEdges"><path d="{"".join(runs)}"/></svg>')
 
 
+#: ANSI colours of the terminal QR code: black modules on a white ground whatever the terminal's theme
+_DARK_FG, _LIGHT_FG, _DARK_BG, _LIGHT_BG = "30", "97", "40", "107"
+
+
 def qr_text(url: str) -> str:
-    """The QR code for ``url`` drawn with text blocks, for a terminal."""
-    qr = qrcode.QRCode(border=1)
-    qr.add_data(url)
-    out = io.StringIO()
-    qr.print_ascii(out=out, invert=True)
-    return out.getvalue()
+    """The QR code for ``url`` for a terminal: two module rows per line (▀, its top in the text colour,
+    its bottom in the background colour), both colours set, so it scans on a light or a dark terminal.
+
+    >>> lines = qr_text("http://192.0.2.7:8000/").splitlines()
+    >>> all(line.endswith("\x1b[0m") for line in lines) and "\x1b[30;107m▀" in lines[1]
+    True
+    """
+    rows = qr_modules(url)
+    border = [[False] * (len(rows[0]) + 4)] * 2
+    rows = border + [[False, False, *row, False, False] for row in rows] + border  # a wider quiet zone
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        cells = "".join(f"\x1b[{_DARK_FG if t else _LIGHT_FG};{_DARK_BG if b else _LIGHT_BG}m▀"
+                        for t, b in zip(top, bottom, strict=True))
+        lines.append(cells + "\x1b[0m")
+    return "\n".join(lines)
