@@ -86,7 +86,7 @@ def qr_text(url: str) -> str:
     its bottom in the background colour), both colours set, so it scans on a light or a dark terminal.
 
     >>> lines = qr_text("http://192.0.2.7:8000/").splitlines()
-    >>> all(line.endswith("\x1b[0m") for line in lines) and "\x1b[30;107m▀" in lines[1]
+    >>> all(line.endswith("\x1b[0m") for line in lines) and any("\x1b[30;107m▀" in line for line in lines)
     True
     """
     rows = qr_modules(url)
