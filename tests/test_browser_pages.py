@@ -175,3 +175,35 @@ def test_the_scorer_finds_the_qr_code_on_the_first_screen_then_one_tap_away(serv
     assert page.locator("#join svg").bounding_box()["y"] > page.viewport_size["height"]  # the scores come first now
     page.locator("#jump-to-join").tap()
     expect(page.locator("#join svg")).to_be_in_viewport()
+
+
+def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser, shots):
+    """A laptop in the middle of the table shows the totals big, who deals next, and the deal that just
+    arrived from the scorer's phone (its changes highlighted, its melds), without anyone touching it."""
+    from conftest import fill, open_deal_form, save, start_on_phone
+    scorer = phones(locale="ru-RU").new_page()
+    url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера"], "cards")
+    laptop = browser.new_context(viewport={"width": 1280, "height": 720}, locale="ru-RU").new_page()
+    laptop.goto(url + "/table")
+    expect(laptop.locator(".table-title")).to_contain_text("Партия 1")
+    assert laptop.locator(".topbar").is_hidden()  # a screen, not a page to browse
+    name = laptop.locator(".table-standings li").first.locator(".name")
+    assert float(name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 40  # legible from two metres
+    laptop.evaluate("window.stillWatching = true")
+
+    open_deal_form(scorer, "#record-deal")
+    fill(scorer, "players-0-melds", "A♠ A♥ A♦\n5♥ 6♥ 7♥")
+    fill(scorer, "players-1-hand", "K♣ 3♦")
+    fill(scorer, "players-2-hand", "Q♠")
+    scorer.locator("#went_out").select_option("Анна")
+    save(scorer, "Партия 1 записана")
+
+    expect(laptop.locator(".table-title")).to_contain_text("Партия 2", timeout=10_000)
+    changes = laptop.locator(".table-standings .change.fresh")
+    expect(changes).to_have_count(3)
+    assert sorted(changes.all_inner_texts()) == sorted(["+45", "−15", "−10"])
+    expect(laptop.locator(".table-standings li").first).to_have_attribute("data-player", "Анна")
+    expect(laptop.locator("#table-dealer")).to_have_text(scorer.locator("#next-dealer").inner_text())
+    expect(laptop.locator(".table-screen-melds li").first.locator(".meld")).to_have_count(2)
+    laptop.screenshot(path=str(shots / "page-table-screen-laptop-ru.png"))
+    laptop.context.close()
