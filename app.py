@@ -27,6 +27,7 @@ def backup(target: str) -> None:
     """Copy the database to ``target`` (consistent while the server writes); print what was copied."""
     from kunken_scorer.store import Store, StoreError
     from kunken_scorer.web import configuration
+
     database = os.path.realpath(configuration()["DATABASE"])  # only reads: no migration, no start-up work
     if os.path.realpath(target) == database:
         print("kunken-scorer: the backup must go to another file than the database itself", file=sys.stderr)
@@ -40,16 +41,20 @@ def backup(target: str) -> None:
     except (StoreError, OSError) as err:
         print(f"kunken-scorer: backup failed: {err}", file=sys.stderr)
         sys.exit(1)
-    print(f"Backed up {database} to {target}: {copied['sessions']} sessions, {copied['deals']} deals, "
-          f"integrity {copied['integrity']}")
+    print(
+        f"Backed up {database} to {target}: {copied['sessions']} sessions, {copied['deals']} deals, "
+        f"integrity {copied['integrity']}"
+    )
 
 
 def serve(args: argparse.Namespace) -> None:
     """Apply migrations (done by create_app), print the join address and QR code, and serve."""
     application = _app()
     import gc
+
     gc.freeze()  # what start-up made lives all along: the collector need not walk it again and again
     from kunken_scorer.web.qr import lan_address, qr_text
+
     public = application.config.get("PUBLIC_URL")
     host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
     url = str(public).rstrip("/") + "/" if public else f"http://{host}:{args.port}/"
@@ -59,14 +64,24 @@ def serve(args: argparse.Namespace) -> None:
         print(qr_text(url))
 
     import logging
+
     logging.basicConfig()
     connections = _open_files_for(args.connections)
     # Phones poll every few seconds over kept-alive connections: many more connections than threads.
     # poll() instead of select() (select stops at 1024 descriptors); a connection that sends half a
     # request and stalls holds a slot, not a thread, and is closed after channel_timeout seconds.
-    server = _waitress(application, host=args.host, port=args.port, threads=args.threads, ident="kunken-scorer",
-                       connection_limit=connections, channel_timeout=30, cleanup_interval=10, backlog=2048,
-                       asyncore_use_poll=True)
+    server = _waitress(
+        application,
+        host=args.host,
+        port=args.port,
+        threads=args.threads,
+        ident="kunken-scorer",
+        connection_limit=connections,
+        channel_timeout=30,
+        cleanup_interval=10,
+        backlog=2048,
+        asyncore_use_poll=True,
+    )
     server.run()
 
 
@@ -104,6 +119,7 @@ def _open_files_for(connections: int) -> int:
     """Raise this process's open-file limit for ``connections`` sockets if allowed; the count that fits."""
     try:
         import resource
+
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         wanted = connections + 64  # the database, the listening socket, the threads' own files
         if soft != resource.RLIM_INFINITY and soft < wanted:
@@ -121,8 +137,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default=os.environ.get("KUNKEN_HOST", "0.0.0.0"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("KUNKEN_PORT", "8000")))
     parser.add_argument("--threads", type=int, default=int(os.environ.get("KUNKEN_THREADS", "8")))
-    parser.add_argument("--connections", type=int, default=int(os.environ.get("KUNKEN_CONNECTIONS", "2000")),
-                        help="open connections served at once (each phone keeps one)")
+    parser.add_argument(
+        "--connections",
+        type=int,
+        default=int(os.environ.get("KUNKEN_CONNECTIONS", "2000")),
+        help="open connections served at once (each phone keeps one)",
+    )
     commands = parser.add_subparsers(dest="command")
     backup_command = commands.add_parser("backup", help="copy the database to FILE, safely while serving")
     backup_command.add_argument("file")

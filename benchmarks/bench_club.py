@@ -61,10 +61,48 @@ SECRET = "bench" * 8  # 40 characters
 RULES = RuleSet.preset("kunken").to_dict()
 RECORD = Deal.from_dict(DEAL).to_dict()  # the deal as the store keeps it (its canonical record)
 #: Names of the regulars of a club: every filled session seats 5 of them, so /players has ~40 rows.
-POOL = ["Anna", "Boris", "Vera", "Gleb", "Dina", "Egor", "Zhenya", "Ivan", "Katya", "Lev", "Masha", "Nikita",
-        "Olga", "Pavel", "Rita", "Sergei", "Tanya", "Ulyana", "Fedor", "Khristina", "Tsvetana", "Chingiz",
-        "Shura", "Yulia", "Yakov", "Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi",
-        "Ivy", "Judy", "Mallory", "Niaj", "Oscar", "Peggy", "Trent"]
+POOL = [
+    "Anna",
+    "Boris",
+    "Vera",
+    "Gleb",
+    "Dina",
+    "Egor",
+    "Zhenya",
+    "Ivan",
+    "Katya",
+    "Lev",
+    "Masha",
+    "Nikita",
+    "Olga",
+    "Pavel",
+    "Rita",
+    "Sergei",
+    "Tanya",
+    "Ulyana",
+    "Fedor",
+    "Khristina",
+    "Tsvetana",
+    "Chingiz",
+    "Shura",
+    "Yulia",
+    "Yakov",
+    "Alice",
+    "Bob",
+    "Carol",
+    "Dave",
+    "Erin",
+    "Frank",
+    "Grace",
+    "Heidi",
+    "Ivy",
+    "Judy",
+    "Mallory",
+    "Niaj",
+    "Oscar",
+    "Peggy",
+    "Trent",
+]
 T0 = time.perf_counter()
 
 
@@ -91,6 +129,7 @@ def percentile(values: list[float], q: float) -> float:
 
 # -- servers and data ---------------------------------------------------------------------------
 
+
 class Server:
     """``app.py`` under waitress on a free loopback port, with the database ``db``; its output goes to a log."""
 
@@ -99,8 +138,13 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = db.parent / f"server-{name}-{self.port}.log"
-        env = {**os.environ, "KUNKEN_DATABASE": str(db), "KUNKEN_SECRET_KEY": SECRET,
-               "KUNKEN_PUBLIC_URL": self.base, "KUNKEN_CREATE_LIMIT": "0"}
+        env = {
+            **os.environ,
+            "KUNKEN_DATABASE": str(db),
+            "KUNKEN_SECRET_KEY": SECRET,
+            "KUNKEN_PUBLIC_URL": self.base,
+            "KUNKEN_CREATE_LIMIT": "0",
+        }
         command = [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(self.port)]
         if threads:
             command += ["--threads", str(threads)]
@@ -132,15 +176,16 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return [line for line in text.splitlines()
-                if re.search(r"Traceback|Error|ERROR|WARNING|Exception", line)]
+        return [line for line in text.splitlines() if re.search(r"Traceback|Error|ERROR|WARNING|Exception", line)]
 
 
 def renamed(record: dict, names: list[str]) -> dict:
     """``record`` (a deal of ``DEAL``'s five players) with its players renamed to ``names``, in seat order."""
-    mapping = dict(zip((p["name"] for p in record["players"]), names))
-    players = [{**p, "name": mapping[p["name"]],
-                "vists": [{**v, "to": mapping[v["to"]]} for v in p["vists"]]} for p in record["players"]]
+    mapping = dict(zip((p["name"] for p in record["players"]), names, strict=False))
+    players = [
+        {**p, "name": mapping[p["name"]], "vists": [{**v, "to": mapping[v["to"]]} for v in p["vists"]]}
+        for p in record["players"]
+    ]
     return {**record, "players": players, "went_out": mapping.get(record["went_out"], record["went_out"])}
 
 
@@ -193,8 +238,19 @@ def copy_database(source: Path, target: Path) -> None:
 
 # -- measuring ----------------------------------------------------------------------------------
 
-def request_times(port: int, method: str, path: str, *, bodies=(None,), headers: dict | None = None,
-                  n: int = 200, budget: float | None = None, warm: int = 10, expect: int | None = None) -> list[float]:
+
+def request_times(
+    port: int,
+    method: str,
+    path: str,
+    *,
+    bodies=(None,),
+    headers: dict | None = None,
+    n: int = 200,
+    budget: float | None = None,
+    warm: int = 10,
+    expect: int | None = None,
+) -> list[float]:
     """Milliseconds of each of up to ``n`` requests on one keep-alive connection, sent back to back.
 
     ``bodies`` are cycled (JSON); with ``budget`` (seconds) it stops earlier once that much time has
@@ -305,8 +361,18 @@ class Bench:
         """Run wrk with ``connections`` phones polling ``url`` every 1.5-3 s; the parsed figures."""
         script = self.tmp / "poll.lua"
         script.write_text(POLL_LUA.replace("ETAG", etag.replace("\\", "\\\\").replace("'", "\\'")))
-        command = [WRK, "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "--latency",
-                   "-s", str(script), url]
+        command = [
+            WRK,
+            "-t2",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--timeout",
+            "10s",
+            "--latency",
+            "-s",
+            str(script),
+            url,
+        ]
         out = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 120)
         text = out.stdout + out.stderr
         if out.returncode != 0:
@@ -328,8 +394,10 @@ class Bench:
             r = self.wrk(server.base + path, etag, phones, seconds)
             errors = r["socket_errors"]
             error_text = ", ".join(f"{k} {v}" for k, v in errors.items() if v) or "none"
-            figure = (f"p99 {ms(r['p99'])} (p50 {ms(r['p50'])}); {r['rps']:.0f} req/s, {r['requests']:,} requests; "
-                      f"socket errors {error_text}; non-2xx/3xx {r['non_2xx_3xx']}; not 304 {r['not_304']}")
+            figure = (
+                f"p99 {ms(r['p99'])} (p50 {ms(r['p50'])}); {r['rps']:.0f} req/s, {r['requests']:,} requests; "
+                f"socket errors {error_text}; non-2xx/3xx {r['non_2xx_3xx']}; not 304 {r['not_304']}"
+            )
             log(f"  {figure}")
             rows.append((f"{phones:,} phones polling /live every 1.5-3 s (304), wrk {seconds} s", figure, goal))
         return rows
@@ -356,7 +424,7 @@ class Bench:
                 conn.close()
                 elapsed = (time.perf_counter() - start) * 1000
                 figure = f"{ms(elapsed)} (status {response.status})"
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 figure = "no answer in 15 s"
             except OSError as err:
                 figure = f"refused after {(time.perf_counter() - start) * 1000:.0f} ms: {err}"
@@ -376,10 +444,16 @@ class Bench:
         deals = random_deals(400)  # 400 different deals, so no request repeats the one before it
         rows = [
             ("GET /api/v1/health (baseline)", dict(method="GET", path="/api/v1/health"), None),
-            ("GET /s/<id>/live answering 304", dict(method="GET", path=f"/s/{sid}/live",
-                                                    headers={"If-None-Match": etag}, expect=304), "≤ 1.2×"),
-            ("POST /api/v1/deals/score (5 players)", dict(method="POST", path="/api/v1/deals/score", bodies=deals),
-             "≤ 1.5×"),
+            (
+                "GET /s/<id>/live answering 304",
+                dict(method="GET", path=f"/s/{sid}/live", headers={"If-None-Match": etag}, expect=304),
+                "≤ 1.2×",
+            ),
+            (
+                "POST /api/v1/deals/score (5 players)",
+                dict(method="POST", path="/api/v1/deals/score", bodies=deals),
+                "≤ 1.5×",
+            ),
             ("GET /s/<id> (100 deals, viewer)", dict(method="GET", path=f"/s/{sid}"), "≤ 3×"),
             ("GET / (home page)", dict(method="GET", path="/"), "≤ 3×"),
             ("GET /players", dict(method="GET", path="/players"), "≤ 5×"),
@@ -396,8 +470,14 @@ class Bench:
             value = statistics.median(runs[name])
             # a response after which the server closes the connection: the next request reconnects (timed too)
             closes = kw["method"] == "GET" and closes_connection(server.port, kw["path"], kw.get("headers"))
-            table.append((f"{name} vs health", f"{value / base:.2f}× ({ms(value)})"
-                          + ("; server closes the connection after each" if closes else ""), goal))
+            table.append(
+                (
+                    f"{name} vs health",
+                    f"{value / base:.2f}× ({ms(value)})"
+                    + ("; server closes the connection after each" if closes else ""),
+                    goal,
+                )
+            )
             log(f"  {name}: {ms(value)} = {value / base:.2f}× health")
         return table
 
@@ -452,8 +532,10 @@ class Bench:
                         times = request_times(server.port, "GET", path, n=200, budget=budget, warm=1 if round_ else 3)
                         runs[(server.name, key)].append(statistics.median(times))
                         slowest[(server.name, key)] = max(slowest[(server.name, key)], *times)
-                        log(f"  round {round_ + 1}: {server.name} {path}: {ms(statistics.median(times))} "
-                            f"(median of {len(times)})")
+                        log(
+                            f"  round {round_ + 1}: {server.name} {path}: {ms(statistics.median(times))} "
+                            f"(median of {len(times)})"
+                        )
         finally:
             self.stop(small)
             self.stop(big)
@@ -461,20 +543,40 @@ class Bench:
         players_small, players_big = value[(small.name, "players")], value[(big.name, "players")]
         page_small, page_big = value[(small.name, "page")], value[(big.name, "page")]
         return [
-            (f"server start after the fill, until it answers ({total:,} sessions)",
-             f"{big.start_seconds:.1f} s (10 sessions: {small.start_seconds:.1f} s)", "—"),
-            (f"player statistics of the {total:,} filled sessions, worked out in the background",
-             f"{caught_up:.0f} s after the start (the server answers meanwhile)", "—"),
-            (f"first GET /players after the fill (fresh server, {total:,} sessions)",
-             f"{ms(first[big.name])} (10 sessions: {ms(first[small.name])})", "—"),
-            (f"fill to {total:,} sessions ({deals:,} deals, {megabytes:,.0f} MB) through the store",
-             f"{fill_seconds:.0f} s", "—"),
-            (f"GET /players at {total:,} sessions vs 10", f"{players_big / players_small:.2f}× "
-             f"({ms(players_big)} vs {ms(players_small)}; slowest {ms(slowest[(big.name, 'players')])} vs "
-             f"{ms(slowest[(small.name, 'players')])})", "≤ 1.2×"),
-            (f"GET /s/<id> (100 deals) at {total:,} sessions vs 10", f"{page_big / page_small:.2f}× "
-             f"({ms(page_big)} vs {ms(page_small)}; slowest {ms(slowest[(big.name, 'page')])} vs "
-             f"{ms(slowest[(small.name, 'page')])})", "≤ 1.1×"),
+            (
+                f"server start after the fill, until it answers ({total:,} sessions)",
+                f"{big.start_seconds:.1f} s (10 sessions: {small.start_seconds:.1f} s)",
+                "—",
+            ),
+            (
+                f"player statistics of the {total:,} filled sessions, worked out in the background",
+                f"{caught_up:.0f} s after the start (the server answers meanwhile)",
+                "—",
+            ),
+            (
+                f"first GET /players after the fill (fresh server, {total:,} sessions)",
+                f"{ms(first[big.name])} (10 sessions: {ms(first[small.name])})",
+                "—",
+            ),
+            (
+                f"fill to {total:,} sessions ({deals:,} deals, {megabytes:,.0f} MB) through the store",
+                f"{fill_seconds:.0f} s",
+                "—",
+            ),
+            (
+                f"GET /players at {total:,} sessions vs 10",
+                f"{players_big / players_small:.2f}× "
+                f"({ms(players_big)} vs {ms(players_small)}; slowest {ms(slowest[(big.name, 'players')])} vs "
+                f"{ms(slowest[(small.name, 'players')])})",
+                "≤ 1.2×",
+            ),
+            (
+                f"GET /s/<id> (100 deals) at {total:,} sessions vs 10",
+                f"{page_big / page_small:.2f}× "
+                f"({ms(page_big)} vs {ms(page_small)}; slowest {ms(slowest[(big.name, 'page')])} vs "
+                f"{ms(slowest[(small.name, 'page')])})",
+                "≤ 1.1×",
+            ),
         ]
 
     # 6: concurrent writers ----------------------------------------------------------------
@@ -499,8 +601,11 @@ class Bench:
             conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
             try:
                 while time.perf_counter() < deadline:
-                    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}",
-                               "Idempotency-Key": uuid.uuid4().hex}
+                    headers = {
+                        "Content-Type": "application/json",
+                        "Authorization": f"Bearer {token}",
+                        "Idempotency-Key": uuid.uuid4().hex,
+                    }
                     start = time.perf_counter()
                     try:
                         conn.request("POST", f"/api/v1/sessions/{sid}/deals", body=body, headers=headers)
@@ -537,9 +642,11 @@ class Bench:
             log(f"  first error: {first_error[0]}")
         if stored != 900 + created:
             log(f"  the session holds {stored} deals, expected {900 + created}")
-        figure = (f"p95 {ms(percentile(times, 95))} (p50 {ms(percentile(times, 50))}, max {ms(max(times))}); "
-                  f"{created:,} deals in {seconds} s; errors {errors}"
-                  + (f" {dict(sorted(statuses.items()))}" if errors else ""))
+        figure = (
+            f"p95 {ms(percentile(times, 95))} (p50 {ms(percentile(times, 50))}, max {ms(max(times))}); "
+            f"{created:,} deals in {seconds} s; errors {errors}"
+            + (f" {dict(sorted(statuses.items()))}" if errors else "")
+        )
         log(f"  {figure}")
         return [("record a deal: 8 writers on one session with 900 deals", figure, "p95 ≤ 50 ms")]
 
@@ -547,13 +654,21 @@ class Bench:
 
     def part_paint(self) -> list[tuple[str, str, str]]:
         from playwright.sync_api import sync_playwright
+
         server, sid = self.main_server()
         page_url = f"{server.base}/s/{sid}"
         repeats = 3 if self.quick else 7
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run"])
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=[
+                    "--no-sandbox",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--no-first-run",
+                ],
+            )
             device = p.devices["Pixel 7"]
             try:
                 context = browser.new_context(**device)
@@ -565,8 +680,10 @@ class Bench:
                 bare_file.write_bytes(bare_html(len(html)).encode())
                 bare = BareServer(bare_file)
                 try:
-                    log(f"paint: session page {len(html):,} bytes vs bare page {bare_file.stat().st_size:,} bytes, "
-                        f"{repeats} loads each")
+                    log(
+                        f"paint: session page {len(html):,} bytes vs bare page {bare_file.stat().st_size:,} bytes, "
+                        f"{repeats} loads each"
+                    )
                     fcp: dict[str, list[float]] = {"session": [], "bare": []}
                     first_paint(browser, device, page_url)  # warm-up loads, not counted
                     first_paint(browser, device, bare.url)
@@ -580,9 +697,13 @@ class Bench:
             finally:
                 browser.close()
         session_ms, bare_ms = statistics.median(fcp["session"]), statistics.median(fcp["bare"])
-        return [("first contentful paint, 100-deal page vs bare page, Pixel 7, CPU 4× slower",
-                 f"{session_ms / bare_ms:.2f}× ({session_ms:.0f} ms vs {bare_ms:.0f} ms, medians of {repeats})",
-                 "≤ 1.2×")]
+        return [
+            (
+                "first contentful paint, 100-deal page vs bare page, Pixel 7, CPU 4× slower",
+                f"{session_ms / bare_ms:.2f}× ({session_ms:.0f} ms vs {bare_ms:.0f} ms, medians of {repeats})",
+                "≤ 1.2×",
+            )
+        ]
 
     # 8: page weight -----------------------------------------------------------------------
 
@@ -608,14 +729,23 @@ class Bench:
                 for ref in re.findall(r"url\(\s*['\"]?([^'\")]+)|@import\s+['\"]([^'\"]+)", data.decode()):
                     target = ref[0] or ref[1]
                     if not target.startswith("data:"):
-                        urls.append(target if target.startswith(("/", "http:", "https:")) else
-                                    url.rsplit("/", 1)[0] + "/" + target)
+                        urls.append(
+                            target
+                            if target.startswith(("/", "http:", "https:"))
+                            else url.rsplit("/", 1)[0] + "/" + target
+                        )
         foreign = sorted({u for u in parser.urls if is_foreign(u, base)})
         log(f"weight: gzip bytes {sizes}")
-        return [("session page (100 deals), gzip", f"{sizes['page'] / 1024:.1f} KB", "≤ 10 KB"),
-                ("the same with everything it loads (the static files are revalidated, not fetched, after the first visit)",
-                 f"{sum(sizes.values()) / 1024:.1f} KB in {len(sizes)} files", "—"),
-                ("requests to other hosts", ", ".join(foreign) if foreign else "none", "none")]
+        return [
+            ("session page (100 deals), gzip", f"{sizes['page'] / 1024:.1f} KB", "≤ 10 KB"),
+            (
+                "the same with everything it loads "
+                "(the static files are revalidated, not fetched, after the first visit)",
+                f"{sum(sizes.values()) / 1024:.1f} KB in {len(sizes)} files",
+                "—",
+            ),
+            ("requests to other hosts", ", ".join(foreign) if foreign else "none", "none"),
+        ]
 
 
 def is_foreign(url: str, base: str) -> bool:
@@ -661,6 +791,7 @@ def _duration_ms(text: str) -> float:
 
 def parse_wrk(text: str) -> dict:
     """p50/p99 (ms), requests/s, requests, socket errors, non-2xx/3xx and not-304 counts of wrk's report."""
+
     def grab(pattern: str, default=None):
         match = re.search(pattern, text, re.M)
         return match.group(1) if match else default
@@ -671,8 +802,9 @@ def parse_wrk(text: str) -> dict:
         "p99": _duration_ms(grab(r"^\s*99%\s+(\S+)")),
         "rps": float(grab(r"^Requests/sec:\s+([\d.]+)")),
         "requests": int(grab(r"^\s*(\d+) requests in")),
-        "socket_errors": dict(zip(("connect", "read", "write", "timeout"),
-                                  map(int, errors.groups()))) if errors else {},
+        "socket_errors": dict(zip(("connect", "read", "write", "timeout"), map(int, errors.groups()), strict=False))
+        if errors
+        else {},
         "non_2xx_3xx": int(grab(r"Non-2xx or 3xx responses:\s+(\d+)", "0")),
         "not_304": int(grab(r"^Not 304: (\d+)", "-1")),
     }
@@ -681,31 +813,37 @@ def parse_wrk(text: str) -> dict:
 def raise_open_files(wanted: int) -> None:
     """Raise this process's open-file limit (wrk and the servers inherit it) to ``wanted`` if allowed."""
     import resource
+
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard),
-                                                    hard))
+        resource.setrlimit(
+            resource.RLIMIT_NOFILE, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard)
+        )
 
 
 # -- the bare page ----------------------------------------------------------------------------
 
-LOREM = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et "
-         "dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip "
-         "ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu "
-         "fugiat nulla pariatur. ")
+LOREM = (
+    "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et "
+    "dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip "
+    "ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu "
+    "fugiat nulla pariatur. "
+)
 
 
 def bare_html(size: int) -> str:
     """An HTML page of exactly ``size`` bytes (ASCII): lorem paragraphs, no CSS, no script."""
-    head = ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Bare page</title></head><body>\n')
+    head = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Bare page</title></head><body>\n'
+    )
     tail = "</body></html>\n"
     room = size - len(head) - len(tail)
     paragraph = f"<p>{LOREM.strip()}</p>\n"
     body = paragraph * max(0, room // len(paragraph))
     rest = room - len(body)
     if rest >= 8:
-        text = (LOREM * (rest // len(LOREM) + 1))[:rest - 8]
+        text = (LOREM * (rest // len(LOREM) + 1))[: rest - 8]
         body += f"<p>{text}</p>\n"
     else:
         body += " " * max(0, rest)
@@ -733,8 +871,11 @@ class BareServer:
     def __init__(self, html_file: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
-        self.process = subprocess.Popen([sys.executable, "-c", BARE_APP, str(self.port), str(html_file)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", BARE_APP, str(self.port), str(html_file)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         for _ in range(200):
             try:
                 if call(self.url)[0] == 200:
@@ -758,14 +899,14 @@ def first_paint(browser, device: dict, url: str) -> float:
         cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
         page.goto(url, wait_until="load")
-        page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0",
-                               timeout=15000)
+        page.wait_for_function("() => performance.getEntriesByName('first-contentful-paint').length > 0", timeout=15000)
         return page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0].startTime")
     finally:
         context.close()
 
 
 # -- main -------------------------------------------------------------------------------------
+
 
 def summarize_logs(lines: list[str]) -> None:
     """The servers' suspicious log lines on stderr, alike lines (differing only in numbers) counted once."""
@@ -785,19 +926,25 @@ def print_table(rows: list[tuple[str, str, str]]) -> None:
     header = ("what", "figure", "goal")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
     for i, row in enumerate([header, *rows]):
-        print(" | ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        print(" | ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip())
         if i == 0:
             print("-+-".join("-" * width for width in widths))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="a fast smoke run: 5 s wrk runs, 2,000 sessions, fewer repeats")
-    parser.add_argument("--only", default=",".join(PARTS),
-                        help=f"comma-separated parts to run, of {','.join(PARTS)} (default: all)")
-    parser.add_argument("--sessions", type=int, default=None,
-                        help="sessions in the big database of the size part (default 100000; 2000 with --quick)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a fast smoke run: 5 s wrk runs, 2,000 sessions, fewer repeats"
+    )
+    parser.add_argument(
+        "--only", default=",".join(PARTS), help=f"comma-separated parts to run, of {','.join(PARTS)} (default: all)"
+    )
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        default=None,
+        help="sessions in the big database of the size part (default 100000; 2000 with --quick)",
+    )
     parser.add_argument("--threads", type=int, default=None, help="server threads (default: the app's own)")
     args = parser.parse_args(argv)
     if args.sessions is None:
@@ -825,8 +972,10 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         bench.close()
     summarize_logs(bench.problems)
-    print(f"Kunken scorer, club-night figures ({'quick run' if args.quick else 'full run'}, "
-          f"{os.cpu_count()} CPUs, server threads: {args.threads or 'app default'})")
+    print(
+        f"Kunken scorer, club-night figures ({'quick run' if args.quick else 'full run'}, "
+        f"{os.cpu_count()} CPUs, server threads: {args.threads or 'app default'})"
+    )
     print_table(rows)
 
 

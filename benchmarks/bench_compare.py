@@ -23,14 +23,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import kunken_scorer as now  # noqa: E402
 from bench_core import DEAL  # noqa: E402
+
+import kunken_scorer as now  # noqa: E402
 
 
 def core_at(rev: str, folder: Path):
     """Import the ``kunken_scorer`` package of commit ``rev`` as ``kunken_then``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "kunken_scorer"],
-                             check=True, capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "kunken_scorer"], check=True, capture_output=True
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, filter="data")
     (folder / "kunken_scorer").rename(folder / "kunken_then")
@@ -54,9 +56,11 @@ def main(rev: str = "HEAD") -> None:
             parsed = core.Deal.from_dict(DEAL)
             cases[label] = {
                 "read, validate and score": lambda core=core, rules=rules: core.evaluate_deal(
-                    core.Deal.from_dict(DEAL), rules),
+                    core.Deal.from_dict(DEAL), rules
+                ),
                 "validate and score (parsed)": lambda core=core, rules=rules, parsed=parsed: core.evaluate_deal(
-                    parsed, rules),
+                    parsed, rules
+                ),
             }
         print(f"5-player deal scoring, {rev} (then) against the working tree (now); median µs")
         print(f"{'figure':40} {'then':>8} {'now':>8} {'now/then':>9}")
@@ -67,7 +71,7 @@ def main(rev: str = "HEAD") -> None:
                     fn()
             times: tuple[list, list] = ([], [])
             for _ in range(40):
-                for fn, out in zip(fns, times):
+                for fn, out in zip(fns, times, strict=False):
                     out.append(rounds(fn))
             a, b = (statistics.median(t) for t in times)
             print(f"{figure:40} {a:8.1f} {b:8.1f} {b / a:9.3f}")

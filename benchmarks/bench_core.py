@@ -18,19 +18,38 @@ from kunken_scorer import Deal, RuleSet, check_meld, evaluate_deal, parse_cards 
 from kunken_scorer.melds import check_parsed, laid_counts  # noqa: E402
 
 KUNKEN = RuleSet.preset("kunken")
-TABLE = ["2♠ 3♠ 4♠", "K♥ K♦ K♣", "5♦ 6♦ 7♦ 8♦", "9♣ 10♣ J♣", "A♠ A♥ A♦", "4♥ 5♥ 6♥",
-         "Q♠ Q♥ Q♦", "7♣ 8♣ 9♣", "10♦ J♦ Q♦", "3♥ 3♦ 3♣", "6♠ 7♠ 8♠", "J♥ J♠ J♣",
-         "2♦ 3♦ 4♦", "9♥ 9♠ 9♦", "5♣ 6♣ 7♣ JK"]
+TABLE = [
+    "2♠ 3♠ 4♠",
+    "K♥ K♦ K♣",
+    "5♦ 6♦ 7♦ 8♦",
+    "9♣ 10♣ J♣",
+    "A♠ A♥ A♦",
+    "4♥ 5♥ 6♥",
+    "Q♠ Q♥ Q♦",
+    "7♣ 8♣ 9♣",
+    "10♦ J♦ Q♦",
+    "3♥ 3♦ 3♣",
+    "6♠ 7♠ 8♠",
+    "J♥ J♠ J♣",
+    "2♦ 3♦ 4♦",
+    "9♥ 9♠ 9♦",
+    "5♣ 6♣ 7♣ JK",
+]
 DEAL = {
     "players": [
-        {"name": "Anna", "melds": ["A♠ A♥ A♦", "2♥ 3♥ 4♥ 5♥", "J♣ Q♣ K♣"], "hand": "",
-         "vists": [{"to": "Boris", "meld": 0, "cards": "9♠"}, {"to": "Vera", "cards": "6♦"}]},
+        {
+            "name": "Anna",
+            "melds": ["A♠ A♥ A♦", "2♥ 3♥ 4♥ 5♥", "J♣ Q♣ K♣"],
+            "hand": "",
+            "vists": [{"to": "Boris", "meld": 0, "cards": "9♠"}, {"to": "Vera", "cards": "6♦"}],
+        },
         {"name": "Boris", "melds": ["6♠ 7♠ 8♠", "K♥ K♦ K♣ K♠"], "hand": "3♣ 4♦ JK", "vists": []},
         {"name": "Vera", "melds": ["7♦ 8♦ 9♦ 10♦", "Q♥ Q♠ JK"], "hand": "2♠ 5♣", "vists": []},
         {"name": "Gleb", "melds": ["9♥ 10♥ JK Q♥"], "hand": "A♣ 2♦ 3♠ 4♠ 7♣", "vists": []},
         {"name": "Dina", "melds": ["4♣ 5♣ 6♣", "10♠ J♠ Q♠"], "hand": "8♥ 8♣ 9♣ 10♣ A♣ 6♥", "vists": []},
     ],
-    "went_out": "Anna", "express": True,
+    "went_out": "Anna",
+    "express": True,
 }
 
 
@@ -57,29 +76,53 @@ def main() -> None:
 
     def cold(fn):
         """``fn`` with both memos emptied first: every meld and card text is seen for the first time."""
+
         def run():
             memo.clear()
             _parse_text.cache_clear()
             return fn()
+
         return run
 
     rows = [
         ("baseline: empty call", lambda: None, None),
         ("baseline: emptying the memos", cold(lambda: None), None),
-        ("3-card set (parsed, first time seen)",
-         cold(lambda: check_parsed(three_set, KUNKEN, laid_counts([three_set], KUNKEN))), 20),
-        ("3-card set (parsed, seen before)", lambda: check_parsed(three_set, KUNKEN, laid_counts([three_set], KUNKEN)), 20),
+        (
+            "3-card set (parsed, first time seen)",
+            cold(lambda: check_parsed(three_set, KUNKEN, laid_counts([three_set], KUNKEN))),
+            20,
+        ),
+        (
+            "3-card set (parsed, seen before)",
+            lambda: check_parsed(three_set, KUNKEN, laid_counts([three_set], KUNKEN)),
+            20,
+        ),
         ("3-card set (from text, first time seen)", cold(lambda: check_meld("K♠ K♥ K♦", KUNKEN)), 20),
-        ("6-card run, 2 jokers, 15-meld table (parsed)",
-         lambda: check_parsed(run, KUNKEN, laid_counts(table + [run], KUNKEN)), 20),
-        ("6-card run, 2 jokers, 15-meld table (from text, first time seen)",
-         cold(lambda: check_meld("5♥ JK 7♥ 8♥ JK 10♥", KUNKEN, TABLE)), 20),
-        ("6-card run, 2 jokers, 15-meld table (from text, seen before)",
-         lambda: check_meld("5♥ JK 7♥ 8♥ JK 10♥", KUNKEN, TABLE), 20),
-        (f"5-player deal, {deal_cards} cards: read, validate, score (melds first seen)",
-         cold(lambda: evaluate_deal(Deal.from_dict(DEAL), KUNKEN)), 400),
-        (f"5-player deal, {deal_cards} cards: read, validate, score (melds seen before)",
-         lambda: evaluate_deal(Deal.from_dict(DEAL), KUNKEN), 400),
+        (
+            "6-card run, 2 jokers, 15-meld table (parsed)",
+            lambda: check_parsed(run, KUNKEN, laid_counts(table + [run], KUNKEN)),
+            20,
+        ),
+        (
+            "6-card run, 2 jokers, 15-meld table (from text, first time seen)",
+            cold(lambda: check_meld("5♥ JK 7♥ 8♥ JK 10♥", KUNKEN, TABLE)),
+            20,
+        ),
+        (
+            "6-card run, 2 jokers, 15-meld table (from text, seen before)",
+            lambda: check_meld("5♥ JK 7♥ 8♥ JK 10♥", KUNKEN, TABLE),
+            20,
+        ),
+        (
+            f"5-player deal, {deal_cards} cards: read, validate, score (melds first seen)",
+            cold(lambda: evaluate_deal(Deal.from_dict(DEAL), KUNKEN)),
+            400,
+        ),
+        (
+            f"5-player deal, {deal_cards} cards: read, validate, score (melds seen before)",
+            lambda: evaluate_deal(Deal.from_dict(DEAL), KUNKEN),
+            400,
+        ),
     ]
     base = None
     print(f"{'figure':72} {'median µs':>10} {'budget':>7} {'x baseline':>11}")

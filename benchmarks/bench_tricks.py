@@ -31,13 +31,21 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 #: tricks undone in the source itself (a hash must be what it is when the first dict is built):
 #: file -> (text, replacement)
 SOURCE_EDITS = {
-    "card_hash": ("cards.py", [
-        ('    _hash: int = field(default=0, init=False, repr=False, compare=False)\n', ""),
-        ('        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.pin)))\n', "        pass\n"),
-        ("    def __hash__(self) -> int:\n        return self._hash\n", "")]),
-    "enum_hash": ("cards.py", [
-        ("    __hash__ = str.__hash__  # C-level hashing: cards are counted in hot loops\n", ""),
-        ("    __hash__ = int.__hash__  # C-level hashing: cards are counted in hot loops\n", "")]),
+    "card_hash": (
+        "cards.py",
+        [
+            ("    _hash: int = field(default=0, init=False, repr=False, compare=False)\n", ""),
+            ('        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.pin)))\n', "        pass\n"),
+            ("    def __hash__(self) -> int:\n        return self._hash\n", ""),
+        ],
+    ),
+    "enum_hash": (
+        "cards.py",
+        [
+            ("    __hash__ = str.__hash__  # C-level hashing: cards are counted in hot loops\n", ""),
+            ("    __hash__ = int.__hash__  # C-level hashing: cards are counted in hot loops\n", ""),
+        ],
+    ),
 }
 
 #: trick -> what it is
@@ -64,9 +72,11 @@ def switch_off(trick: str) -> None:
     from kunken_scorer.web import views
 
     if trick == "interned_rules":
+
         class Forgetful(dict):
             def __setitem__(self, key, value):
                 pass
+
         rules._INTERNED = Forgetful()
     elif trick == "natural_melds":
         rules.RuleSet.natural_meld_checks = property(lambda self: {})
@@ -108,8 +118,11 @@ def measure(trick: str) -> dict:
 
     deals = random_deals(400)
     kunken = RuleSet.preset()
-    figures = {"core: score 400 different deals (parse + evaluate)":
-               per_call_us(lambda i: evaluate_deal(Deal.from_dict(deals[i % 400]), kunken), 2000)}
+    figures = {
+        "core: score 400 different deals (parse + evaluate)": per_call_us(
+            lambda i: evaluate_deal(Deal.from_dict(deals[i % 400]), kunken), 2000
+        )
+    }
     db = Path(tempfile.mkdtemp()) / "tricks.db"
     store = Store.open(str(db))
     sid, token = seed_session(store, 100)
@@ -117,8 +130,9 @@ def measure(trick: str) -> dict:
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench", "CREATE_LIMIT": 0})
 
     def wsgi(path: str, method: str = "GET", body: bytes = b"", headers=None):
-        builder = EnvironBuilder(path, method=method, data=body or None, headers=headers,
-                                 content_type="application/json" if body else None)
+        builder = EnvironBuilder(
+            path, method=method, data=body or None, headers=headers, content_type="application/json" if body else None
+        )
         environ = builder.get_environ()
         raw = body
 
@@ -127,8 +141,9 @@ def measure(trick: str) -> dict:
             env["wsgi.input"] = io.BytesIO(raw)
             status = []
             b"".join(app(env, lambda s, h, exc=None: status.append(s)))
-            if not status[0][:1] in "23":
+            if status[0][:1] not in "23":
                 raise RuntimeError(f"{method} {path}: {status[0]}")
+
         return call
 
     health = per_call_us(wsgi("/api/v1/health"), 2000)
@@ -146,8 +161,12 @@ def measure(trick: str) -> dict:
         figures[name] = per_call_us(fn, number) / health
     # recording: 100 more deals on the 100-deal session, one after another (each changes the version)
     auth = {"Authorization": f"Bearer {token}"}
-    posts = [wsgi(f"/api/v1/sessions/{sid}/deals", "POST", json.dumps({**d, "override": True, "note": "bench"}).encode(), auth)
-             for d in deals[:100]]
+    posts = [
+        wsgi(
+            f"/api/v1/sessions/{sid}/deals", "POST", json.dumps({**d, "override": True, "note": "bench"}).encode(), auth
+        )
+        for d in deals[:100]
+    ]
     figures["web: POST /api/v1/sessions/<id>/deals"] = per_call_us(lambda i: posts[i % 100](), 100, rounds=1) / health
     figures["health µs"] = health
     return figures
@@ -180,8 +199,9 @@ def main() -> None:
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         if trick in SOURCE_EDITS:
             env["KUNKEN_BENCH_SOURCE"] = patched_copy(trick)
-        out = subprocess.run([sys.executable, __file__, "--one", trick], capture_output=True, text=True,
-                             env=env, cwd=ROOT)
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", trick], capture_output=True, text=True, env=env, cwd=ROOT
+        )
         if out.returncode:
             raise SystemExit(f"{trick}: {out.stderr[-2000:]}")
         results[trick] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -193,9 +213,11 @@ def main() -> None:
         if trick == "none":
             continue
         print(f"{trick:28} " + " ".join(f"{figures[n] / base[n]:17.2f}×" for n in names))
-    print("\nreference (every trick on): core µs per deal "
-          f"{base[names[0]]:.0f}; web figures × health ({base['health µs']:.0f} µs): "
-          + ", ".join(f"{n.split(': ')[1]} {base[n]:.2f}" for n in names[1:]))
+    print(
+        "\nreference (every trick on): core µs per deal "
+        f"{base[names[0]]:.0f}; web figures × health ({base['health µs']:.0f} µs): "
+        + ", ".join(f"{n.split(': ')[1]} {base[n]:.2f}" for n in names[1:])
+    )
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 Starts the real app under waitress on 127.0.0.1 with a fresh SQLite file, fills a session
 with 100 deals through the API, then measures with one keep-alive client sending requests back to
-back (so each figure is the server's own cost for the request, not queueing). Budgets (issue 3): scoring a 5-player deal at
-most 2x the health check; the session page of a 100-deal session at most 6x; the session
+back (so each figure is the server's own cost for the request, not queueing). Budgets (issue 3):
+scoring a 5-player deal at most 2x the health check; the session page of a 100-deal session at most 6x; the session
 page with everything it loads at most 30 KB gzip-compressed, and no request to any other host.
 
 Run: ``.venv/bin/python benchmarks/bench_web.py``
@@ -65,7 +65,11 @@ class Assets(HTMLParser):
         a = dict(attrs)
         if tag == "script" and a.get("src"):
             self.urls.append(a["src"])
-        elif tag == "link" and a.get("href") and set((a.get("rel") or "").split()) & {"stylesheet", "icon", "manifest", "apple-touch-icon"}:
+        elif (
+            tag == "link"
+            and a.get("href")
+            and set((a.get("rel") or "").split()) & {"stylesheet", "icon", "manifest", "apple-touch-icon"}
+        ):
             self.urls.append(a["href"])
         elif tag in ("img", "source") and a.get("src"):
             self.urls.append(a["src"])
@@ -134,8 +138,12 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="kunken-bench-")
     port = free_port()
     env = {**os.environ, "KUNKEN_DATABASE": f"{tmp}/bench.db", "KUNKEN_SECRET_KEY": "bench" * 8}
-    server = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port),
-                               "--threads", "4"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port), "--threads", "4"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):
@@ -148,8 +156,9 @@ def main() -> None:
         session = json.loads(body)
         auth = {"Authorization": f"Bearer {session['edit_token']}"}
         for i in range(100):
-            status, body, _ = call(f"{base}/api/v1/sessions/{session['id']}/deals", DEAL,
-                                   {**auth, "Idempotency-Key": f"bench-{i}"})
+            status, body, _ = call(
+                f"{base}/api/v1/sessions/{session['id']}/deals", DEAL, {**auth, "Idempotency-Key": f"bench-{i}"}
+            )
             assert status == 201, body
         page = f"{base}/s/{session['id']}"
 
@@ -164,17 +173,21 @@ def main() -> None:
             sizes[url] = len(gzip.compress(data, 9))
         manifest = next((u for u in parser.urls if u.endswith(".webmanifest")), None)
         print(f"session page with 100 deals, gzip bytes: {sizes}")
-        print(f"total {sum(sizes.values()) / 1024:.1f} KB (budget 30 KB); requests to other hosts: {foreign or 'none'}"
-              f"{'' if manifest else ''}")
+        print(
+            f"total {sum(sizes.values()) / 1024:.1f} KB (budget 30 KB); requests to other hosts: {foreign or 'none'}"
+            f"{'' if manifest else ''}"
+        )
 
         # Cost per request: one keep-alive client sends requests back to back, so each figure is
         # the server's own time for that request (no queueing behind other connections). Three
         # interleaved rounds, medians: the machine's noise hits every row alike.
         # 400 different deals, so no request repeats the one before it
         deals = random_deals(400)
-        rows = [("GET /api/v1/health (baseline)", "GET", "/api/v1/health", (None,), None),
-                ("POST /api/v1/deals/score (5 players)", "POST", "/api/v1/deals/score", deals, 2),
-                ("GET /s/<id> (100 deals, viewer)", "GET", page[len(base):], (None,), 6)]
+        rows = [
+            ("GET /api/v1/health (baseline)", "GET", "/api/v1/health", (None,), None),
+            ("POST /api/v1/deals/score (5 players)", "POST", "/api/v1/deals/score", deals, 2),
+            ("GET /s/<id> (100 deals, viewer)", "GET", page[len(base) :], (None,), 6),
+        ]
         runs: dict[str, list[float]] = {name: [] for name, *_ in rows}
         for _ in range(3):
             for name, method, path, bodies, _budget in rows:

@@ -68,13 +68,35 @@ _RANK_TEXT.update({Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A
 _RANK_RU = {Rank.JACK: "В", Rank.QUEEN: "Д", Rank.KING: "К", Rank.ACE: "Т"}
 
 _RANKS_IN = {str(r.value): r for r in Rank if r <= Rank.TEN}
-_RANKS_IN.update({"J": Rank.JACK, "Q": Rank.QUEEN, "K": Rank.KING, "A": Rank.ACE,
-                  "В": Rank.JACK, "Д": Rank.QUEEN, "К": Rank.KING, "Т": Rank.ACE})
+_RANKS_IN.update(
+    {
+        "J": Rank.JACK,
+        "Q": Rank.QUEEN,
+        "K": Rank.KING,
+        "A": Rank.ACE,
+        "В": Rank.JACK,
+        "Д": Rank.QUEEN,
+        "К": Rank.KING,
+        "Т": Rank.ACE,
+    }
+)
 _SUITS_IN = {
-    "♠": Suit.SPADES, "♤": Suit.SPADES, "S": Suit.SPADES, "П": Suit.SPADES,
-    "♥": Suit.HEARTS, "♡": Suit.HEARTS, "H": Suit.HEARTS, "Ч": Suit.HEARTS,
-    "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS, "D": Suit.DIAMONDS, "Б": Suit.DIAMONDS,
-    "♣": Suit.CLUBS, "♧": Suit.CLUBS, "C": Suit.CLUBS, "Т": Suit.CLUBS,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "S": Suit.SPADES,
+    "П": Suit.SPADES,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "H": Suit.HEARTS,
+    "Ч": Suit.HEARTS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "D": Suit.DIAMONDS,
+    "Б": Suit.DIAMONDS,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "C": Suit.CLUBS,
+    "Т": Suit.CLUBS,
 }
 _JOKERS_IN = {"JK", "JO", "*", "ДЖ", "JOKER", "ДЖОКЕР"}
 _SPLIT = re.compile(r"[\s,;]+")

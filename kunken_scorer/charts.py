@@ -23,15 +23,37 @@ from typing import Any
 __all__ = ["DASHES", "MARKERS", "ChartWords", "bar_chart", "running_chart"]
 
 #: Colours picked to stay apart for colour-blind readers (they are not what tells lines apart in print).
-COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#000000", "#a36b00",
-           "#56b4e9", "#882255", "#117733", "#332288", "#aa4499", "#777722")
+COLOURS = (
+    "#0072b2",
+    "#d55e00",
+    "#009e73",
+    "#cc79a7",
+    "#000000",
+    "#a36b00",
+    "#56b4e9",
+    "#882255",
+    "#117733",
+    "#332288",
+    "#aa4499",
+    "#777722",
+)
 #: One dash pattern per player (``""`` is a solid line); at least as many as any game has seats.
-DASHES = ("", "9 4", "2 3", "12 3 2 3", "5 5", "16 4", "12 3 2 3 2 3", "1 4",
-          "18 3 5 3", "7 2", "3 7", "14 2 2 2 2 2")
+DASHES = ("", "9 4", "2 3", "12 3 2 3", "5 5", "16 4", "12 3 2 3 2 3", "1 4", "18 3 5 3", "7 2", "3 7", "14 2 2 2 2 2")
 #: One marker per player: (shape, filled).
-MARKERS = (("circle", True), ("square", True), ("triangle", True), ("diamond", True), ("cross", False),
-           ("circle", False), ("square", False), ("triangle", False), ("diamond", False), ("plus", False),
-           ("down", True), ("down", False))
+MARKERS = (
+    ("circle", True),
+    ("square", True),
+    ("triangle", True),
+    ("diamond", True),
+    ("cross", False),
+    ("circle", False),
+    ("square", False),
+    ("triangle", False),
+    ("diamond", False),
+    ("plus", False),
+    ("down", True),
+    ("down", False),
+)
 
 _FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -74,23 +96,31 @@ def _nice_step(span: float, count: int = 6) -> int:
 def _marker_path(shape: str, x: float, y: float, r: float = 4.0) -> str:
     """Path data of one marker centred on (x, y)."""
     if shape == "circle":
-        return (f"M{_num(x - r)} {_num(y)}a{_num(r)} {_num(r)} 0 1 0 {_num(2 * r)} 0"
-                f"a{_num(r)} {_num(r)} 0 1 0 {_num(-2 * r)} 0Z")
+        return (
+            f"M{_num(x - r)} {_num(y)}a{_num(r)} {_num(r)} 0 1 0 {_num(2 * r)} 0"
+            f"a{_num(r)} {_num(r)} 0 1 0 {_num(-2 * r)} 0Z"
+        )
     if shape == "square":
         s = r * 0.9
         return f"M{_num(x - s)} {_num(y - s)}h{_num(2 * s)}v{_num(2 * s)}h{_num(-2 * s)}Z"
     if shape == "triangle":
-        return (f"M{_num(x)} {_num(y - r * 1.2)}L{_num(x + r * 1.15)} {_num(y + r * 0.85)}"
-                f"L{_num(x - r * 1.15)} {_num(y + r * 0.85)}Z")
+        return (
+            f"M{_num(x)} {_num(y - r * 1.2)}L{_num(x + r * 1.15)} {_num(y + r * 0.85)}"
+            f"L{_num(x - r * 1.15)} {_num(y + r * 0.85)}Z"
+        )
     if shape == "down":
-        return (f"M{_num(x)} {_num(y + r * 1.2)}L{_num(x + r * 1.15)} {_num(y - r * 0.85)}"
-                f"L{_num(x - r * 1.15)} {_num(y - r * 0.85)}Z")
+        return (
+            f"M{_num(x)} {_num(y + r * 1.2)}L{_num(x + r * 1.15)} {_num(y - r * 0.85)}"
+            f"L{_num(x - r * 1.15)} {_num(y - r * 0.85)}Z"
+        )
     if shape == "diamond":
         d = r * 1.3
         return f"M{_num(x)} {_num(y - d)}L{_num(x + d)} {_num(y)}L{_num(x)} {_num(y + d)}L{_num(x - d)} {_num(y)}Z"
     if shape == "cross":
-        return (f"M{_num(x - r)} {_num(y - r)}L{_num(x + r)} {_num(y + r)}"
-                f"M{_num(x + r)} {_num(y - r)}L{_num(x - r)} {_num(y + r)}")
+        return (
+            f"M{_num(x - r)} {_num(y - r)}L{_num(x + r)} {_num(y + r)}"
+            f"M{_num(x + r)} {_num(y - r)}L{_num(x - r)} {_num(y + r)}"
+        )
     # plus
     d = r * 1.2
     return f"M{_num(x - d)} {_num(y)}H{_num(x + d)}M{_num(x)} {_num(y - d)}V{_num(y + d)}"
@@ -103,8 +133,10 @@ def _relative_path(points: Sequence[tuple[float, float]]) -> str:
     'M52 222l4-4 4 12'
     """
     xs, ys = [round(x) for x, _ in points], [round(y) for _, y in points]
-    steps = "".join(f"{' ' if i > 1 and dx >= 0 else ''}{dx}{'' if dy < 0 else ' '}{dy}"
-                    for i, dx, dy in ((i, xs[i] - xs[i - 1], ys[i] - ys[i - 1]) for i in range(1, len(xs))))
+    steps = "".join(
+        f"{' ' if i > 1 and dx >= 0 else ''}{dx}{'' if dy < 0 else ' '}{dy}"
+        for i, dx, dy in ((i, xs[i] - xs[i - 1], ys[i] - ys[i - 1]) for i in range(1, len(xs)))
+    )
     return f"M{xs[0]} {ys[0]}" + (f"l{steps}" if steps else "")
 
 
@@ -174,8 +206,13 @@ class _Frame:
         return self.top + (self.hi - v) / (self.hi - self.lo) * self.plot_h
 
 
-def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], *,
-                  deal_numbers: Sequence[int] | None = None, words: ChartWords = ChartWords()) -> str:
+def running_chart(
+    players: Sequence[str],
+    running: Sequence[Mapping[str, int]],
+    *,
+    deal_numbers: Sequence[int] | None = None,
+    words: ChartWords = ChartWords(),
+) -> str:
     """An SVG line chart of each player's running total after each deal (``Scoreboard.running``).
 
     ``deal_numbers`` labels the x axis (the number of the deal each entry of ``running``
@@ -199,16 +236,19 @@ def running_chart(players: Sequence[str], running: Sequence[Mapping[str, int]], 
     label_chars = max([len(_short(p)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
     width = frame.left + frame.plot_w + 30.0 + label_chars * 7.2
     height = frame.bottom + 42.0
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart running-chart" role="img" '
-           f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
-           f'font-family="{_esc(_FONT)}" font-size="12">',
-           f"<title>{_esc(words.title)}</title>",
-           f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart running-chart" role="img" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
+        f'font-family="{_esc(_FONT)}" font-size="12">',
+        f"<title>{_esc(words.title)}</title>",
+        f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
+    ]
     out += _axes(frame, numbers, words)
     ends = []
     for index, name in enumerate(players):
-        points = [(frame.x(0), frame.y(0))] + [(frame.x(i + 1), frame.y(int(t.get(name, 0))))
-                                               for i, t in enumerate(running)]
+        points = [(frame.x(0), frame.y(0))] + [
+            (frame.x(i + 1), frame.y(int(t.get(name, 0)))) for i, t in enumerate(running)
+        ]
         out += _series(index, name, points, n)
         ends.append((points[-1][1], index, name, int(running[-1].get(name, 0)) if n else 0))
     out += _end_labels(frame, ends)
@@ -231,8 +271,11 @@ def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]
     out = ['<g class="y-axis" text-anchor="end">']
     if grid:
         out.append(f'<path d="{"".join(grid)}" stroke="{_GRID}" stroke-width="1"/>')
-    out += labels + ["</g>", f'<text x="{_num(left - 6)}" y="{_num(frame.top - 10)}" text-anchor="end" '
-                             f'font-weight="bold">{_esc(words.total)}</text>']
+    out += labels + [
+        "</g>",
+        f'<text x="{_num(left - 6)}" y="{_num(frame.top - 10)}" text-anchor="end" '
+        f'font-weight="bold">{_esc(words.total)}</text>',
+    ]
     # x ticks: deal numbers, thinned to about 20 labels.
     every = 1 if frame.n <= 20 else _nice_step(frame.n, 20)
     ticks, labels = [f"M{_num(left)} {_num(frame.top)}V{_num(bottom)}H{_num(left + plot_w)}"], []
@@ -241,12 +284,16 @@ def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]
             continue
         ticks.append(f"M{_num(frame.x(i))} {_num(bottom)}v4")
         labels.append(f'<text x="{_num(frame.x(i))}" y="{_num(bottom + 17)}">{_esc(numbers[i - 1] if i else 0)}</text>')
-    out += ['<g class="x-axis" text-anchor="middle">',
-            f'<path d="{"".join(ticks)}" fill="none" stroke="{_INK}" stroke-width="1"/>', *labels, "</g>",
-            f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
-            f'font-weight="bold">{_esc(words.deal)}</text>',
-            f'<line class="zero" x1="{_num(left)}" y1="{_num(frame.y(0))}" x2="{_num(left + plot_w)}" '
-            f'y2="{_num(frame.y(0))}" stroke="{_INK}" stroke-width="1.5"/>']
+    out += [
+        '<g class="x-axis" text-anchor="middle">',
+        f'<path d="{"".join(ticks)}" fill="none" stroke="{_INK}" stroke-width="1"/>',
+        *labels,
+        "</g>",
+        f'<text x="{_num(left + plot_w / 2)}" y="{_num(bottom + 35)}" text-anchor="middle" '
+        f'font-weight="bold">{_esc(words.deal)}</text>',
+        f'<line class="zero" x1="{_num(left)}" y1="{_num(frame.y(0))}" x2="{_num(left + plot_w)}" '
+        f'y2="{_num(frame.y(0))}" stroke="{_INK}" stroke-width="1.5"/>',
+    ]
     return out
 
 
@@ -255,12 +302,17 @@ def _series(index: int, name: str, points: list[tuple[float, float]], n: int) ->
     colour, dash = COLOURS[index % len(COLOURS)], DASHES[index % len(DASHES)]
     shape = MARKERS[index % len(MARKERS)][0]
     dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-    out = ['<g class="series">',
-           f'<path class="line" d="{_relative_path(points)}" fill="none" stroke="{colour}" stroke-width="2.2" '
-           f'stroke-linejoin="round"{dash_attr}><title>{_esc(name)}</title></path>']
+    out = [
+        '<g class="series">',
+        f'<path class="line" d="{_relative_path(points)}" fill="none" stroke="{colour}" stroke-width="2.2" '
+        f'stroke-linejoin="round"{dash_attr}><title>{_esc(name)}</title></path>',
+    ]
     mark_every = 1 if n <= 40 else math.ceil(n / 40)
-    marks = "".join(_marker_path(shape, round(x), round(y)) for i, (x, y) in enumerate(points)
-                    if i and (i % mark_every == 0 or i == n))
+    marks = "".join(
+        _marker_path(shape, round(x), round(y))
+        for i, (x, y) in enumerate(points)
+        if i and (i % mark_every == 0 or i == n)
+    )
     if marks:
         out.append(f'<path d="{marks}" {_marker_attrs(index)}/>')
     out.append("</g>")
@@ -275,18 +327,21 @@ def _end_labels(frame: _Frame, ends: list[tuple[float, int, str, int]]) -> list[
     out = ['<g class="labels">']
     for (y_end, index, name, total), y in zip(ends, label_ys, strict=True):
         colour, shape = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)][0]
-        out += [f'<g class="label"><title>{_esc(name)}</title>',
-                f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
-                f'stroke="{colour}" stroke-width="1"/>',
-                f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>',
-                f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
-                f'<tspan font-weight="bold">{total}</tspan></text></g>']
+        out += [
+            f'<g class="label"><title>{_esc(name)}</title>',
+            f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
+            f'stroke="{colour}" stroke-width="1"/>',
+            f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>',
+            f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
+            f'<tspan font-weight="bold">{total}</tspan></text></g>',
+        ]
     out.append("</g>")
     return out
 
 
-def bar_chart(items: Sequence[tuple[str, float]], *, title: str,
-              format_value: Callable[[float], str] = lambda v: f"{v:g}") -> str:
+def bar_chart(
+    items: Sequence[tuple[str, float]], *, title: str, format_value: Callable[[float], str] = lambda v: f"{v:g}"
+) -> str:
     """An SVG chart of horizontal bars, one per (label, value), drawn from a zero line.
 
     Positive bars are solid, negative bars hollow, so the sign reads in black and white.
@@ -309,24 +364,34 @@ def bar_chart(items: Sequence[tuple[str, float]], *, title: str,
     scale = plot_w / (hi - lo)
     zero_x = name_w + value_w + (0 - lo) * scale
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart bar-chart" role="img" '
-           f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
-           f'font-family="{_esc(_FONT)}" font-size="12">',
-           f"<title>{_esc(title)}</title>",
-           f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart bar-chart" role="img" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
+        f'font-family="{_esc(_FONT)}" font-size="12">',
+        f"<title>{_esc(title)}</title>",
+        f'<rect x="0" y="0" width="{_num(width)}" height="{_num(height)}" fill="#ffffff"/>',
+    ]
     for i, (label, value) in enumerate(items):
         y = top + i * row
         x0, x1 = sorted((zero_x, zero_x + float(value) * scale))
         filled = value >= 0
         out.append(f'<g class="bar"><title>{_esc(label)}: {_esc(format_value(value))}</title>')
-        out.append(f'<text x="{_num(name_w - 8)}" y="{_num(y + row / 2 + 4)}" text-anchor="end" '
-                   f'fill="{_INK}">{_esc(_short(label, 20))}</text>')
-        out.append(f'<rect x="{_num(x0)}" y="{_num(y + 4)}" width="{_num(max(x1 - x0, 1))}" height="{_num(row - 8)}" '
-                   f'fill="{"#4d4d4d" if filled else "#ffffff"}" stroke="{_INK}" stroke-width="1"/>')
+        out.append(
+            f'<text x="{_num(name_w - 8)}" y="{_num(y + row / 2 + 4)}" text-anchor="end" '
+            f'fill="{_INK}">{_esc(_short(label, 20))}</text>'
+        )
+        out.append(
+            f'<rect x="{_num(x0)}" y="{_num(y + 4)}" width="{_num(max(x1 - x0, 1))}" height="{_num(row - 8)}" '
+            f'fill="{"#4d4d4d" if filled else "#ffffff"}" stroke="{_INK}" stroke-width="1"/>'
+        )
         anchor, tx = ("start", x1 + 5) if filled else ("end", x0 - 5)
-        out.append(f'<text x="{_num(tx)}" y="{_num(y + row / 2 + 4)}" text-anchor="{anchor}" '
-                   f'fill="{_INK}">{_esc(format_value(value))}</text></g>')
-    out.append(f'<line class="zero" x1="{_num(zero_x)}" y1="{_num(top - 4)}" x2="{_num(zero_x)}" '
-               f'y2="{_num(height - top + 4)}" stroke="{_INK}" stroke-width="1.5"/>')
+        out.append(
+            f'<text x="{_num(tx)}" y="{_num(y + row / 2 + 4)}" text-anchor="{anchor}" '
+            f'fill="{_INK}">{_esc(format_value(value))}</text></g>'
+        )
+    out.append(
+        f'<line class="zero" x1="{_num(zero_x)}" y1="{_num(top - 4)}" x2="{_num(zero_x)}" '
+        f'y2="{_num(height - top + 4)}" stroke="{_INK}" stroke-width="1.5"/>'
+    )
     out.append("</svg>")
     return "\n".join(out)

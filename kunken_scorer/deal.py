@@ -102,8 +102,7 @@ class HandSummary:
         keys = HAND_POINTS if "points" in value else HAND_COUNTS
         for key in value:
             if key not in keys:
-                raise DealInputError(Reason("hand_unknown_key", {"field": f"{where}.{key}",
-                                                                 "keys": ", ".join(keys)}))
+                raise DealInputError(Reason("hand_unknown_key", {"field": f"{where}.{key}", "keys": ", ".join(keys)}))
         counts = {}
         for key in keys:
             n = value.get(key, 0)
@@ -121,23 +120,24 @@ class HandSummary:
                 raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}))
             for key, per_deck in _PER_DECK.items():
                 if getattr(self, key) > per_deck * rules.decks:
-                    raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}",
-                                                                       "limit": per_deck * rules.decks}))
+                    raise DealInputError(
+                        Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": per_deck * rules.decks})
+                    )
             return
         values = set(rules.points_by_rank.values())
         step = gcd(*values)  # 0 when no card is worth anything
         most = rules.decks * 4 * sum(rules.points_by_rank.values())
         if (step and self.points % step) or self.points > most:
-            raise DealInputError(Reason("hand_points_impossible", {"field": f"{where}.points",
-                                                                   "step": step, "most": most}))
+            raise DealInputError(
+                Reason("hand_points_impossible", {"field": f"{where}.points", "step": step, "most": most})
+            )
 
     def points_under(self, rules: RuleSet) -> int:
         """The natural cards' points under ``rules``."""
         if self.points is not None:
             return self.points
         by_rank = rules.points_by_rank
-        return (self.small * (rules.number_points or 0) + self.faces * by_rank[Rank.KING]
-                + self.aces * by_rank[Rank.ACE])
+        return self.small * (rules.number_points or 0) + self.faces * by_rank[Rank.KING] + self.aces * by_rank[Rank.ACE]
 
     @property
     def empty(self) -> bool:
@@ -164,8 +164,12 @@ class PlayerRecord:
     def to_dict(self) -> dict[str, Any]:
         """The record in API notation."""
         hand = self.hand_summary.to_dict() if self.hand_summary else format_cards(self.hand)
-        return {"name": self.name, "melds": [format_cards(m) for m in self.melds],
-                "vists": [v.to_dict() for v in self.vists], "hand": hand}
+        return {
+            "name": self.name,
+            "melds": [format_cards(m) for m in self.melds],
+            "vists": [v.to_dict() for v in self.vists],
+            "hand": hand,
+        }
 
     @property
     def holds_cards(self) -> bool:
@@ -216,8 +220,12 @@ class Deal:
         >>> Deal.from_dict({"players": [{"name": "Vera", "hand": "тп"}]}).to_dict()["players"][0]["hand"]
         'A♠'
         """
-        out = {"players": [p.to_dict() for p in self.players], "went_out": self.went_out,
-               "express": self.express, "redeal": self.redeal}
+        out = {
+            "players": [p.to_dict() for p in self.players],
+            "went_out": self.went_out,
+            "express": self.express,
+            "redeal": self.redeal,
+        }
         if self.swaps:
             out["swaps"] = [s.to_dict() for s in self.swaps]
         return out
@@ -266,7 +274,7 @@ def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ..
             raise DealInputError(Reason("missing_field", {"field": where}))
         return ()
     if not isinstance(value, (str, list)) or (isinstance(value, list) and not all(isinstance(t, str) for t in value)):
-        raise _bad(where, M_("cards as text, like \"K♠ 10♥ JK\""))
+        raise _bad(where, M_('cards as text, like "K♠ 10♥ JK"'))
     try:
         cards = parse_cards(value)
     except CardError as err:
@@ -292,8 +300,9 @@ def _swaps(raw: Any) -> tuple[Swap, ...]:
         card = read_cards(s.get("card"), f"{where}.card")
         if len(card) != 1:
             raise _bad(f"{where}.card", M_("exactly one card"))
-        out.append(Swap(clean_name(s.get("by"), f"{where}.by"), clean_name(s.get("from"), f"{where}.from"),
-                        card[0], meld))
+        out.append(
+            Swap(clean_name(s.get("by"), f"{where}.by"), clean_name(s.get("from"), f"{where}.from"), card[0], meld)
+        )
     return tuple(out)
 
 
@@ -358,6 +367,7 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
 
 
 # -- evaluation --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PlayerScore:
@@ -458,10 +468,12 @@ class DealReport:
 
     def to_dict(self) -> dict[str, Any]:
         """The report in the API's shape."""
-        return {"valid": self.valid,
-                "problems": [{"code": p.code, "message": p.message} for p in self.problems],
-                "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
-                "players": [p.to_dict() for p in self.players]}
+        return {
+            "valid": self.valid,
+            "problems": [{"code": p.code, "message": p.message} for p in self.problems],
+            "warnings": [{"code": w.code, "message": w.message} for w in self.warnings],
+            "players": [p.to_dict() for p in self.players],
+        }
 
 
 def hand_entries(rules: RuleSet) -> tuple[str, ...]:
@@ -516,20 +528,37 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     multiplier = rules.express_multiplier if express else 1
     scores, details = [], []
     for p, hand in zip(deal.players, cards.hands, strict=True):
-        score, detail = _score_player(p.name, hand, meld_checks[p.name], vists[p.name], swaps,
-                                      table.get(p.name, ()), rules, multiplier, went_out, bool(problems))
+        score, detail = _score_player(
+            p.name,
+            hand,
+            meld_checks[p.name],
+            vists[p.name],
+            swaps,
+            table.get(p.name, ()),
+            rules,
+            multiplier,
+            went_out,
+            bool(problems),
+        )
         scores.append(score)
         details.append(detail)
-    return DealReport(tuple(scores), tuple(problems), tuple(details), tuple(warnings),
-                      went_out if express else None, rules.express_multiplier if express else 1)
+    return DealReport(
+        tuple(scores),
+        tuple(problems),
+        tuple(details),
+        tuple(warnings),
+        went_out if express else None,
+        rules.express_multiplier if express else 1,
+    )
 
 
 def _roster_problems(names: list[str], rules: RuleSet) -> list[Reason]:
     """Too few or too many players, and every name written twice."""
     problems = []
     if not rules.min_players <= len(names) <= rules.max_players:
-        problems.append(Reason("player_count", {"min": rules.min_players, "max": rules.max_players,
-                                                "count": len(names)}))
+        problems.append(
+            Reason("player_count", {"min": rules.min_players, "max": rules.max_players, "count": len(names)})
+        )
     seen: set[str] = set()
     for name in names:
         if name in seen:
@@ -593,8 +622,9 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     return _Cards(laid, copies, jokers, printed, hands)
 
 
-def _check_melds(deal: Deal, rules: RuleSet, laid: Counter[Card], problems: list[Reason],
-                 warnings: list[Reason]) -> dict[str, list[MeldCheck]]:
+def _check_melds(
+    deal: Deal, rules: RuleSet, laid: Counter[Card], problems: list[Reason], warnings: list[Reason]
+) -> dict[str, list[MeldCheck]]:
     """Every player's melds as laid, by player: verdicts, and the problems and warnings they raise."""
     meld_checks: dict[str, list[MeldCheck]] = {}
     for p in deal.players:
@@ -605,12 +635,21 @@ def _check_melds(deal: Deal, rules: RuleSet, laid: Counter[Card], problems: list
             check, early = _lenient(check)
             checks[j] = check
             if early:
-                warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(check.written),
-                                                            "why": early}))
+                warnings.append(
+                    Reason("joker_laid_early", {"player": p.name, "cards": format_cards(check.written), "why": early})
+                )
             if not check.legal:
-                problems.append(Reason("illegal_meld", {"player": p.name, "meld": j + 1,
-                                                        "cards": format_cards(check.written),
-                                                        "why": list(check.reasons)}))
+                problems.append(
+                    Reason(
+                        "illegal_meld",
+                        {
+                            "player": p.name,
+                            "meld": j + 1,
+                            "cards": format_cards(check.written),
+                            "why": list(check.reasons),
+                        },
+                    )
+                )
         meld_checks.setdefault(p.name, checks)
         if rules.first_meld_run and checks and not any(c.kind == "run" and c.legal for c in checks):
             problems.append(Reason("no_run", {"player": p.name}))
@@ -633,8 +672,14 @@ class _Swaps:
         return self.points.get(name, 0) - self.lost.get(name, 0)
 
 
-def _apply_swaps(deal: Deal, table: dict[str, list[MeldCheck]], meld_checks: dict[str, list[MeldCheck]],
-                 rules: RuleSet, laid: Counter[Card], problems: list[Reason]) -> _Swaps:
+def _apply_swaps(
+    deal: Deal,
+    table: dict[str, list[MeldCheck]],
+    meld_checks: dict[str, list[MeldCheck]],
+    rules: RuleSet,
+    laid: Counter[Card],
+    problems: list[Reason],
+) -> _Swaps:
     """Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker."""
     swaps = _Swaps({}, {}, {})
     has_layout = {p.name for p in deal.players if p.melds}
@@ -650,8 +695,14 @@ def _apply_swaps(deal: Deal, table: dict[str, list[MeldCheck]], meld_checks: dic
     return swaps
 
 
-def _apply_vists(deal: Deal, table: dict[str, list[MeldCheck]], rules: RuleSet, laid: Counter[Card],
-                 problems: list[Reason], warnings: list[Reason]) -> dict[str, list[VistResult]]:
+def _apply_vists(
+    deal: Deal,
+    table: dict[str, list[MeldCheck]],
+    rules: RuleSet,
+    laid: Counter[Card],
+    problems: list[Reason],
+    warnings: list[Reason],
+) -> dict[str, list[VistResult]]:
     """Every vist put on its meld in ``table``; the results by player, in recorded order.
 
     The record does not say in which order the players made their vists: a vist that does not
@@ -680,8 +731,9 @@ def _apply_vists(deal: Deal, table: dict[str, list[MeldCheck]], rules: RuleSet, 
             if problem:
                 problems.append(problem)
             if early:
-                warnings.append(Reason("joker_laid_early", {"player": p.name, "cards": format_cards(vist.cards),
-                                                            "why": early}))
+                warnings.append(
+                    Reason("joker_laid_early", {"player": p.name, "cards": format_cards(vist.cards), "why": early})
+                )
     return results
 
 
@@ -721,9 +773,18 @@ def _going_out(deal: Deal, rules: RuleSet, problems: list[Reason]) -> tuple[str 
     return went_out, express
 
 
-def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vists: list[VistResult],
-                  swaps: _Swaps, final: Any, rules: RuleSet, multiplier: int, went_out: str | None,
-                  any_problem: bool) -> tuple[PlayerScore, PlayerDetail]:
+def _score_player(
+    name: str,
+    hand: tuple[int, int],
+    checks: list[MeldCheck],
+    vists: list[VistResult],
+    swaps: _Swaps,
+    final: Any,
+    rules: RuleSet,
+    multiplier: int,
+    went_out: str | None,
+    any_problem: bool,
+) -> tuple[PlayerScore, PlayerDetail]:
     """One player's plus (melds, vists, swaps) and minus (``hand``: its points and jokers), times the
     express ``multiplier`` (the plus of who went out, the minus of the others)."""
     plus = sum(c.points for c in checks) + sum(v.points for v in vists)
@@ -731,7 +792,7 @@ def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vis
         plus += swaps.net(name)
     hand_points, hand_jokers = hand
     if rules.joker_in_hand == "double":
-        minus = hand_points * 2 ** hand_jokers
+        minus = hand_points * 2**hand_jokers
     else:
         minus = hand_points + hand_jokers * rules.joker_in_hand
     if name == went_out:
@@ -741,15 +802,25 @@ def _score_player(name: str, hand: tuple[int, int], checks: list[MeldCheck], vis
     swapped = tuple(swaps.results.get(name, ()))
     unchecked = 0
     if any_problem:
-        unchecked = (sum(c.points for c in checks if not c.legal) + sum(v.points for v in vists if not v.legal)
-                     + sum(s.points for s in swapped if not s.legal))
-    return (PlayerScore(name, plus, minus, plus - minus),
-            PlayerDetail(name, tuple(checks), tuple(vists), hand_points, hand_jokers, tuple(final), swapped,
-                         unchecked))
+        unchecked = (
+            sum(c.points for c in checks if not c.legal)
+            + sum(v.points for v in vists if not v.legal)
+            + sum(s.points for s in swapped if not s.legal)
+        )
+    return (
+        PlayerScore(name, plus, minus, plus - minus),
+        PlayerDetail(name, tuple(checks), tuple(vists), hand_points, hand_jokers, tuple(final), swapped, unchecked),
+    )
 
 
-def _apply_swap(swap: Swap, table: dict[str, list[MeldCheck]], laid_as: dict[str, list[MeldCheck]],
-                has_layout: set[str], rules: RuleSet, laid: Counter[Card]) -> tuple[SwapResult, Reason | None, int]:
+def _apply_swap(
+    swap: Swap,
+    table: dict[str, list[MeldCheck]],
+    laid_as: dict[str, list[MeldCheck]],
+    has_layout: set[str],
+    rules: RuleSet,
+    laid: Counter[Card],
+) -> tuple[SwapResult, Reason | None, int]:
     """Put the swap's natural card into the owner's meld in ``table`` in place of its joker.
 
     Returns the swap's result, its problem (None when legal) and the points the owner stops
@@ -759,8 +830,14 @@ def _apply_swap(swap: Swap, table: dict[str, list[MeldCheck]], laid_as: dict[str
     naive = SwapResult(swap, swap.meld, False, rules.face_points(swap.card))
     params = {"player": swap.by, "to": swap.owner, "card": card}
     if rules.is_joker(swap.card):
-        return naive, Reason("illegal_swap", {**params, "meld": (swap.meld or 0) + 1,
-                                              "why": [Reason("swap_not_natural", {"card": card})]}), 0
+        return (
+            naive,
+            Reason(
+                "illegal_swap",
+                {**params, "meld": (swap.meld or 0) + 1, "why": [Reason("swap_not_natural", {"card": card})]},
+            ),
+            0,
+        )
     if swap.by not in table:
         return naive, Reason("unknown_player", {"player": swap.by, "to": swap.by}), 0
     if swap.owner not in table:
@@ -786,8 +863,11 @@ def _apply_swap(swap: Swap, table: dict[str, list[MeldCheck]], laid_as: dict[str
             refused.append((j, [Reason("swap_breaks_meld", {})] + list(after.reasons)))
             continue
         if swap.by not in has_layout:
-            return (SwapResult(swap, j, False, rules.face_points(swap.card)),
-                    Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}), 0)
+            return (
+                SwapResult(swap, j, False, rules.face_points(swap.card)),
+                Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}),
+                0,
+            )
         melds[j] = after
         # the owner's meld as laid scored the joker at this written position
         lost = laid_as[swap.owner][j].card_points[joker]
@@ -798,8 +878,9 @@ def _apply_swap(swap: Swap, table: dict[str, list[MeldCheck]], laid_as: dict[str
     return naive, Reason("illegal_swap", {**params, "meld": j + 1, "why": why}), 0
 
 
-def _apply_vist(player: str, vist: Vist, table: dict[str, list[MeldCheck]], rules: RuleSet,
-                laid: Counter[Card]) -> tuple[VistResult, Reason | None, list[Reason]]:
+def _apply_vist(
+    player: str, vist: Vist, table: dict[str, list[MeldCheck]], rules: RuleSet, laid: Counter[Card]
+) -> tuple[VistResult, Reason | None, list[Reason]]:
     """Extend the target meld in ``table``; return the vist's result, its problem and its warnings.
 
     Only a legal vist changes the meld: an illegal one is reported, and later vists to the same
@@ -812,8 +893,11 @@ def _apply_vist(player: str, vist: Vist, table: dict[str, list[MeldCheck]], rule
     melds = table[vist.to]
     if vist.meld is not None:
         if vist.meld >= len(melds):
-            return VistResult(vist, None, False, naive), Reason(
-                "vist_no_meld", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown}), []
+            return (
+                VistResult(vist, None, False, naive),
+                Reason("vist_no_meld", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown}),
+                [],
+            )
         candidates = [vist.meld]
     else:
         candidates = list(range(len(melds)))
@@ -821,12 +905,20 @@ def _apply_vist(player: str, vist: Vist, table: dict[str, list[MeldCheck]], rule
         result, early = _lenient(extend(melds[j], vist.cards, rules, laid))
         if result.legal:
             melds[j] = result
-            points = sum(result.card_points[len(result.card_points) - len(vist.cards):])
+            points = sum(result.card_points[len(result.card_points) - len(vist.cards) :])
             return VistResult(vist, j, True, points, result), None, early
     if vist.meld is None:  # no meld of the player takes it (or the player has none)
-        return VistResult(vist, None, False, naive), Reason(
-            "vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown}), []
+        return (
+            VistResult(vist, None, False, naive),
+            Reason("vist_fits_nothing", {"player": player, "to": vist.to, "cards": shown}),
+            [],
+        )
     # the named meld was tried alone: ``result`` is its verdict
-    return VistResult(vist, vist.meld, False, naive, result), Reason(
-        "illegal_vist", {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown,
-                         "why": list(result.reasons)}), []
+    return (
+        VistResult(vist, vist.meld, False, naive, result),
+        Reason(
+            "illegal_vist",
+            {"player": player, "to": vist.to, "meld": vist.meld + 1, "cards": shown, "why": list(result.reasons)},
+        ),
+        [],
+    )

@@ -30,8 +30,9 @@ from .rules import RuleSet
 #: What a seat's part of the draft is: no part yet, a part with no problem of its own, a part with one.
 SEAT_STATES = ("waiting", "entered", "problem")
 #: Problems about the melds of the player named by ``to``: they wait while that player's part is missing.
-_NEEDS_TARGET = frozenset({"vist_no_meld", "vist_fits_nothing", "illegal_vist", "swap_no_meld",
-                           "swap_fits_nothing", "illegal_swap"})
+_NEEDS_TARGET = frozenset(
+    {"vist_no_meld", "vist_fits_nothing", "illegal_vist", "swap_no_meld", "swap_fits_nothing", "illegal_swap"}
+)
 
 
 def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> dict[str, Any]:
@@ -48,8 +49,9 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
     kunken_scorer.deal.DealInputError: part.hand: "11♥": no such rank
     """
     if not isinstance(raw, Mapping):
-        raise DealInputError(Reason("bad_field", {"field": where, "expected": M_("an object with melds, vists, "
-                                                                                 "swaps and hand")}))
+        raise DealInputError(
+            Reason("bad_field", {"field": where, "expected": M_("an object with melds, vists, swaps and hand")})
+        )
     unknown = sorted(set(raw) - {"melds", "vists", "swaps", "hand"})
     if unknown:
         raise DealInputError(Reason("unknown_field", {"field": f"{where}.{unknown[0]}"}))
@@ -65,12 +67,21 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
     except DealInputError as err:  # name the field inside the part
         field = err.reason.params.get("field", "")
         raise DealInputError(Reason(err.reason.code, {**err.reason.params, "field": f"{where}.{field}"})) from None
-    return {"melds": record["melds"], "vists": record["vists"],
-            "swaps": [{k: v for k, v in s.to_dict().items() if k != "by"} for s in swaps], "hand": record["hand"]}
+    return {
+        "melds": record["melds"],
+        "vists": record["vists"],
+        "swaps": [{k: v for k, v in s.to_dict().items() if k != "by"} for s in swaps],
+        "hand": record["hand"],
+    }
 
 
-def deal_body(names: list[str], parts: Mapping[int, Mapping[str, Any]], went_out: str | None = None,
-              express: bool = False, redeal: bool = False) -> dict[str, Any]:
+def deal_body(
+    names: list[str],
+    parts: Mapping[int, Mapping[str, Any]],
+    went_out: str | None = None,
+    express: bool = False,
+    redeal: bool = False,
+) -> dict[str, Any]:
     """The deal (the API's shape) the parts make: players in seat order, a missing part as an empty one.
 
     >>> deal_body(["A", "B"], {1: {"melds": ["2♦ 3♦ 4♦"], "swaps": [{"from": "A", "meld": 0, "card": "K♦"}]}})
@@ -83,8 +94,14 @@ def deal_body(names: list[str], parts: Mapping[int, Mapping[str, Any]], went_out
     players, swaps = [], []
     for seat, name in enumerate(names):
         part = parts.get(seat) or {}
-        players.append({"name": name, "melds": list(part.get("melds") or []), "vists": list(part.get("vists") or []),
-                        "hand": part.get("hand", "")})
+        players.append(
+            {
+                "name": name,
+                "melds": list(part.get("melds") or []),
+                "vists": list(part.get("vists") or []),
+                "hand": part.get("hand", ""),
+            }
+        )
         swaps += [{"by": name, **s} for s in part.get("swaps") or []]
     return {"players": players, "went_out": went_out, "express": express, "redeal": redeal, "swaps": swaps}
 
@@ -127,9 +144,15 @@ class DraftCheck:
         return tuple(s.name for s in self.seats if s.state == "waiting")
 
 
-def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping[str, Any]],
-                went_out: str | None = None, went_out_set: bool = False, express: bool = False,
-                redeal: bool = False) -> DraftCheck:
+def check_draft(
+    rules: RuleSet,
+    names: list[str],
+    parts: Mapping[int, Mapping[str, Any]],
+    went_out: str | None = None,
+    went_out_set: bool = False,
+    express: bool = False,
+    redeal: bool = False,
+) -> DraftCheck:
     """Check the parts in so far, together, under ``rules``.
 
     ``went_out`` counts only when ``went_out_set`` (the scorer chose); otherwise the one player
@@ -161,10 +184,12 @@ def check_draft(rules: RuleSet, names: list[str], parts: Mapping[int, Mapping[st
     seats = []
     for seat, name in enumerate(names):
         state = "waiting" if seat not in entered else ("problem" if own.get(seat) else "entered")
-        seats.append(SeatCheck(seat, name, state, tuple(own.get(seat, ())),
-                               tuple(dict.fromkeys(waiting.get(seat, ())))))
+        seats.append(
+            SeatCheck(seat, name, state, tuple(own.get(seat, ())), tuple(dict.fromkeys(waiting.get(seat, ()))))
+        )
     if not entered or len(kept) != len(report.problems):
         # the problems that wait for a missing part are not the deal's problems yet
-        report = DealReport(report.players, kept, report.details, report.warnings, report.express_by,
-                            report.express_multiplier)
+        report = DealReport(
+            report.players, kept, report.details, report.warnings, report.express_by, report.express_multiplier
+        )
     return DraftCheck(tuple(seats), tuple(general), report, body, chosen, suggested)

@@ -29,15 +29,35 @@ from .service import Scoreboard, prepare_deal, session_players
 from .session import Target
 from .store import Store
 
-__all__ = ["CSV_COLUMNS", "FORMAT", "DocumentError", "csv_rows", "csv_text", "export_document",
-           "import_document", "read_document"]
+__all__ = [
+    "CSV_COLUMNS",
+    "FORMAT",
+    "DocumentError",
+    "csv_rows",
+    "csv_text",
+    "export_document",
+    "import_document",
+    "read_document",
+]
 
 FORMAT = "kunken-scorer/v1"
 MAX_DEALS = 2000
 #: The years an imported date may fall in (any other date is replaced by the import's own).
 MIN_YEAR, MAX_YEAR = 1900, 9000
-CSV_COLUMNS = ("deal", "player", "plus", "minus", "score", "total", "went_out", "express", "redeal",
-               "swaps", "override", "note")
+CSV_COLUMNS = (
+    "deal",
+    "player",
+    "plus",
+    "minus",
+    "score",
+    "total",
+    "went_out",
+    "express",
+    "redeal",
+    "swaps",
+    "override",
+    "note",
+)
 
 
 class DocumentError(KunkenError):
@@ -57,8 +77,9 @@ def export_document(store: Store, session_id: str) -> dict:
         "target": session["target"],
         "created_at": session["created_at"],
         "ended_at": session["ended_at"],
-        "deals": [{"number": d["number"], "record": d["record"], "override": d["override"],
-                   "note": d["note"]} for d in deals],
+        "deals": [
+            {"number": d["number"], "record": d["record"], "override": d["override"], "note": d["note"]} for d in deals
+        ],
     }
 
 
@@ -121,11 +142,16 @@ def import_document(store: Store, doc: Any, idempotency_key: str | None = None) 
     ``idempotency_key`` stores nothing and returns the session imported with it, token ``None``.
     """
     rules, players, target, deals = read_document(doc)
-    return store.import_session(rules.game, rules.to_dict(), players,
-                                target.to_dict() if target else None, deals,
-                                created_at=_timestamp(doc.get("created_at")),
-                                ended_at=_timestamp(doc.get("ended_at")),
-                                idempotency_key=idempotency_key)
+    return store.import_session(
+        rules.game,
+        rules.to_dict(),
+        players,
+        target.to_dict() if target else None,
+        deals,
+        created_at=_timestamp(doc.get("created_at")),
+        ended_at=_timestamp(doc.get("ended_at")),
+        idempotency_key=idempotency_key,
+    )
 
 
 def _timestamp(value: Any) -> str | None:
@@ -170,20 +196,22 @@ def csv_rows(board: Scoreboard) -> list[dict]:
         for name, result in zip(board.players, line.results, strict=True):
             if result is not None and not line.redeal:
                 running[name] += result.score
-            rows.append({
-                "deal": line.number,
-                "player": _text_cell(name),
-                "plus": result.plus if result else "",
-                "minus": result.minus if result else "",
-                "score": result.score if result else "",
-                "total": running[name],
-                "went_out": _text_cell(line.went_out),
-                "express": int(line.express),
-                "redeal": int(line.redeal),
-                "swaps": _text_cell(swaps_text(scored.deal, name) if scored.deal else None),
-                "override": int(line.override),
-                "note": _text_cell(line.note),
-            })
+            rows.append(
+                {
+                    "deal": line.number,
+                    "player": _text_cell(name),
+                    "plus": result.plus if result else "",
+                    "minus": result.minus if result else "",
+                    "score": result.score if result else "",
+                    "total": running[name],
+                    "went_out": _text_cell(line.went_out),
+                    "express": int(line.express),
+                    "redeal": int(line.redeal),
+                    "swaps": _text_cell(swaps_text(scored.deal, name) if scored.deal else None),
+                    "override": int(line.override),
+                    "note": _text_cell(line.note),
+                }
+            )
     return rows
 
 
@@ -195,8 +223,9 @@ def swaps_text(deal, name: str) -> str:
     ...     {"by": "B", "from": "A", "meld": 0, "card": "kd"}]}), "B")
     'K♦ → A 1'
     """
-    return "; ".join(f"{s.card} → {s.owner}" + ("" if s.meld is None else f" {s.meld + 1}")
-                     for s in deal.swaps if s.by == name)
+    return "; ".join(
+        f"{s.card} → {s.owner}" + ("" if s.meld is None else f" {s.meld + 1}") for s in deal.swaps if s.by == name
+    )
 
 
 def csv_text(board: Scoreboard) -> str:

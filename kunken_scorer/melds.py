@@ -57,8 +57,13 @@ class MeldCheck:
         >>> check_meld("A♠ A♥ A♦", RuleSet.preset()).to_dict()
         {'legal': True, 'kind': 'set', 'points': 30, 'cards': ['A♠', 'A♥', 'A♦'], 'reasons': []}
         """
-        return {"legal": self.legal, "kind": self.kind, "points": self.points,
-                "cards": [str(c) for c in self.cards], "reasons": [r.message for r in self.reasons]}
+        return {
+            "legal": self.legal,
+            "kind": self.kind,
+            "points": self.points,
+            "cards": [str(c) for c in self.cards],
+            "reasons": [r.message for r in self.reasons],
+        }
 
     @property
     def jokers(self) -> tuple[tuple[int, Card], ...]:
@@ -120,8 +125,9 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
     return _check_cards(meld, rules, laid, naturals)
 
 
-def _check_cards(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card],
-                 naturals: list[Card] | None = None) -> MeldCheck:
+def _check_cards(
+    meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card], naturals: list[Card] | None = None
+) -> MeldCheck:
     if naturals is None:
         naturals = list(meld)
     fixed = naturals or [c.pin for c in meld if c.is_joker and c.pin]
@@ -144,8 +150,10 @@ def _check_cards(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card],
 
 
 def _joker_limit_reason(jokers: int, size: int, limit: int, rules: RuleSet) -> Reason:
-    return Reason("joker_limit", {"jokers": jokers, "cards": size, "limit": limit,
-                                  "rule": SWITCHES["joker_limit"].words[rules.joker_limit]})
+    return Reason(
+        "joker_limit",
+        {"jokers": jokers, "cards": size, "limit": limit, "rule": SWITCHES["joker_limit"].words[rules.joker_limit]},
+    )
 
 
 def _illegal(meld: Sequence[Card], kind: str | None, rules: RuleSet, *reasons: Reason) -> MeldCheck:
@@ -153,13 +161,22 @@ def _illegal(meld: Sequence[Card], kind: str | None, rules: RuleSet, *reasons: R
     return MeldCheck(False, kind, sum(points), tuple(meld), tuple(reasons), tuple(meld), points, tuple(meld))
 
 
-def _verdict(meld: Sequence[Card], kind: str, rules: RuleSet, assigned: Sequence[Card], display: Sequence[Card],
-             points: Sequence[int], reasons: Sequence[Reason]) -> MeldCheck:
-    return MeldCheck(not reasons, kind, sum(points), tuple(display), tuple(reasons),
-                     tuple(assigned), tuple(points), tuple(meld))
+def _verdict(
+    meld: Sequence[Card],
+    kind: str,
+    rules: RuleSet,
+    assigned: Sequence[Card],
+    display: Sequence[Card],
+    points: Sequence[int],
+    reasons: Sequence[Reason],
+) -> MeldCheck:
+    return MeldCheck(
+        not reasons, kind, sum(points), tuple(display), tuple(reasons), tuple(assigned), tuple(points), tuple(meld)
+    )
 
 
 # -- sets --------------------------------------------------------------------------------
+
 
 def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     naturals = [c for c in meld if not rules.is_joker(c)]
@@ -214,21 +231,24 @@ def _dedupe(reasons: list[Reason]) -> list[Reason]:
 
 # -- runs --------------------------------------------------------------------------------
 
+
 def _windows(size: int, rules: RuleSet) -> tuple[_Window, ...]:
     """Every sequence of ``size`` consecutive ranks the rules allow, low to high."""
     return _window_table(size, rules.wrap, rules.ace_low)[0]
 
 
 @cache
-def _window_table(size: int, wrap: bool,
-                  ace_low: bool) -> tuple[tuple[_Window, ...], dict[tuple[Rank, int], list[_Window]]]:
+def _window_table(
+    size: int, wrap: bool, ace_low: bool
+) -> tuple[tuple[_Window, ...], dict[tuple[Rank, int], list[_Window]]]:
     """The windows of ``size`` ranks, and an index (rank, position) -> windows holding it there."""
     if wrap:
         windows = tuple(tuple(_ORDER[(s + i) % 13] for i in range(size)) for s in range(13))
     else:
         low = 1 if ace_low else 2
-        windows = tuple(tuple(Rank.ACE if v == 1 else Rank(v) for v in range(s, s + size))
-                        for s in range(low, 15 - size + 1))
+        windows = tuple(
+            tuple(Rank.ACE if v == 1 else Rank(v) for v in range(s, s + size)) for s in range(low, 15 - size + 1)
+        )
     index: dict[tuple[Rank, int], list[_Window]] = {}
     for window in windows:
         for pos, rank in enumerate(window):
@@ -261,15 +281,20 @@ def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
     if not placements:
         placements = _sorted_placements(meld, windows, rules, pins=True)
     if not placements:
-        loose = (_written_placements(meld, windows, rules, pins=False)
-                 or _sorted_placements(meld, windows, rules, pins=False))
+        loose = _written_placements(meld, windows, rules, pins=False) or _sorted_placements(
+            meld, windows, rules, pins=False
+        )
         if loose:
             order, window, _ = loose[0]
-            pinned = next(i for i, c in enumerate(meld) if c.is_joker and c.pin is not None
-                          and Card(window[order.index(i)], suit) != c.pin)
+            pinned = next(
+                i
+                for i, c in enumerate(meld)
+                if c.is_joker and c.pin is not None and Card(window[order.index(i)], suit) != c.pin
+            )
             needed = Card(window[order.index(pinned)], suit)
-            return _illegal(meld, "run", rules, Reason("pin_mismatch", {"joker": str(meld[pinned]),
-                                                                       "needed": str(needed)}))
+            return _illegal(
+                meld, "run", rules, Reason("pin_mismatch", {"joker": str(meld[pinned]), "needed": str(needed)})
+            )
         return _illegal(meld, "run", rules, _gap_reason(naturals, meld, rules))
     first = None
     for order, window, written in placements:
@@ -281,8 +306,9 @@ def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
     return first
 
 
-def _written_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], rules: RuleSet,
-                        pins: bool) -> list[_Placement]:
+def _written_placements(
+    meld: tuple[Card, ...], windows: tuple[_Window, ...], rules: RuleSet, pins: bool
+) -> list[_Placement]:
     """Placements where the cards as written (ascending, else descending) form the window."""
     out: list[_Placement] = []
     size = len(meld)
@@ -315,8 +341,9 @@ def _written_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], ru
     return out
 
 
-def _sorted_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], rules: RuleSet,
-                       pins: bool) -> list[_Placement]:
+def _sorted_placements(
+    meld: tuple[Card, ...], windows: tuple[_Window, ...], rules: RuleSet, pins: bool
+) -> list[_Placement]:
     """Placements that reorder the cards: naturals sorted, gaps filled, spare jokers high."""
     fixed: dict[int, Rank | None] = {}
     for i, c in enumerate(meld):
@@ -344,8 +371,15 @@ def _sorted_placements(meld: tuple[Card, ...], windows: tuple[_Window, ...], rul
     return out
 
 
-def _run_verdict(meld: tuple[Card, ...], order: list[int], window: _Window, suit: Suit, written: bool,
-                 rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
+def _run_verdict(
+    meld: tuple[Card, ...],
+    order: list[int],
+    window: _Window,
+    suit: Suit,
+    written: bool,
+    rules: RuleSet,
+    laid: Counter[Card],
+) -> MeldCheck:
     size = len(meld)
     reasons: list[Reason] = []
     assigned = list(meld)
@@ -399,13 +433,19 @@ def _gap_reason(naturals: list[Card], meld: tuple[Card, ...], rules: RuleSet) ->
         if _sorted_placements(meld, _windows(len(meld), wrap_rules), wrap_rules, pins=False):
             return Reason("ace_high_and_low", {})
     gaps = max(0, min(missing))
-    return Reason("run_not_consecutive", {"missing": gaps, "jokers": jokers,
-                                          "missing_cards": Reason("count_cards", {"count": gaps}),
-                                          "joker_count": Reason("count_jokers", {"count": jokers}) if jokers
-                                          else Reason("no_joker", {})})
+    return Reason(
+        "run_not_consecutive",
+        {
+            "missing": gaps,
+            "jokers": jokers,
+            "missing_cards": Reason("count_cards", {"count": gaps}),
+            "joker_count": Reason("count_jokers", {"count": jokers}) if jokers else Reason("no_joker", {}),
+        },
+    )
 
 
 # -- disputes -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SwapCheck:
@@ -421,8 +461,9 @@ class SwapCheck:
         return {"legal": self.legal, "reasons": [r.message for r in self.reasons]}
 
 
-def check_swap(meld: CardsLike, card: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = (),
-               has_layout: bool = True) -> SwapCheck:
+def check_swap(
+    meld: CardsLike, card: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = (), has_layout: bool = True
+) -> SwapCheck:
     """May ``card`` replace a joker in ``meld`` (in a set, any suit the set lacks)?
 
     Only a player with a layout of their own may swap: ``has_layout=False`` says no.
@@ -454,8 +495,9 @@ def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
     if check.kind == "set":
         rank = next(n for n in (c.natural_card for c in check.assigned) if n is not None).rank
         if natural.rank != rank:
-            return SwapCheck(False, (Reason("swap_set_wrong_rank", {"card": str(natural), "rank": str(rank)}),),
-                             meld=check)
+            return SwapCheck(
+                False, (Reason("swap_set_wrong_rank", {"card": str(natural), "rank": str(rank)}),), meld=check
+            )
         if natural in [c for c in check.written if not rules.is_joker(c)]:
             return SwapCheck(False, (Reason("swap_set_suit_taken", {"card": str(natural)}),), meld=check)
         pinned = [i for i in positions if check.written[i].is_joker and check.written[i].pin == natural]
@@ -481,8 +523,13 @@ class OpeningCheck:
         return {"legal": self.legal, "points": self.points, "reasons": [r.message for r in self.reasons]}
 
 
-def check_opening(melds: Sequence[CardsLike], bank_card: CardsLike, rules: RuleSet,
-                  has_layout: bool = False, table: Iterable[CardsLike] = ()) -> OpeningCheck:
+def check_opening(
+    melds: Sequence[CardsLike],
+    bank_card: CardsLike,
+    rules: RuleSet,
+    has_layout: bool = False,
+    table: Iterable[CardsLike] = (),
+) -> OpeningCheck:
     """Check taking the bank: legal melds, the bank card joined by two hand cards, enough points.
 
     >>> check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "7♥", RuleSet.preset()).to_dict()

@@ -64,8 +64,10 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "bad_pin": ("cards", N_('"{token}": a joker can only be pinned to a natural card, like JK=K♦')),
     "not_card_text": ("cards", N_('Cards are written as text, like "K♠ 10♥ JK", not as {value}.')),
     "range_open": ("cards", N_('"{token}": a run of cards is written from one card to another, like 6♥…10♥')),
-    "range_one_suit": ("cards", N_('"{token}": a run of cards goes from one natural card to another of the same suit, '
-                                   'like 6♥…10♥')),
+    "range_one_suit": (
+        "cards",
+        N_('"{token}": a run of cards goes from one natural card to another of the same suit, like 6♥…10♥'),
+    ),
     "too_many_cards_typed": ("cards", N_("Too many cards: at most {limit} in one entry.")),
     # melds
     "no_cards": ("melds", N_("No cards were given.")),
@@ -75,24 +77,40 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "mixed_cards": ("melds", N_("The cards are neither all of one rank (a set) nor all of one suit (a run).")),
     "set_duplicate_card": ("sets", N_("A set may not hold two copies of the same card: {card} appears twice.")),
     "run_duplicate_card": ("runs", N_("A run may not hold the same card twice: {card} appears twice.")),
-    "run_not_consecutive": ("runs", N_("The cards are not in consecutive order: "
-                                       "{missing_cards} missing, and {joker_count} to fill the gaps.")),
-    "ace_high_and_low": ("runs", N_("The ace is high (Q K A) or low (A 2 3), "
-                                    "never both in one run (wrap-around K A 2 is off).")),
-    "ace_low_off": ("runs", N_("The ace may not be played low (A 2 3): "
-                               "this table plays without the house rule “{switch}”.")),
-    "joker_limit": ("joker-limits", N_("Too many jokers: {jokers} in a {cards}-card meld, at most {limit} allowed "
-                                       "(jokers in one meld: {rule}).")),
+    "run_not_consecutive": (
+        "runs",
+        N_("The cards are not in consecutive order: {missing_cards} missing, and {joker_count} to fill the gaps."),
+    ),
+    "ace_high_and_low": (
+        "runs",
+        N_("The ace is high (Q K A) or low (A 2 3), never both in one run (wrap-around K A 2 is off)."),
+    ),
+    "ace_low_off": (
+        "runs",
+        N_("The ace may not be played low (A 2 3): this table plays without the house rule “{switch}”."),
+    ),
+    "joker_limit": (
+        "joker-limits",
+        N_("Too many jokers: {jokers} in a {cards}-card meld, at most {limit} allowed (jokers in one meld: {rule})."),
+    ),
     "adjacent_jokers": ("joker-limits", N_("Two jokers may not lie side by side in a run (house rule “{switch}”).")),
-    "joker_copies_played": ("joker-copies", N_("A joker may not stand for {card}: "
-                                               "both natural copies are already on the table.")),
-    "set_joker_no_suit": ("joker-copies", N_("A joker in this set has no card to stand for: "
-                                             "every {rank} the set lacks is already on the table twice.")),
+    "joker_copies_played": (
+        "joker-copies",
+        N_("A joker may not stand for {card}: both natural copies are already on the table."),
+    ),
+    "set_joker_no_suit": (
+        "joker-copies",
+        N_("A joker in this set has no card to stand for: every {rank} the set lacks is already on the table twice."),
+    ),
     "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
-    "pin_wrong_rank": ("joker-position", N_("{joker} does not fit this set: "
-                                            "the joker would have to be a {rank} of a suit the set lacks.")),
-    "pin_wrong_suit": ("joker-position", N_("{joker} does not fit this run: "
-                                            "the joker would have to be a card of {suit}.")),
+    "pin_wrong_rank": (
+        "joker-position",
+        N_("{joker} does not fit this set: the joker would have to be a {rank} of a suit the set lacks."),
+    ),
+    "pin_wrong_suit": (
+        "joker-position",
+        N_("{joker} does not fit this run: the joker would have to be a card of {suit}."),
+    ),
     # disputes
     "swap_no_joker": ("swap", N_("There is no joker in this meld to replace.")),
     "swap_not_natural": ("swap", N_("Only a natural card can replace a joker, not {card}.")),
@@ -103,10 +121,14 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "swap_illegal_meld": ("swap", N_("The meld is not legal as written, so its joker cannot be swapped.")),
     "opening_illegal_meld": ("opening", N_("Meld {meld} is not legal: {why}")),
     "opening_bank_card_missing": ("opening", N_("The bank card {card} is not in any of the melds.")),
-    "opening_bank_card_alone": ("opening", N_("The bank card {card} must join at least two cards "
-                                              "from the hand in one meld.")),
-    "opening_too_few_points": ("opening", N_("The melds are worth {points} points; "
-                                             "taking the bank needs at least {needed}.")),
+    "opening_bank_card_alone": (
+        "opening",
+        N_("The bank card {card} must join at least two cards from the hand in one meld."),
+    ),
+    "opening_too_few_points": (
+        "opening",
+        N_("The melds are worth {points} points; taking the bank needs at least {needed}."),
+    ),
     "opening_first_meld_run": ("ordered-rummy", N_("A player's first meld must be a run.")),
     "discard_no_fit": ("rummy-call", N_("{card} does not fit any of these melds.")),
     # deals
@@ -119,29 +141,51 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "swap_fits_nothing": ("swap", N_("{player}: {card} can replace the joker of none of {to}'s melds.")),
     "swap_no_meld": ("swap", N_("{player}: {to} has no meld {meld} to swap {card} into.")),
     "swap_breaks_meld": ("swap", N_("With the joker taken out, the meld is no longer legal.")),
-    "joker_laid_early": ("joker-copies", N_("{player}: {cards} — {why} The record does not say which came first: "
-                                            "this is legal only if the joker was laid before the second copy.")),
+    "joker_laid_early": (
+        "joker-copies",
+        N_(
+            "{player}: {cards} — {why} The record does not say which came first: "
+            "this is legal only if the joker was laid before the second copy."
+        ),
+    ),
     "went_out_with_hand": ("end-of-deal", N_("{player} went out but still has cards in hand.")),
     "hand_unknown_key": ("hand-short", N_("{field}: no such count; use {keys}.")),
     "hand_count_too_big": ("hand-short", N_("{field}: at most {limit}; the decks hold no more.")),
-    "hand_small_not_alike": ("hand-short", N_("{field}: small cards score their face value in this game, "
-                                              "so they cannot be counted together; give the points instead.")),
-    "hand_points_impossible": ("hand-short", N_("{field}: no hand of this game is worth that: "
-                                                "the points are a multiple of {step}, at most {most}.")),
+    "hand_small_not_alike": (
+        "hand-short",
+        N_(
+            "{field}: small cards score their face value in this game, "
+            "so they cannot be counted together; give the points instead."
+        ),
+    ),
+    "hand_points_impossible": (
+        "hand-short",
+        N_("{field}: no hand of this game is worth that: the points are a multiple of {step}, at most {most}."),
+    ),
     "too_many_copies": ("cards", N_("{card} is recorded {count} times; two decks hold only two.")),
     "too_many_jokers": ("cards", N_("{count} jokers are recorded; the deck has only {deck}.")),
     "went_out_with_cards": ("end-of-deal", N_("{player} went out but still has cards in hand: {cards}.")),
-    "joker_not_in_deck": ("wild-card", P_("{count} printed joker recorded, "
-                                          "but this table plays without printed jokers: {wild} is wild.",
-                                          "{count} printed jokers recorded, "
-                                          "but this table plays without printed jokers: {wild} is wild.")),
+    "joker_not_in_deck": (
+        "wild-card",
+        P_(
+            "{count} printed joker recorded, but this table plays without printed jokers: {wild} is wild.",
+            "{count} printed jokers recorded, but this table plays without printed jokers: {wild} is wild.",
+        ),
+    ),
     "unknown_went_out": ("end-of-deal", N_("Nobody called {player} plays in this deal.")),
     "express_without_going_out": ("express", N_("Express needs a player who went out.")),
     "express_not_in_game": ("express", N_("This game has no express.")),
-    "additions_without_run": ("ordered-rummy", N_("{player} added cards to melds without laying a meld; "
-                                                  "a player's first meld must be a run, and additions come after it.")),
-    "no_run": ("ordered-rummy", N_("{player} has melds but none of them is a run; "
-                                   "a player's first meld must be a run.")),
+    "additions_without_run": (
+        "ordered-rummy",
+        N_(
+            "{player} added cards to melds without laying a meld; "
+            "a player's first meld must be a run, and additions come after it."
+        ),
+    ),
+    "no_run": (
+        "ordered-rummy",
+        N_("{player} has melds but none of them is a run; a player's first meld must be a run."),
+    ),
     "player_count": ("players", N_("This game is for {min} to {max} players; the deal has {count}.")),
     "duplicate_player": ("players", N_("The name {player} is used twice.")),
 }
@@ -180,8 +224,12 @@ class Reason:
 
     def to_dict(self) -> dict[str, Any]:
         """The reason as plain data: code, English message, rule anchor and parameters."""
-        return {"code": self.code, "message": self.message, "rule": self.rule,
-                "params": {k: _plain(v) for k, v in self.params.items()}}
+        return {
+            "code": self.code,
+            "message": self.message,
+            "rule": self.rule,
+            "params": {k: _plain(v) for k, v in self.params.items()},
+        }
 
 
 def _plain(value: Any) -> Any:
@@ -198,8 +246,11 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
     return singular if count == 1 else plural
 
 
-def render(reason: Reason, translate: Callable[[str], str] = lambda s: s,
-           translate_plural: Callable[[str, str, int], str] = _english_plural) -> str:
+def render(
+    reason: Reason,
+    translate: Callable[[str], str] = lambda s: s,
+    translate_plural: Callable[[str, str, int], str] = _english_plural,
+) -> str:
     """Render a reason with ``translate`` applied to its template and nested reasons
     (``translate_plural(singular, plural, count)`` for a template with two forms).
 
@@ -237,41 +288,48 @@ class KunkenError(ValueError):
         """The reason's message code."""
         return self.reason.code
 
-MESSAGES.update({
-    "unknown_game": ("games", N_('"{game}": no such game; choose one of {games}.')),
-    "unknown_switch": ("house-rules", N_('"{switch}": no such house rule.')),
-    "bad_switch_value": ("house-rules", N_('House rule “{label}”: "{value}" is not allowed; expected {expected}.')),
-    "bad_field": ("deal-record", N_("{field}: expected {expected}.")),
-    "field_error": ("deal-record", N_("{field}: {why}")),
-    "missing_field": ("deal-record", N_("{field} is missing.")),
-    "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
-    "too_many_items": ("deal-record", N_("{field}: at most {limit} allowed.")),
-    "bad_target": ("session-end", N_("Target: {why}")),
-    "expected_range": ("house-rules", N_("a whole number from {lo} to {hi}")),
-    "expected_one_of": ("house-rules", N_("one of {options}")),
-    "expected_range_or": ("house-rules", N_("a whole number from {lo} to {hi}, or {word}")),
-    "expected_at_most": ("house-rules", N_("at most {limit}")),
-    "expected_text_at_most": ("deal-record", N_("a text of at most {limit} characters, or nothing")),
-    "unknown_field": ("deal-record", N_("{field}: no such field; a part has melds, vists, swaps and hand.")),
-    "draft_waiting": ("deal-record", N_("Waiting for the part of {players}: enter it, or ask them to.")),
-    # counts and a switch's value in words
-    "count_cards": ("cards", P_("{count} card", "{count} cards")),
-    "count_jokers": ("cards", P_("{count} joker", "{count} jokers")),
-    "no_joker": ("cards", N_("no joker")),
-    "count_points": ("points", P_("{count} point", "{count} points")),
-    "count_minus_points": ("scoring", P_("{count} minus point", "{count} minus points")),
-    "times": ("house-rules", N_("×{count}")),
-    "words": ("house-rules", N_("{text}")),
-    "number": ("house-rules", N_("{count}")),
-    # stored sessions, imports and exports
-    "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
-    "import_format": ("deal-record", N_('This is not a score sheet export this version can read: '
-                                        'format must be "{format}".')),
-    "import_field": ("deal-record", N_("The export's field {field} is wrong: expected {expected}.")),
-    "import_deal": ("deal-record", N_("Deal {number} cannot be read: {why}")),
-    "import_deal_problems": ("deal-record", N_("Deal {number} has problems "
-                                               "and was not recorded anyway (override): {why}")),
-    "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
-    "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
-    "session_players": ("players", N_("Name {min} to {max} different players.")),
-})
+
+MESSAGES.update(
+    {
+        "unknown_game": ("games", N_('"{game}": no such game; choose one of {games}.')),
+        "unknown_switch": ("house-rules", N_('"{switch}": no such house rule.')),
+        "bad_switch_value": ("house-rules", N_('House rule “{label}”: "{value}" is not allowed; expected {expected}.')),
+        "bad_field": ("deal-record", N_("{field}: expected {expected}.")),
+        "field_error": ("deal-record", N_("{field}: {why}")),
+        "missing_field": ("deal-record", N_("{field} is missing.")),
+        "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
+        "too_many_items": ("deal-record", N_("{field}: at most {limit} allowed.")),
+        "bad_target": ("session-end", N_("Target: {why}")),
+        "expected_range": ("house-rules", N_("a whole number from {lo} to {hi}")),
+        "expected_one_of": ("house-rules", N_("one of {options}")),
+        "expected_range_or": ("house-rules", N_("a whole number from {lo} to {hi}, or {word}")),
+        "expected_at_most": ("house-rules", N_("at most {limit}")),
+        "expected_text_at_most": ("deal-record", N_("a text of at most {limit} characters, or nothing")),
+        "unknown_field": ("deal-record", N_("{field}: no such field; a part has melds, vists, swaps and hand.")),
+        "draft_waiting": ("deal-record", N_("Waiting for the part of {players}: enter it, or ask them to.")),
+        # counts and a switch's value in words
+        "count_cards": ("cards", P_("{count} card", "{count} cards")),
+        "count_jokers": ("cards", P_("{count} joker", "{count} jokers")),
+        "no_joker": ("cards", N_("no joker")),
+        "count_points": ("points", P_("{count} point", "{count} points")),
+        "count_minus_points": ("scoring", P_("{count} minus point", "{count} minus points")),
+        "times": ("house-rules", N_("×{count}")),
+        "words": ("house-rules", N_("{text}")),
+        "number": ("house-rules", N_("{count}")),
+        # stored sessions, imports and exports
+        "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
+        "import_format": (
+            "deal-record",
+            N_('This is not a score sheet export this version can read: format must be "{format}".'),
+        ),
+        "import_field": ("deal-record", N_("The export's field {field} is wrong: expected {expected}.")),
+        "import_deal": ("deal-record", N_("Deal {number} cannot be read: {why}")),
+        "import_deal_problems": (
+            "deal-record",
+            N_("Deal {number} has problems and was not recorded anyway (override): {why}"),
+        ),
+        "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
+        "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
+        "session_players": ("players", N_("Name {min} to {max} different players.")),
+    }
+)

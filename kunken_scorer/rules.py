@@ -93,9 +93,17 @@ class RuleSet:
             if converted is not value:
                 object.__setattr__(self, name, converted)
         if self.min_players > self.max_players:
-            raise RuleSetError(Reason("bad_switch_value", {
-                "switch": "min_players", "label": SWITCHES["min_players"].label, "value": self.min_players,
-                "expected": Reason("expected_at_most", {"limit": self.max_players})}))
+            raise RuleSetError(
+                Reason(
+                    "bad_switch_value",
+                    {
+                        "switch": "min_players",
+                        "label": SWITCHES["min_players"].label,
+                        "value": self.min_players,
+                        "expected": Reason("expected_at_most", {"limit": self.max_players}),
+                    },
+                )
+            )
 
     # -- construction -------------------------------------------------------------
 
@@ -124,14 +132,19 @@ class RuleSet:
         if key is not None and key in _INTERNED:
             return _INTERNED[key]
         if not isinstance(switches, Mapping):
-            raise RuleSetError(Reason("bad_field", {"field": "rules",
-                                                    "expected": M_("an object of house-rule switches")}))
+            raise RuleSetError(
+                Reason("bad_field", {"field": "rules", "expected": M_("an object of house-rule switches")})
+            )
         changes = {}
         for name, value in switches.items():
             if name == "game":
                 if value != base.game:
-                    raise RuleSetError(Reason("bad_switch_value", {"switch": name, "label": M_("Game"), "value": value,
-                                                                   "expected": base.game}))
+                    raise RuleSetError(
+                        Reason(
+                            "bad_switch_value",
+                            {"switch": name, "label": M_("Game"), "value": value, "expected": base.game},
+                        )
+                    )
                 continue
             if name not in SWITCHES:
                 raise RuleSetError(Reason("unknown_switch", {"switch": name}))
@@ -254,6 +267,7 @@ def _plain(value: Any) -> Any:
     """A switch value as a plain scalar (a choice's ``str``, not its enum member)."""
     return str(value) if isinstance(value, StrEnum) else value
 
+
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
 #: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
 _InternKey = tuple[str, tuple[tuple[str, Any], ...]]
@@ -344,8 +358,12 @@ class Switch:
         try:
             return self._convert(value)
         except (ValueError, TypeError, CardError):
-            raise RuleSetError(Reason("bad_switch_value", {"switch": self.name, "label": self.label, "value": value,
-                                                           "expected": self.expected})) from None
+            raise RuleSetError(
+                Reason(
+                    "bad_switch_value",
+                    {"switch": self.name, "label": self.label, "value": value, "expected": self.expected},
+                )
+            ) from None
 
     def _convert(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -400,55 +418,123 @@ def _switch(name: str, kind: str, label: Text, help: Text | None = None, **more:
 
 
 #: Every switch a table may set, in the order pages list them, with its words (one table for every page).
-SWITCHES: dict[str, Switch] = dict([
-    _switch("ace_low", "bool", M_("The ace may be played low (A 2 3)")),
-    _switch("wrap", "bool", M_("Runs may wrap around (K A 2)")),
-    _switch("joker_limit", "choice", M_("Jokers allowed in one meld"), words={
-        JokerLimit.HALF: M_("at most half of the meld's cards"),
-        JokerLimit.TWO: M_("at most two, and one in a 3-card meld"),
-        JokerLimit.ONE: M_("at most one"),
-        JokerLimit.MINORITY: M_("fewer jokers than natural cards")}),
-    _switch("no_adjacent_jokers", "bool", M_("No two jokers side by side in a run")),
-    _switch("ace_points", "int", M_("Points for an ace"), unit="count_points"),
-    _switch("hand_size", "int", M_("Cards dealt to each player"), lo=1, hi=20, unit="count_cards"),
-    _switch("opening_points", "int", M_("Points needed to take the bank"), hi=1000, unit="count_points"),
-    _switch("joker_in_hand", "int_or_word", M_("A joker left in hand counts"),
-            M_("Minus points, or “double”: it doubles that player's minus."), hi=1000, word="double",
-            words={"double": M_("doubles the hand's minus points")}, unit="count_minus_points"),
-    _switch("express_multiplier", "int", M_("Express multiplies the deal by"), lo=1, hi=10, unit="times"),
-    _switch("short_ace", "choice", M_("An ace in a short run scores less"), words={
-        ShortAce.RUN_OF_THREE: M_("in a run of at most three cards"),
-        ShortAce.LOW: M_("when played low, below the 2"),
-        ShortAce.OFF: M_("never")}),
-    _switch("wild_card", "card", M_("Wild card instead of printed jokers"),
+SWITCHES: dict[str, Switch] = dict(
+    [
+        _switch("ace_low", "bool", M_("The ace may be played low (A 2 3)")),
+        _switch("wrap", "bool", M_("Runs may wrap around (K A 2)")),
+        _switch(
+            "joker_limit",
+            "choice",
+            M_("Jokers allowed in one meld"),
+            words={
+                JokerLimit.HALF: M_("at most half of the meld's cards"),
+                JokerLimit.TWO: M_("at most two, and one in a 3-card meld"),
+                JokerLimit.ONE: M_("at most one"),
+                JokerLimit.MINORITY: M_("fewer jokers than natural cards"),
+            },
+        ),
+        _switch("no_adjacent_jokers", "bool", M_("No two jokers side by side in a run")),
+        _switch("ace_points", "int", M_("Points for an ace"), unit="count_points"),
+        _switch("hand_size", "int", M_("Cards dealt to each player"), lo=1, hi=20, unit="count_cards"),
+        _switch("opening_points", "int", M_("Points needed to take the bank"), hi=1000, unit="count_points"),
+        _switch(
+            "joker_in_hand",
+            "int_or_word",
+            M_("A joker left in hand counts"),
+            M_("Minus points, or “double”: it doubles that player's minus."),
+            hi=1000,
+            word="double",
+            words={"double": M_("doubles the hand's minus points")},
+            unit="count_minus_points",
+        ),
+        _switch("express_multiplier", "int", M_("Express multiplies the deal by"), lo=1, hi=10, unit="times"),
+        _switch(
+            "short_ace",
+            "choice",
+            M_("An ace in a short run scores less"),
+            words={
+                ShortAce.RUN_OF_THREE: M_("in a run of at most three cards"),
+                ShortAce.LOW: M_("when played low, below the 2"),
+                ShortAce.OFF: M_("never"),
+            },
+        ),
+        _switch(
+            "wild_card",
+            "card",
+            M_("Wild card instead of printed jokers"),
             M_("A natural card that plays as a joker, like 7♠; empty: printed jokers."),
-            words={None: M_("none (printed jokers)")}),
-    _switch("min_players", "int", M_("Fewest players"), lo=1, hi=12),
-    _switch("max_players", "int", M_("Most players"), lo=1, hi=12),
-    _switch("decks", "int", M_("Decks"), lo=1, hi=4),
-    _switch("jokers", "int", M_("Printed jokers in the deck"), hi=16),
-    _switch("number_points", "int_or_word", M_("Points of a card 2 to 10"), word="face",
-            words={None: M_("face value")}, unit="count_points"),
-    _switch("court_points", "int", M_("Points of J, Q, K"), unit="count_points"),
-    _switch("short_ace_points", "int", M_("Points of an ace in a short run"), unit="count_points"),
-    _switch("first_meld_run", "bool", M_("A player's first meld must be a run")),
-    _switch("express", "bool", M_("Express is played")),
-    _switch("rummy_call", "bool", M_("“Rummy!” penalty for a discard that fits")),
-])
+            words={None: M_("none (printed jokers)")},
+        ),
+        _switch("min_players", "int", M_("Fewest players"), lo=1, hi=12),
+        _switch("max_players", "int", M_("Most players"), lo=1, hi=12),
+        _switch("decks", "int", M_("Decks"), lo=1, hi=4),
+        _switch("jokers", "int", M_("Printed jokers in the deck"), hi=16),
+        _switch(
+            "number_points",
+            "int_or_word",
+            M_("Points of a card 2 to 10"),
+            word="face",
+            words={None: M_("face value")},
+            unit="count_points",
+        ),
+        _switch("court_points", "int", M_("Points of J, Q, K"), unit="count_points"),
+        _switch("short_ace_points", "int", M_("Points of an ace in a short run"), unit="count_points"),
+        _switch("first_meld_run", "bool", M_("A player's first meld must be a run")),
+        _switch("express", "bool", M_("Express is played")),
+        _switch("rummy_call", "bool", M_("“Rummy!” penalty for a discard that fits")),
+    ]
+)
 
 #: The switches the rules reference names as house rules a table may turn (the start form shows them).
-HOUSE_RULES = ("ace_low", "wrap", "joker_limit", "no_adjacent_jokers", "ace_points", "hand_size",
-               "opening_points", "joker_in_hand", "express_multiplier", "short_ace", "wild_card")
+HOUSE_RULES = (
+    "ace_low",
+    "wrap",
+    "joker_limit",
+    "no_adjacent_jokers",
+    "ace_points",
+    "hand_size",
+    "opening_points",
+    "joker_in_hand",
+    "express_multiplier",
+    "short_ace",
+    "wild_card",
+)
 #: The values a printed summary shows even when the table kept the preset's.
-KEY_SWITCHES = ("hand_size", "decks", "jokers", "wild_card", "joker_limit", "number_points", "court_points",
-                "ace_points", "short_ace", "opening_points", "first_meld_run", "joker_in_hand", "express",
-                "express_multiplier", "rummy_call")
+KEY_SWITCHES = (
+    "hand_size",
+    "decks",
+    "jokers",
+    "wild_card",
+    "joker_limit",
+    "number_points",
+    "court_points",
+    "ace_points",
+    "short_ace",
+    "opening_points",
+    "first_meld_run",
+    "joker_in_hand",
+    "express",
+    "express_multiplier",
+    "rummy_call",
+)
 
 
 PRESETS = {
     "kunken": RuleSet(),
     "ordered-rummy": RuleSet(
-        game="ordered-rummy", min_players=2, max_players=8, hand_size=8, number_points=None,
-        court_points=10, ace_points=15, short_ace=ShortAce.RUN_OF_THREE, opening_points=0,
-        first_meld_run=True, joker_in_hand=25, express=False, express_multiplier=1, rummy_call=True),
+        game="ordered-rummy",
+        min_players=2,
+        max_players=8,
+        hand_size=8,
+        number_points=None,
+        court_points=10,
+        ace_points=15,
+        short_ace=ShortAce.RUN_OF_THREE,
+        opening_points=0,
+        first_meld_run=True,
+        joker_in_hand=25,
+        express=False,
+        express_multiplier=1,
+        rummy_call=True,
+    ),
 }

@@ -100,11 +100,22 @@ class Scoreboard:
         for scored in self.deals:
             deal, report, row = scored.deal, scored.report, scored.row
             by_name = {p.name: p for p in report.players} if report else {}
-            lines.append(DealLine(
-                row["id"], scored.number, tuple(by_name.get(name) for name in self.players),
-                deal.went_out if deal else None, bool(deal and deal.express), bool(deal and deal.redeal),
-                bool(row["override"]), row["note"], scored.error, deal.swaps if deal else (),
-                report.problems if report else (), report.warnings if report else ()))
+            lines.append(
+                DealLine(
+                    row["id"],
+                    scored.number,
+                    tuple(by_name.get(name) for name in self.players),
+                    deal.went_out if deal else None,
+                    bool(deal and deal.express),
+                    bool(deal and deal.redeal),
+                    bool(row["override"]),
+                    row["note"],
+                    scored.error,
+                    deal.swaps if deal else (),
+                    report.problems if report else (),
+                    report.warnings if report else (),
+                )
+            )
         return tuple(lines)
 
 
@@ -175,8 +186,7 @@ def scoreboard(store: Store, session_id: str) -> Scoreboard:
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
     status = session_status(session["players"], scores, target, redeals)
-    return Scoreboard(session, rules, target, tuple(scored), status,
-                      tuple(running_totals(session["players"], scores)))
+    return Scoreboard(session, rules, target, tuple(scored), status, tuple(running_totals(session["players"], scores)))
 
 
 def session_players(rules: RuleSet, names: Any) -> list[str]:
@@ -184,8 +194,9 @@ def session_players(rules: RuleSet, names: Any) -> list[str]:
     if not isinstance(names, list):
         raise KunkenError(Reason("bad_field", {"field": "players", "expected": M_("a list of names")}))
     cleaned = [clean_name(n, f"players[{i}]") for i, n in enumerate(names)]
-    if not rules.min_players <= len(cleaned) <= rules.max_players or \
-            len({n.casefold() for n in cleaned}) != len(cleaned):
+    if not rules.min_players <= len(cleaned) <= rules.max_players or len({n.casefold() for n in cleaned}) != len(
+        cleaned
+    ):
         raise KunkenError(Reason("session_players", {"min": rules.min_players, "max": rules.max_players}))
     return cleaned
 
@@ -195,12 +206,16 @@ def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
     rules = RuleSet.from_dict(session["rules"])
     deal = Deal.from_dict(body)
     if sorted(deal.names) != sorted(session["players"]):
-        raise KunkenError(Reason("deal_players", {"players": ", ".join(session["players"]),
-                                                  "got": ", ".join(deal.names) or M_("nobody")}))
+        raise KunkenError(
+            Reason(
+                "deal_players", {"players": ", ".join(session["players"]), "got": ", ".join(deal.names) or M_("nobody")}
+            )
+        )
     return deal.to_dict(), evaluate_deal(deal, rules)
 
 
 # -- the draft of the next deal, entered from the players' phones ------------------------------
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -235,8 +250,9 @@ def _checked(rules: RuleSet, names: list[str], entries: dict, end: dict) -> tupl
     """The end with its defaults, and the parts checked together under it."""
     end = {**DRAFT_END, **{k: v for k, v in end.items() if k in DRAFT_END}}
     parts = {seat: entry["part"] for seat, entry in entries.items()}
-    return end, check_draft(rules, names, parts, end["went_out"], bool(end["went_out_set"]), bool(end["express"]),
-                            bool(end["redeal"]))
+    return end, check_draft(
+        rules, names, parts, end["went_out"], bool(end["went_out_set"]), bool(end["express"]), bool(end["redeal"])
+    )
 
 
 def load_draft(store: Store, session_id: str) -> Draft:
@@ -245,8 +261,17 @@ def load_draft(store: Store, session_id: str) -> Draft:
     session = store.get_session(session_id)
     rules = RuleSet.from_dict(session["rules"])
     end, check = _checked(rules, session["players"], stored["parts"], stored["end"])
-    return Draft(session, rules, stored["deal"], stored["version"],
-                 f"{stored['session_version']}-{stored['version']}", end, stored["parts"], stored["seats"], check)
+    return Draft(
+        session,
+        rules,
+        stored["deal"],
+        stored["version"],
+        f"{stored['session_version']}-{stored['version']}",
+        end,
+        stored["parts"],
+        stored["seats"],
+        check,
+    )
 
 
 def with_end(draft: Draft, end: dict) -> Draft:
@@ -263,6 +288,7 @@ def draft_deal(draft: Draft) -> tuple[dict, DealReport]:
 
 
 # -- player statistics, kept up to date as sessions change --------------------------------------
+
 
 @dataclass
 class PlayerHistory:
@@ -304,8 +330,13 @@ class Tally:
         went_out = record.get("went_out")
         if record.get("express") and rules.express and went_out in self.players:
             expresses[went_out] = expresses.get(went_out, 0) + 1
-        return replace(self, version=version, deals=self.deals + 1, expresses=expresses,
-                       points={n: self.points[n] + scores.get(n, 0) for n in self.players})
+        return replace(
+            self,
+            version=version,
+            deals=self.deals + 1,
+            expresses=expresses,
+            points={n: self.points[n] + scores.get(n, 0) for n in self.players},
+        )
 
 
 def tally_of(board: Scoreboard) -> Tally:
@@ -325,8 +356,9 @@ def tally_of(board: Scoreboard) -> Tally:
         if deal.express and rules.express and deal.went_out in names:
             expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
     session = board.session
-    return Tally(session["id"], board.version, session["game"], session["created_at"], tuple(names), points,
-                 deals, expresses)
+    return Tally(
+        session["id"], board.version, session["game"], session["created_at"], tuple(names), points, deals, expresses
+    )
 
 
 #: (session id, version) -> the session's tally at that version: a recording adds its deal to the
@@ -371,9 +403,18 @@ def stats_rows(tally: Tally) -> list[dict]:
         return []
     names = list(tally.players)
     winners = {s.name for s in session_status(names, [tally.points], None).standings if s.place == 1}
-    return [{"player": name.casefold(), "name": name, "deals": tally.deals, "points": tally.points[name],
-             "expresses": tally.expresses.get(name, 0), "won": name in winners, "played_at": tally.created_at}
-            for name in names]
+    return [
+        {
+            "player": name.casefold(),
+            "name": name,
+            "deals": tally.deals,
+            "points": tally.points[name],
+            "expresses": tally.expresses.get(name, 0),
+            "won": name in winners,
+            "played_at": tally.created_at,
+        }
+        for name in names
+    ]
 
 
 def refresh_stats(store: Store, session_id: str) -> None:

@@ -108,8 +108,9 @@ class SessionStatus:
     progress: str | None = None
 
 
-def session_status(players: Sequence[str], deal_scores: Sequence[Mapping[str, int]],
-                   target: Target | None, redeals: int = 0) -> SessionStatus:
+def session_status(
+    players: Sequence[str], deal_scores: Sequence[Mapping[str, int]], target: Target | None, redeals: int = 0
+) -> SessionStatus:
     """Standings and the target's state after the recorded deals (redeals count toward dealing only).
 
     >>> s = session_status(["A", "B"], [{"A": -120, "B": 30}], Target("penalty", 100))

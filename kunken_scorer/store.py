@@ -234,8 +234,17 @@ def m005_creations(db: Database) -> None:
 def m006_player_stats(db: Database) -> None:
     """Player statistics kept up to date: each session's summary per player, and their sums per game."""
     db.table("session_stats").create(
-        {"session_id": str, "player": str, "name": str, "game": str, "deals": int, "points": int,
-         "expresses": int, "won": int, "played_at": str},
+        {
+            "session_id": str,
+            "player": str,
+            "name": str,
+            "game": str,
+            "deals": int,
+            "points": int,
+            "expresses": int,
+            "won": int,
+            "played_at": str,
+        },
         pk=("session_id", "player"),
         foreign_keys=[("session_id", "sessions", "id")],
         not_null=["name", "game", "deals", "points", "expresses", "won", "played_at"],
@@ -243,8 +252,17 @@ def m006_player_stats(db: Database) -> None:
     )
     db.table("session_stats").create_index(["game", "player", "played_at"])
     db.table("player_stats").create(
-        {"game": str, "player": str, "name": str, "sessions": int, "won": int, "deals": int, "points": int,
-         "expresses": int, "last_played": str},
+        {
+            "game": str,
+            "player": str,
+            "name": str,
+            "sessions": int,
+            "won": int,
+            "deals": int,
+            "points": int,
+            "expresses": int,
+            "last_played": str,
+        },
         pk=("game", "player"),
         not_null=["name", "sessions", "won", "deals", "points", "expresses", "last_played"],
         strict=True,
@@ -485,12 +503,11 @@ class Store:
 
     def _bump_version(self, session_id: str) -> None:
         """Increase the session's version by one (its statistics are then out of date)."""
-        self.db.execute(
-            "UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id]
-        )
+        self.db.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id])
 
-    def _log(self, session_id: str, action: str, detail: dict, deal_id: int | None = None,
-             at: str | None = None) -> None:
+    def _log(
+        self, session_id: str, action: str, detail: dict, deal_id: int | None = None, at: str | None = None
+    ) -> None:
         """Append one history row."""
         assert action in HISTORY_ACTIONS, action
         self.db.table("history").insert(
@@ -503,8 +520,9 @@ class Store:
             }
         )
 
-    def _insert_session(self, game: str, rules: dict, players: list[str],
-                        target: dict | None, now: str, ended_at: str | None = None) -> tuple[str, str]:
+    def _insert_session(
+        self, game: str, rules: dict, players: list[str], target: dict | None, now: str, ended_at: str | None = None
+    ) -> tuple[str, str]:
         """Insert a sessions row; return (id, edit token)."""
         session_id = secrets.token_urlsafe(18)  # 144 random bits
         token = secrets.token_urlsafe(24)  # 192 random bits
@@ -534,8 +552,9 @@ class Store:
         if key is not None:
             self.db.table("creation_keys").insert({"key": key, "session_id": session_id, "created_at": now})
 
-    def create_session(self, game: str, rules: dict, players: list[str],
-                       target: dict | None, *, idempotency_key: str | None = None) -> tuple[dict, str | None]:
+    def create_session(
+        self, game: str, rules: dict, players: list[str], target: dict | None, *, idempotency_key: str | None = None
+    ) -> tuple[dict, str | None]:
         """Create a session; return (session, edit token) — the token is stored only hashed.
 
         A repeated ``idempotency_key`` (a double tap on Start) stores nothing and returns the
@@ -563,9 +582,7 @@ class Store:
         """Return True if token is this session's edit token (constant-time compare)."""
         if not token:
             return False
-        row = self.db.execute(
-            "SELECT token_hash FROM sessions WHERE id = ?", [session_id]
-        ).fetchone()
+        row = self.db.execute("SELECT token_hash FROM sessions WHERE id = ?", [session_id]).fetchone()
         if row is None:
             return False
         return hmac.compare_digest(_hash_token(token), row[0])
@@ -590,19 +607,19 @@ class Store:
         since = (now - timedelta(seconds=window)).isoformat(timespec="microseconds")
         with self._write():
             self.db.execute("DELETE FROM creations WHERE at < ?", [since])
-            count = self.db.execute("SELECT count(*) FROM creations WHERE address = ? AND at >= ?",
-                                    [address, since]).fetchone()[0]
+            count = self.db.execute(
+                "SELECT count(*) FROM creations WHERE address = ? AND at >= ?", [address, since]
+            ).fetchone()[0]
             if count >= limit:
                 return False
-            self.db.execute("INSERT INTO creations (address, at) VALUES (?, ?)",
-                            [address, now.isoformat(timespec="microseconds")])
+            self.db.execute(
+                "INSERT INTO creations (address, at) VALUES (?, ?)", [address, now.isoformat(timespec="microseconds")]
+            )
         return True
 
     def version(self, session_id: str) -> int:
         """Return the session's version (bumped on every change), or raise NotFound."""
-        row = self.db.execute(
-            "SELECT version FROM sessions WHERE id = ?", [session_id]
-        ).fetchone()
+        row = self.db.execute("SELECT version FROM sessions WHERE id = ?", [session_id]).fetchone()
         if row is None:
             raise NotFound(f"There is no score sheet with id {session_id!r}.")
         return row[0]
@@ -657,14 +674,10 @@ class Store:
 
     def _deal_row(self, session_id: str, deal_id: int) -> dict:
         """Return the raw deals row (deleted or not) of this session, or raise NotFound."""
-        if isinstance(deal_id, int) and not -2**63 <= deal_id < 2**63:
+        if isinstance(deal_id, int) and not -(2**63) <= deal_id < 2**63:
             # Beyond SQLite's INTEGER (a hand-typed URL): no such deal, not an OverflowError.
             raise NotFound(f"This score sheet has no deal with id {deal_id!r}.")
-        rows = list(
-            self.db.table("deals").rows_where(
-                "id = ? AND session_id = ?", [deal_id, session_id]
-            )
-        )
+        rows = list(self.db.table("deals").rows_where("id = ? AND session_id = ?", [deal_id, session_id]))
         if not rows:
             raise NotFound(f"This score sheet has no deal with id {deal_id!r}.")
         return rows[0]
@@ -674,8 +687,7 @@ class Store:
         if row["deleted_at"] is not None:
             return None
         return self.db.execute(
-            "SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL"
-            " AND seq <= ?",
+            "SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL AND seq <= ?",
             [row["session_id"], row["seq"]],
         ).fetchone()[0]
 
@@ -683,13 +695,10 @@ class Store:
         """Return a live deal of this session for changing it, or raise Conflict/NotFound."""
         row = self._deal_row(session_id, deal_id)
         if row["deleted_at"] is not None:
-            raise Conflict(
-                "This deal was deleted on another device. Reload to see the current deals."
-            )
+            raise Conflict("This deal was deleted on another device. Reload to see the current deals.")
         return row
 
-    def _insert_deal(self, session_id: str, seq: int, record: dict, override: bool,
-                     note: str | None, now: str) -> int:
+    def _insert_deal(self, session_id: str, seq: int, record: dict, override: bool, note: str | None, now: str) -> int:
         """Insert one deals row and return its id."""
         _check_record(record)
         table = self.db.table("deals").insert(
@@ -708,9 +717,17 @@ class Store:
         assert table.last_pk is not None  # the row was just inserted
         return table.last_pk
 
-    def add_deal(self, session_id: str, record: dict, *, override: bool = False,
-                 note: str | None = None, idempotency_key: str | None = None,
-                 expected_version: int | None = None, draft_version: int | None = None) -> tuple[dict, bool]:
+    def add_deal(
+        self,
+        session_id: str,
+        record: dict,
+        *,
+        override: bool = False,
+        note: str | None = None,
+        idempotency_key: str | None = None,
+        expected_version: int | None = None,
+        draft_version: int | None = None,
+    ) -> tuple[dict, bool]:
         """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
 
         The draft of the next deal is emptied (the deal it was for is now recorded); with
@@ -781,16 +798,15 @@ class Store:
                     }
                 )
             else:
-                self.db.table("idempotency").update(
-                    (session_id, key), {"response": _dumps(body), "status": status}
-                )
+                self.db.table("idempotency").update((session_id, key), {"response": _dumps(body), "status": status})
 
     def deal_for_key(self, session_id: str, key: str | None) -> dict | None:
         """The deal an idempotency key already stored, if any (a double tap on Record)."""
         if not key:
             return None
-        row = self.db.execute("SELECT deal_id FROM idempotency WHERE session_id = ? AND key = ?",
-                              [session_id, key]).fetchone()
+        row = self.db.execute(
+            "SELECT deal_id FROM idempotency WHERE session_id = ? AND key = ?", [session_id, key]
+        ).fetchone()
         if row is None or row[0] is None:
             return None
         deal = self._deal_row(session_id, row[0])
@@ -809,9 +825,7 @@ class Store:
     def list_deals(self, session_id: str) -> list[dict]:
         """Return the live deals in recorded order, numbered from 1."""
         self._session_row(session_id)
-        rows = self.db.table("deals").rows_where(
-            "session_id = ? AND deleted_at IS NULL", [session_id], order_by="seq"
-        )
+        rows = self.db.table("deals").rows_where("session_id = ? AND deleted_at IS NULL", [session_id], order_by="seq")
         return [self._deal(row, number) for number, row in enumerate(rows, start=1)]
 
     def deals_known(self, session_id: str, known: Any) -> list[dict]:
@@ -824,17 +838,32 @@ class Store:
             self._session_row(session_id)
             cursor = self.db.execute(
                 "SELECT id, seq, revision, override, note, created_at, updated_at FROM deals"
-                " WHERE session_id = ? AND deleted_at IS NULL ORDER BY seq", [session_id])
-            rows = [{"id": r[0], "number": n, "seq": r[1], "revision": r[2], "record": None,
-                     "override": bool(r[3]), "note": r[4], "created_at": r[5], "updated_at": r[6]}
-                    for n, r in enumerate(cursor, start=1)]
+                " WHERE session_id = ? AND deleted_at IS NULL ORDER BY seq",
+                [session_id],
+            )
+            rows = [
+                {
+                    "id": r[0],
+                    "number": n,
+                    "seq": r[1],
+                    "revision": r[2],
+                    "record": None,
+                    "override": bool(r[3]),
+                    "note": r[4],
+                    "created_at": r[5],
+                    "updated_at": r[6],
+                }
+                for n, r in enumerate(cursor, start=1)
+            ]
             wanted = [r["id"] for r in rows if (r["id"], r["revision"]) not in known]
             for start in range(0, len(wanted), 500):
-                chunk = wanted[start:start + 500]
+                chunk = wanted[start : start + 500]
                 marks = ",".join("?" * len(chunk))
-                records = dict(self.db.execute(
-                    f"SELECT id, record FROM deals WHERE session_id = ? AND id IN ({marks})",
-                    [session_id, *chunk]).fetchall())
+                records = dict(
+                    self.db.execute(
+                        f"SELECT id, record FROM deals WHERE session_id = ? AND id IN ({marks})", [session_id, *chunk]
+                    ).fetchall()
+                )
                 for r in rows:
                     if r["id"] in records:
                         r["record"] = json.loads(records[r["id"]])
@@ -854,8 +883,9 @@ class Store:
         except NotFound:
             return False
 
-    def update_deal(self, session_id: str, deal_id: int, record: dict, *, override: bool,
-                    note: str | None, expected_revision: int) -> dict:
+    def update_deal(
+        self, session_id: str, deal_id: int, record: dict, *, override: bool, note: str | None, expected_revision: int
+    ) -> dict:
         """Replace a deal's record, override and note if it is still at expected_revision."""
         _check_record(record)
         with self._write():
@@ -901,8 +931,7 @@ class Store:
         self._log(session_id, action, {"before": self._snapshot(row)}, row["id"], now)
         return deal
 
-    def delete_deal(self, session_id: str, deal_id: int, *,
-                    expected_revision: int | None = None) -> None:
+    def delete_deal(self, session_id: str, deal_id: int, *, expected_revision: int | None = None) -> None:
         """Soft-delete a deal; deleting an already deleted deal does nothing."""
         with self._write():
             self._writable_session(session_id)
@@ -944,16 +973,21 @@ class Store:
             row = self._deal_row(session_id, deal_id)
             undone = self.db.execute(
                 "SELECT deal_id FROM history WHERE session_id = ? AND action IN ('undo', 'redo') "
-                "ORDER BY id DESC LIMIT 1", [session_id]).fetchone()
+                "ORDER BY id DESC LIMIT 1",
+                [session_id],
+            ).fetchone()
             if row["deleted_at"] is None or undone is None or undone[0] != deal_id:
                 return None
-            later = self.db.execute("SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL "
-                                    "AND seq > ?", [session_id, row["seq"]]).fetchone()[0]
+            later = self.db.execute(
+                "SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL AND seq > ?",
+                [session_id, row["seq"]],
+            ).fetchone()[0]
             if later:
                 raise Conflict("A deal was recorded after the undo: the undone deal cannot come back before it.")
             now = _now()
-            self.db.table("deals").update(row["id"], {"deleted_at": None, "updated_at": now,
-                                                      "revision": row["revision"] + 1})
+            self.db.table("deals").update(
+                row["id"], {"deleted_at": None, "updated_at": now, "revision": row["revision"] + 1}
+            )
             self._bump_version(session_id)
             self._log(session_id, "redo", {"after": self._snapshot(row)}, row["id"], now)
             back = self._deal_row(session_id, deal_id)
@@ -962,9 +996,7 @@ class Store:
     def history(self, session_id: str) -> list[dict]:
         """Return the session's history, newest first, with details decoded."""
         self._session_row(session_id)
-        rows = self.db.table("history").rows_where(
-            "session_id = ?", [session_id], order_by="id DESC"
-        )
+        rows = self.db.table("history").rows_where("session_id = ?", [session_id], order_by="id DESC")
         return [
             {
                 "id": row["id"],
@@ -1028,26 +1060,41 @@ class Store:
                 r[0]: {"part": json.loads(r[1]), "revision": r[2], "written_by": r[3], "written_at": r[4]}
                 for r in self.db.execute(
                     "SELECT seat, part, revision, written_by, written_at FROM draft_parts WHERE session_id = ?"
-                    " ORDER BY seat", [session_id])
+                    " ORDER BY seat",
+                    [session_id],
+                )
             }
-            seats = {r[0]: {"taken_at": r[1]} for r in self.db.execute(
-                "SELECT seat, taken_at FROM seats WHERE session_id = ? ORDER BY seat", [session_id])}
+            seats = {
+                r[0]: {"taken_at": r[1]}
+                for r in self.db.execute(
+                    "SELECT seat, taken_at FROM seats WHERE session_id = ? ORDER BY seat", [session_id]
+                )
+            }
             number = self.next_number(session_id)
-        return {"deal": number, "version": found["version"] if found else 0,
-                "session_version": row["version"], "end": json.loads(found["end"]) if found else {},
-                "parts": parts, "seats": seats, "ended": row["ended_at"] is not None}
+        return {
+            "deal": number,
+            "version": found["version"] if found else 0,
+            "session_version": row["version"],
+            "end": json.loads(found["end"]) if found else {},
+            "parts": parts,
+            "seats": seats,
+            "ended": row["ended_at"] is not None,
+        }
 
     def draft_tag(self, session_id: str) -> str:
         """A tag that changes whenever the session or its draft (parts, end, seats) changes: an ETag."""
         row = self.db.execute(
             "SELECT s.version, coalesce(d.version, 0) FROM sessions s LEFT JOIN drafts d ON d.session_id = s.id"
-            " WHERE s.id = ?", [session_id]).fetchone()
+            " WHERE s.id = ?",
+            [session_id],
+        ).fetchone()
         if row is None:
             raise NotFound(f"There is no score sheet with id {session_id!r}.")
         return f"{row[0]}-{row[1]}"
 
-    def save_part(self, session_id: str, seat: int, part: dict | None, *, revision: int | None, by: str,
-                  deal: int | None = None) -> dict:
+    def save_part(
+        self, session_id: str, seat: int, part: dict | None, *, revision: int | None, by: str, deal: int | None = None
+    ) -> dict:
         """Write (or with ``None`` remove) one seat's part; return it with its new revision.
 
         ``revision`` is the part's revision the writer last saw (0: no part yet); another one means
@@ -1062,8 +1109,9 @@ class Store:
         with self._write():
             self._check_writable(self._seat_row(session_id, seat))
             self._check_deal_number(session_id, deal)
-            current = self._one("SELECT revision FROM draft_parts WHERE session_id = ? AND seat = ?",
-                                [session_id, seat])
+            current = self._one(
+                "SELECT revision FROM draft_parts WHERE session_id = ? AND seat = ?", [session_id, seat]
+            )
             stored = current["revision"] if current else 0
             if revision is not None and revision != stored:
                 raise Conflict("This part was changed on another phone since you saw it.")
@@ -1077,7 +1125,8 @@ class Store:
                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id, seat) DO UPDATE SET part = excluded.part,"
                     " revision = excluded.revision, written_by = excluded.written_by,"
                     " written_at = excluded.written_at",
-                    [session_id, seat, _dumps(part), stored + 1, by, now])
+                    [session_id, seat, _dumps(part), stored + 1, by, now],
+                )
                 entry = {"part": part, "revision": stored + 1, "written_by": by, "written_at": now}
             entry["version"] = self._touch_draft(session_id, now)
             return entry
@@ -1105,10 +1154,14 @@ class Store:
         with self._write():
             self._check_writable(self._seat_row(session_id, seat))
             now = _now()
-            held = self.db.execute("SELECT 1 FROM seats WHERE session_id = ? AND seat = ?",
-                                   [session_id, seat]).fetchone() is not None
-            self.db.table("seats").upsert({"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token),
-                                     "taken_at": now}, pk=("session_id", "seat"))
+            held = (
+                self.db.execute("SELECT 1 FROM seats WHERE session_id = ? AND seat = ?", [session_id, seat]).fetchone()
+                is not None
+            )
+            self.db.table("seats").upsert(
+                {"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token), "taken_at": now},
+                pk=("session_id", "seat"),
+            )
             self._touch_draft(session_id, now)
         return token, held
 
@@ -1118,31 +1171,33 @@ class Store:
             self._seat_row(session_id, seat)
             if token is not None and self.seat_of(session_id, token) != seat:
                 return False
-            gone = self.db.execute("DELETE FROM seats WHERE session_id = ? AND seat = ?",
-                                   [session_id, seat]).rowcount
+            gone = self.db.execute("DELETE FROM seats WHERE session_id = ? AND seat = ?", [session_id, seat]).rowcount
             if gone:
                 self._touch_draft(session_id, _now())
             return bool(gone)
 
     def taken_seats(self, session_id: str) -> list[int]:
         """The seats a phone holds, in seat order."""
-        return [r[0] for r in self.db.execute(
-            "SELECT seat FROM seats WHERE session_id = ? ORDER BY seat", [session_id])]
+        return [
+            r[0] for r in self.db.execute("SELECT seat FROM seats WHERE session_id = ? ORDER BY seat", [session_id])
+        ]
 
     def seat_of(self, session_id: str, token: str | None) -> int | None:
         """The seat this seat token holds in the session, or None."""
         if not token:
             return None
-        row = self.db.execute("SELECT seat FROM seats WHERE session_id = ? AND holder_hash = ?",
-                              [session_id, _hash_token(token)]).fetchone()
+        row = self.db.execute(
+            "SELECT seat FROM seats WHERE session_id = ? AND holder_hash = ?", [session_id, _hash_token(token)]
+        ).fetchone()
         return row[0] if row else None
 
     # -- player statistics (worked out by the service; the store keeps them and their sums) ---------
 
     def stale_stats(self, limit: int = 1000) -> list[str]:
         """Sessions whose statistics were worked out for an older version (or never)."""
-        return [r[0] for r in self.db.execute(
-            "SELECT id FROM sessions WHERE stats_version != version LIMIT ?", [limit])]
+        return [
+            r[0] for r in self.db.execute("SELECT id FROM sessions WHERE stats_version != version LIMIT ?", [limit])
+        ]
 
     def set_many_session_stats(self, entries: list[tuple[str, int, str, list[dict]]]) -> int:
         """``set_session_stats`` for many sessions in one transaction; returns how many were written."""
@@ -1161,38 +1216,64 @@ class Store:
             row = self._session_row(session_id)
             if row["stats_version"] >= version or row["version"] != version:
                 return False
-            old = list(self.db.execute(
-                "SELECT player, deals, points, expresses, won FROM session_stats WHERE session_id = ?",
-                [session_id]))
+            old = list(
+                self.db.execute(
+                    "SELECT player, deals, points, expresses, won FROM session_stats WHERE session_id = ?", [session_id]
+                )
+            )
             touched = {(game, p[0]) for p in old} | {(game, r["player"]) for r in rows}
             for player, deals, points, expresses, won in old:
                 self.db.execute(
                     "UPDATE player_stats SET sessions = sessions - 1, deals = deals - ?, points = points - ?,"
                     " expresses = expresses - ?, won = won - ? WHERE game = ? AND player = ?",
-                    [deals, points, expresses, won, game, player])
+                    [deals, points, expresses, won, game, player],
+                )
             self.db.execute("DELETE FROM session_stats WHERE session_id = ?", [session_id])
             for r in rows:
                 self.db.execute(
                     "INSERT INTO session_stats (session_id, player, name, game, deals, points, expresses, won,"
                     " played_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [session_id, r["player"], r["name"], game, r["deals"], r["points"], r["expresses"],
-                     int(r["won"]), r["played_at"]])
+                    [
+                        session_id,
+                        r["player"],
+                        r["name"],
+                        game,
+                        r["deals"],
+                        r["points"],
+                        r["expresses"],
+                        int(r["won"]),
+                        r["played_at"],
+                    ],
+                )
                 self.db.execute(
                     "INSERT INTO player_stats (game, player, name, sessions, won, deals, points, expresses,"
                     " last_played) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) ON CONFLICT(game, player) DO UPDATE SET"
                     " sessions = sessions + 1, won = won + excluded.won, deals = deals + excluded.deals,"
                     " points = points + excluded.points, expresses = expresses + excluded.expresses",
-                    [game, r["player"], r["name"], int(r["won"]), r["deals"], r["points"], r["expresses"],
-                     r["played_at"]])
+                    [
+                        game,
+                        r["player"],
+                        r["name"],
+                        int(r["won"]),
+                        r["deals"],
+                        r["points"],
+                        r["expresses"],
+                        r["played_at"],
+                    ],
+                )
             for game_key, player in touched:
                 latest = self.db.execute(
                     "SELECT name, played_at FROM session_stats WHERE game = ? AND player = ?"
-                    " ORDER BY played_at DESC, rowid DESC LIMIT 1", [game_key, player]).fetchone()
+                    " ORDER BY played_at DESC, rowid DESC LIMIT 1",
+                    [game_key, player],
+                ).fetchone()
                 if latest is None:
                     self.db.execute("DELETE FROM player_stats WHERE game = ? AND player = ?", [game_key, player])
                 else:
-                    self.db.execute("UPDATE player_stats SET name = ?, last_played = ? WHERE game = ? AND player = ?",
-                                    [latest[0], latest[1], game_key, player])
+                    self.db.execute(
+                        "UPDATE player_stats SET name = ?, last_played = ? WHERE game = ? AND player = ?",
+                        [latest[0], latest[1], game_key, player],
+                    )
             self.db.execute("UPDATE sessions SET stats_version = ? WHERE id = ?", [version, session_id])
         return True
 
@@ -1201,16 +1282,26 @@ class Store:
         where, params = ("WHERE game = ?", [game]) if game else ("", [])
         cursor = self.db.execute(
             "SELECT game, player, name, sessions, won, deals, points, expresses, last_played FROM player_stats "
-            + where, params)
+            + where,
+            params,
+        )
         names = [c[0] for c in cursor.description]
         return [dict(zip(names, r, strict=True)) for r in cursor]
 
     # -- whole sessions ---------------------------------------------------------------
 
-    def import_session(self, game: str, rules: dict, players: list[str],
-                       target: dict | None, deals: list[dict], *, created_at: str | None = None,
-                       ended_at: str | None = None,
-                       idempotency_key: str | None = None) -> tuple[dict, str | None]:
+    def import_session(
+        self,
+        game: str,
+        rules: dict,
+        players: list[str],
+        target: dict | None,
+        deals: list[dict],
+        *,
+        created_at: str | None = None,
+        ended_at: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> tuple[dict, str | None]:
         """Create a session with all its deals in one transaction; return (session, token).
 
         ``created_at``/``ended_at`` keep an exported session's dates (ISO text); by default it
@@ -1223,8 +1314,7 @@ class Store:
             if earlier is not None:
                 return self.get_session(earlier), None
             now = _now()
-            session_id, token = self._insert_session(game, rules, players, target, created_at or now,
-                                                     ended_at)
+            session_id, token = self._insert_session(game, rules, players, target, created_at or now, ended_at)
             self._remember_creation(idempotency_key, session_id, now)
             # Encoded one by one inside the transaction: a bad deal anywhere rolls back
             # the session and every deal before it.
@@ -1246,16 +1336,9 @@ class Store:
         # no transaction stays open while the caller works.
         with self.db.atomic():
             sessions = [
-                self._session(row)
-                for row in self.db.table("sessions").rows_where(
-                    order_by="created_at, rowid"
-                )
+                self._session(row) for row in self.db.table("sessions").rows_where(order_by="created_at, rowid")
             ]
-            deal_rows = list(
-                self.db.table("deals").rows_where(
-                    "deleted_at IS NULL", order_by="session_id, seq"
-                )
-            )
+            deal_rows = list(self.db.table("deals").rows_where("deleted_at IS NULL", order_by="session_id, seq"))
         by_session: dict[str, list[dict]] = {}
         for row in deal_rows:
             live = by_session.setdefault(row["session_id"], [])

@@ -36,6 +36,7 @@ NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache"}
 
 # -- a run writes nothing into the repository -----------------------------------------------------
 
+
 def repository_files(root: Path = ROOT) -> set[str]:
     """Every file and folder under ``root`` (folders end in ``/``), leaving out :data:`NOT_CHECKED`
     and the screenshot folder ``KUNKEN_SHOTS`` a developer may ask for."""
@@ -57,8 +58,9 @@ def new_files(before: set[str], after: set[str]) -> list[str]:
 
 def pytest_configure(config):
     """Point whatever the run would write beside the code at a temporary folder."""
-    config.addinivalue_line("markers", 'lang(code): the language cookie of the `client` fixture ("en"), '
-                                       "or None for none")
+    config.addinivalue_line(
+        "markers", 'lang(code): the language cookie of the `client` fixture ("en"), or None for none'
+    )
     scratch = Path(tempfile.mkdtemp(prefix="kunken-tests-"))
     config._kunken_scratch = scratch
     # Hypothesis keeps its example database and a cache of constants in ./.hypothesis otherwise.
@@ -110,12 +112,15 @@ def pytest_unconfigure(config):
 
 # -- app fixtures (a fresh SQLite file per test) ---------------------------------------------
 
+
 @pytest.fixture
 def app(tmp_path):
     """The app on a fresh database file, CSRF on (as in production)."""
     from kunken_scorer.web import create_app
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "kunken.db"),
-                       "SECRET_KEY": "test-secret-key-0123456789abcdef"})
+
+    return create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "kunken.db"), "SECRET_KEY": "test-secret-key-0123456789abcdef"}
+    )
 
 
 @pytest.fixture
@@ -133,6 +138,7 @@ def client(app, request):
 def store(app):
     """The store behind ``app`` (its own connection to the same file)."""
     from kunken_scorer.store import Store
+
     s = Store.open(app.config["DATABASE"])
     yield s
     s.close()
@@ -140,12 +146,14 @@ def store(app):
 
 # -- a real server on loopback and a phone-sized Chromium, for browser tests ----------------
 
+
 @pytest.fixture
 def live_server(app):
     """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread; yields its base URL."""
     import threading
 
     from werkzeug.serving import make_server
+
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -157,9 +165,18 @@ def live_server(app):
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium; never a downloaded browser."""
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium",
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+    return {
+        **browser_type_launch_args,
+        "executable_path": "/usr/bin/chromium",
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
 
 
 @pytest.fixture(scope="session")
@@ -238,8 +255,15 @@ def rule_fields(game: str = "kunken") -> dict:
 
 def start(client, players=("Anna", "Boris"), game="kunken", shown="kunken", target=None, **extra) -> str:
     """Start a session from the home page; return its id (this client becomes the scorer)."""
-    data = {"csrf_token": csrf_from(client), "game": game, "defaults_for": shown, "create": "Start",
-            "target_kind": "", "target_value": "", **rule_fields(shown)}
+    data = {
+        "csrf_token": csrf_from(client),
+        "game": game,
+        "defaults_for": shown,
+        "create": "Start",
+        "target_kind": "",
+        "target_value": "",
+        **rule_fields(shown),
+    }
     for i, name in enumerate(players):
         data[f"players-{i}"] = name
     if target:
@@ -252,8 +276,12 @@ def start(client, players=("Anna", "Boris"), game="kunken", shown="kunken", targ
 
 def deal_data(page: str, players: dict, went_out: str = "", **flags) -> dict:
     """A deal form filled in: ``players`` maps seat index to (melds, vists, hand)."""
-    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
-            "expected": hidden(page, "expected"), "went_out": went_out}
+    data = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "form_key": hidden(page, "form_key"),
+        "expected": hidden(page, "expected"),
+        "went_out": went_out,
+    }
     for i, (melds, vists, hand) in players.items():
         data[f"players-{i}-melds"] = melds
         data[f"players-{i}-vists"] = vists
@@ -334,14 +362,17 @@ def post_deal(client, session, body=DEAL, key=None, if_match=None):
 
 
 SWAP_DEAL = {
-    "players": [{"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
-                {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": {"points": 15, "jokers": 0}}],
+    "players": [
+        {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
+        {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": {"points": 15, "jokers": 0}},
+    ],
     "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}],
     "went_out": "Anna",
 }
 
 
 # -- the rules core ---------------------------------------------------------------------------------
+
 
 def kunken(**switches):
     return RuleSet.for_game("kunken", switches)
@@ -361,9 +392,15 @@ jokers = st.one_of(st.just(Card.joker()), naturals.map(Card.joker))
 cards = st.one_of(naturals, jokers)
 
 
-switches = st.fixed_dictionaries({}, optional={
-    "joker_limit": st.sampled_from(["half", "two", "one", "minority"]),
-    "ace_low": st.booleans(), "wrap": st.booleans(), "no_adjacent_jokers": st.booleans()})
+switches = st.fixed_dictionaries(
+    {},
+    optional={
+        "joker_limit": st.sampled_from(["half", "two", "one", "minority"]),
+        "ace_low": st.booleans(),
+        "wrap": st.booleans(),
+        "no_adjacent_jokers": st.booleans(),
+    },
+)
 
 
 rule_sets = st.builds(RuleSet.for_game, st.sampled_from(["kunken", "ordered-rummy"]), switches)
@@ -378,6 +415,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 # -- helpers -------------------------------------------------------------------------------------
+
 
 def tap_and_wait(page: Page, target) -> None:
     """Tap something that navigates, and wait for the new page (``tap`` alone does not wait)."""
@@ -434,7 +472,8 @@ def close_keypad(page: Page) -> None:
 
 def quiet(page: Page) -> None:
     """The deal form's live check has nothing pending or running, so the page no longer moves."""
-    page.wait_for_function("""() => { const f = document.getElementById('deal-form') || document.getElementById('part-form');
+    page.wait_for_function("""() => {
+        const f = document.getElementById('deal-form') || document.getElementById('part-form');
         return !f || (!f.hasAttribute('data-pending') && f.getAttribute('data-checking') !== 'true'); }""")
 
 
@@ -508,10 +547,12 @@ def no_horizontal_overflow(page: Page) -> None:
     layout viewport's ``clientWidth`` (412 CSS pixels on a Pixel 7), and innerWidth must equal it.
     """
     width, inner, screen = page.evaluate(
-        "[document.documentElement.scrollWidth, window.innerWidth, document.documentElement.clientWidth]")
+        "[document.documentElement.scrollWidth, window.innerWidth, document.documentElement.clientWidth]"
+    )
     assert screen == page.viewport_size["width"], (page.url, screen)
-    assert width <= screen and inner <= screen, \
+    assert width <= screen and inner <= screen, (
         f"{page.url}: the page is {width}px wide (innerWidth {inner}) on a {screen}px screen"
+    )
 
 
 class Taps:

@@ -8,11 +8,12 @@ import copy
 import json
 
 import pytest
-
 from conftest import API, DEAL, SWAP_DEAL, auth, new_session, post_deal
 
-DEAL_SCORES = [{"name": "Anna", "plus": 35, "minus": 0, "score": 35},
-               {"name": "Boris", "plus": 15, "minus": 20, "score": -5}]
+DEAL_SCORES = [
+    {"name": "Anna", "plus": 35, "minus": 0, "score": 35},
+    {"name": "Boris", "plus": 15, "minus": 20, "score": -5},
+]
 # Boris's second meld "K♦ K♦ K♥" holds K♦ twice: a problem the table may override.
 BAD_DEAL = {**DEAL, "players": [DEAL["players"][0], {**DEAL["players"][1], "melds": ["2♥ 3♥ 4♥", "K♦ K♦ K♥"]}]}
 
@@ -26,6 +27,7 @@ def assert_error(response, status):
 
 # -- rule checks: the examples of API.md ---------------------------------------------------
 
+
 def test_health_answers_ok(client):
     response = client.get(f"{API}/health")
     assert response.status_code == 200
@@ -36,14 +38,24 @@ def test_health_answers_ok(client):
 def test_meld_check_example(client):
     response = client.post(f"{API}/melds/check", json={"game": "kunken", "cards": "5♥ JK 7♥", "rules": {}})
     assert response.status_code == 200
-    assert response.get_json() == {"legal": True, "kind": "run", "points": 15,
-                                   "cards": ["5♥", "JK=6♥", "7♥"], "reasons": []}
+    assert response.get_json() == {
+        "legal": True,
+        "kind": "run",
+        "points": 15,
+        "cards": ["5♥", "JK=6♥", "7♥"],
+        "reasons": [],
+    }
 
 
 def test_meld_check_defaults_to_kunken_and_reads_russian_notation(client):
     response = client.post(f"{API}/melds/check", json={"cards": "Тп Тч Тб"})
-    assert response.get_json() == {"legal": True, "kind": "set", "points": 30,
-                                   "cards": ["A♠", "A♥", "A♦"], "reasons": []}
+    assert response.get_json() == {
+        "legal": True,
+        "kind": "set",
+        "points": 30,
+        "cards": ["A♠", "A♥", "A♦"],
+        "reasons": [],
+    }
 
 
 def test_illegal_meld_names_the_rule(client):
@@ -53,8 +65,7 @@ def test_illegal_meld_names_the_rule(client):
 
 
 def test_meld_check_counts_the_table(client):
-    body = client.post(f"{API}/melds/check",
-                       json={"cards": "6♥ JK 8♥", "table": ["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]}).get_json()
+    body = client.post(f"{API}/melds/check", json={"cards": "6♥ JK 8♥", "table": ["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]}).get_json()
     assert body["legal"] is False
     assert "both natural copies are already on the table" in body["reasons"][0]
     alone = client.post(f"{API}/melds/check", json={"cards": "6♥ JK 8♥"}).get_json()
@@ -77,13 +88,19 @@ def test_house_rules_change_the_verdict(client):
     assert client.post(f"{API}/melds/check", json=body).get_json()["points"] == 15
 
 
-@pytest.mark.parametrize("body, expected", [
-    ({"cards": "A♠ A♥ A♦", "game": "poker"}, '"poker": no such game'),
-    ({"cards": "A♠ A♥ A♦", "game": 7}, "game"),
-    ({"cards": "A♠ A♥ A♦", "rules": {"jokers_fly": True}}, '"jokers_fly": no such house rule'),
-    ({"cards": "A♠ A♥ A♦", "rules": {"joker_limit": "many"}}, "“Jokers allowed in one meld”: \"many\" is not allowed"),
-    ({"cards": "A♠ A♥ A♦", "rules": ["ace_low"]}, "rules"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ({"cards": "A♠ A♥ A♦", "game": "poker"}, '"poker": no such game'),
+        ({"cards": "A♠ A♥ A♦", "game": 7}, "game"),
+        ({"cards": "A♠ A♥ A♦", "rules": {"jokers_fly": True}}, '"jokers_fly": no such house rule'),
+        (
+            {"cards": "A♠ A♥ A♦", "rules": {"joker_limit": "many"}},
+            '“Jokers allowed in one meld”: "many" is not allowed',
+        ),
+        ({"cards": "A♠ A♥ A♦", "rules": ["ace_low"]}, "rules"),
+    ],
+)
 def test_unknown_game_or_switch_is_a_400_with_the_cores_message(client, body, expected):
     assert expected in assert_error(client.post(f"{API}/melds/check", json=body), 400)
 
@@ -151,6 +168,7 @@ def test_deal_score_bad_card_names_the_field_and_token(client):
 
 # -- sessions -------------------------------------------------------------------------------
 
+
 def _bits(token: str) -> int:
     return len(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))) * 8
 
@@ -169,8 +187,9 @@ def test_create_session_answers_unguessable_id_token_and_links(client):
 
 
 def test_create_session_stores_the_exact_rule_set(client, store):
-    s = new_session(client, players=["Anna", "Boris", "Vera"], rules={"ace_points": 5},
-                    target={"kind": "score", "value": 500})
+    s = new_session(
+        client, players=["Anna", "Boris", "Vera"], rules={"ace_points": 5}, target={"kind": "score", "value": 500}
+    )
     session = store.get_session(s["id"])
     assert session["rules"]["ace_points"] == 5 and session["rules"]["game"] == "kunken"
     assert session["rules"]["opening_points"] == 50  # the whole rule set, not only the changes
@@ -182,16 +201,19 @@ def test_create_session_stores_the_exact_rule_set(client, store):
     assert isinstance(body["version"], int)
 
 
-@pytest.mark.parametrize("body, expected", [
-    ({"players": ["Anna"]}, "2 to 5"),
-    ({"players": ["Anna", "anna"]}, "different players"),
-    ({"players": "Anna, Boris"}, "players"),
-    ({}, "players"),
-    ({"players": ["Anna", ""]}, "players[1]"),
-    ({"players": ["Anna", "Boris"], "target": {"kind": "forever", "value": 3}}, "Target"),
-    ({"players": ["Anna", "Boris"], "game": "chess"}, '"chess": no such game'),
-    ({"players": ["Anna", "Boris"], "rules": {"nope": 1}}, '"nope": no such house rule'),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ({"players": ["Anna"]}, "2 to 5"),
+        ({"players": ["Anna", "anna"]}, "different players"),
+        ({"players": "Anna, Boris"}, "players"),
+        ({}, "players"),
+        ({"players": ["Anna", ""]}, "players[1]"),
+        ({"players": ["Anna", "Boris"], "target": {"kind": "forever", "value": 3}}, "Target"),
+        ({"players": ["Anna", "Boris"], "game": "chess"}, '"chess": no such game'),
+        ({"players": ["Anna", "Boris"], "rules": {"nope": 1}}, '"nope": no such house rule'),
+    ],
+)
 def test_create_session_refuses_bad_input(client, store, body, expected):
     assert expected in assert_error(client.post(f"{API}/sessions", json=body), 400)
     assert store.recent_sessions() == []
@@ -221,8 +243,13 @@ def test_recording_a_deal_answers_scores_totals_and_version(client, store):
     version = client.get(f"{API}/sessions/{s['id']}").get_json()["version"]
     response = post_deal(client, s, key="k1")
     assert response.status_code == 201
-    assert response.get_json() == {"number": 1, "players": DEAL_SCORES, "warnings": [],
-                                   "totals": {"Anna": 35, "Boris": -5}, "version": version + 1}
+    assert response.get_json() == {
+        "number": 1,
+        "players": DEAL_SCORES,
+        "warnings": [],
+        "totals": {"Anna": 35, "Boris": -5},
+        "version": version + 1,
+    }
     second = post_deal(client, s, key="k2").get_json()
     assert second["number"] == 2 and second["totals"] == {"Anna": 70, "Boris": -10}
     board = client.get(f"{API}/sessions/{s['id']}").get_json()
@@ -274,14 +301,17 @@ def test_override_with_a_note_is_stored(client, store):
     assert stored["override"] is True and stored["note"] == "Boris swears one was K♠"
 
 
-@pytest.mark.parametrize("change, expected", [
-    ({"players": [DEAL["players"][0]]}, "Anna, Boris"),
-    ({"game": "ordered-rummy"}, "kunken"),
-    ({"rules": {"ace_points": 5}}, "ace_points"),
-    ({"note": 5}, "note"),
-    ({"override": "yes"}, "override"),
-    ({"version": "three"}, "version"),
-])
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        ({"players": [DEAL["players"][0]]}, "Anna, Boris"),
+        ({"game": "ordered-rummy"}, "kunken"),
+        ({"rules": {"ace_points": 5}}, "ace_points"),
+        ({"note": 5}, "note"),
+        ({"override": "yes"}, "override"),
+        ({"version": "three"}, "version"),
+    ],
+)
 def test_recording_refuses_bad_deals(client, store, change, expected):
     s = new_session(client)
     assert expected in assert_error(post_deal(client, s, {**DEAL, **change}), 400)
@@ -297,9 +327,13 @@ def test_deal_body_may_repeat_the_sessions_own_rules(client):
 
 def test_russian_card_notation_is_stored_canonically(client, store):
     s = new_session(client, players=["Анна", "Борис"])
-    body = {"players": [
-        {"name": "Анна", "melds": ["Тп Тч Тб"], "vists": [{"to": "Борис", "cards": "5ч"}], "hand": ""},
-        {"name": "Борис", "melds": ["2ч 3ч 4ч"], "hand": "Кт дж"}], "went_out": "Анна"}
+    body = {
+        "players": [
+            {"name": "Анна", "melds": ["Тп Тч Тб"], "vists": [{"to": "Борис", "cards": "5ч"}], "hand": ""},
+            {"name": "Борис", "melds": ["2ч 3ч 4ч"], "hand": "Кт дж"},
+        ],
+        "went_out": "Анна",
+    }
     response = post_deal(client, s, body)
     assert response.status_code == 201, response.get_json()
     assert response.get_json()["totals"] == {"Анна": 35, "Борис": -5}
@@ -331,9 +365,14 @@ def test_ended_session_refuses_deals(client, store):
 
 # -- export and import ----------------------------------------------------------------------
 
+
 def _played_session(client):
-    s = new_session(client, players=["Anna", "Boris"], rules={"ace_points": 5, "joker_in_hand": 25},
-                    target={"kind": "deals", "value": 10})
+    s = new_session(
+        client,
+        players=["Anna", "Boris"],
+        rules={"ace_points": 5, "joker_in_hand": 25},
+        target={"kind": "deals", "value": 10},
+    )
     assert post_deal(client, s).status_code == 201
     assert post_deal(client, s, {**BAD_DEAL, "override": True, "note": "table agreed"}).status_code == 201
     assert post_deal(client, s, {"players": ["Anna", "Boris"], "redeal": True}).status_code == 201
@@ -347,14 +386,14 @@ def test_export_holds_the_whole_session(client):
     assert doc["game"] == "kunken" and doc["rules"]["ace_points"] == 5 and doc["rules"]["joker_in_hand"] == 25
     assert doc["players"] == ["Anna", "Boris"] and doc["target"] == {"kind": "deals", "value": 10}
     assert doc["created_at"] and doc["ended_at"] is None
-    assert [(d["override"], d["note"]) for d in doc["deals"]] == [(False, None), (True, "table agreed"),
-                                                                  (False, None)]
+    assert [(d["override"], d["note"]) for d in doc["deals"]] == [(False, None), (True, "table agreed"), (False, None)]
     assert doc["deals"][2]["record"]["redeal"] is True
     # The session as GET shows it says the same about every deal, and adds its scores.
     board = client.get(f"{API}/sessions/{s['id']}").get_json()
     assert [{k: d[k] for k in ("number", "record", "override", "note")} for d in board["deals"]] == doc["deals"]
-    assert {k: board[k] for k in ("id", "game", "rules", "players", "target")} == \
-        {k: doc[k] for k in ("id", "game", "rules", "players", "target")}
+    assert {k: board[k] for k in ("id", "game", "rules", "players", "target")} == {
+        k: doc[k] for k in ("id", "game", "rules", "players", "target")
+    }
 
 
 def test_import_makes_a_new_session_with_identical_scores(client, store):
@@ -379,16 +418,19 @@ def _count_sessions(store):
     return len(store.recent_sessions(limit=1000))
 
 
-@pytest.mark.parametrize("damage, status, expected", [
-    (lambda d: d["deals"][1].update(override=False), 422, "Deal 2 has problems"),
-    (lambda d: d["deals"][2]["record"]["players"].append("Vera"), 400, "Deal 3"),
-    (lambda d: d["deals"][0]["record"]["players"][0].update(hand="Z♠"), 400, '"Z♠": no such rank'),
-    (lambda d: d["deals"][0].pop("record"), 400, "Deal 1"),
-    (lambda d: d.update(format="other/v9"), 400, "format"),
-    (lambda d: d.update(players=["Anna"]), 400, "players"),
-    (lambda d: d["rules"].update(ace_points="many"), 400, "“Points for an ace”: \"many\" is not allowed"),
-    (lambda d: d.update(deals={"1": {}}), 400, "deals"),
-])
+@pytest.mark.parametrize(
+    "damage, status, expected",
+    [
+        (lambda d: d["deals"][1].update(override=False), 422, "Deal 2 has problems"),
+        (lambda d: d["deals"][2]["record"]["players"].append("Vera"), 400, "Deal 3"),
+        (lambda d: d["deals"][0]["record"]["players"][0].update(hand="Z♠"), 400, '"Z♠": no such rank'),
+        (lambda d: d["deals"][0].pop("record"), 400, "Deal 1"),
+        (lambda d: d.update(format="other/v9"), 400, "format"),
+        (lambda d: d.update(players=["Anna"]), 400, "players"),
+        (lambda d: d["rules"].update(ace_points="many"), 400, '“Points for an ace”: "many" is not allowed'),
+        (lambda d: d.update(deals={"1": {}}), 400, "deals"),
+    ],
+)
 def test_import_checks_everything_before_storing(client, store, damage, status, expected):
     s = _played_session(client)
     doc = client.get(f"{API}/sessions/{s['id']}/export").get_json()
@@ -403,16 +445,20 @@ def test_import_checks_everything_before_storing(client, store, damage, status, 
 
 # -- malformed and hostile input ------------------------------------------------------------
 
-@pytest.mark.parametrize("data, expected", [
-    (b"", "JSON object"),
-    (b"{", "not valid JSON"),
-    (b"[1, 2]", "not a list"),
-    (b'"cards"', "JSON object"),
-    (b"\xff\xfe{}", "UTF-8"),
-    (b'{"cards": NaN}', "not valid JSON"),
-    (b'{"cards": "\\ud800"}', "Unicode"),
-    (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
-])
+
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (b"", "JSON object"),
+        (b"{", "not valid JSON"),
+        (b"[1, 2]", "not a list"),
+        (b'"cards"', "JSON object"),
+        (b"\xff\xfe{}", "UTF-8"),
+        (b'{"cards": NaN}', "not valid JSON"),
+        (b'{"cards": "\\ud800"}', "Unicode"),
+        (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+    ],
+)
 def test_malformed_bodies_are_400s(client, data, expected):
     response = client.post(f"{API}/melds/check", data=data, content_type="application/json")
     assert expected in assert_error(response, 400)
@@ -430,15 +476,48 @@ def test_wrong_method_and_unknown_path_answer_json(client):
 
 
 HOSTILE_VALUES = [
-    None, 0, -1, 1.5, 10 ** 30, True, "", " ", "x" * 5000, "\x00", "5♥\x00JK", "\u202e☃😀\u0301",
-    "JK " * 500, [], [None], [[[]]], [{"a": 1}], ["JK"] * 300, {}, {"a": None}, {"players": [1]},
-    json.loads("[" * 30 + '"deep"' + "]" * 30), {"kind": "deals", "value": 10 ** 30},
+    None,
+    0,
+    -1,
+    1.5,
+    10**30,
+    True,
+    "",
+    " ",
+    "x" * 5000,
+    "\x00",
+    "5♥\x00JK",
+    "\u202e☃😀\u0301",
+    "JK " * 500,
+    [],
+    [None],
+    [[[]]],
+    [{"a": 1}],
+    ["JK"] * 300,
+    {},
+    {"a": None},
+    {"players": [1]},
+    json.loads("[" * 30 + '"deep"' + "]" * 30),
+    {"kind": "deals", "value": 10**30},
 ]
 HOSTILE_RAW = [
-    b"", b"null", b"[]", b"[{}]", b"0", b"true", b'"\\u0000"', b"{}", b'{"a":',
-    b"{" + b'"a":{' * 5000 + b"}" * 5001, b"[" * 50000 + b"]" * 50000, b"\xc3\x28", b"\x00" * 100,
-    b'{"cards": 1e400, "players": -Infinity}', b'{"cards": "' + b"9" * 200000 + b'"}',
-    b'{"players": ' + b"1" * 5000 + b"}", b'{"note": "\\udfff", "cards": "\\ud83d"}',
+    b"",
+    b"null",
+    b"[]",
+    b"[{}]",
+    b"0",
+    b"true",
+    b'"\\u0000"',
+    b"{}",
+    b'{"a":',
+    b"{" + b'"a":{' * 5000 + b"}" * 5001,
+    b"[" * 50000 + b"]" * 50000,
+    b"\xc3\x28",
+    b"\x00" * 100,
+    b'{"cards": 1e400, "players": -Infinity}',
+    b'{"cards": "' + b"9" * 200000 + b'"}',
+    b'{"players": ' + b"1" * 5000 + b"}",
+    b'{"note": "\\udfff", "cards": "\\ud83d"}',
 ]
 
 
@@ -448,13 +527,11 @@ def _endpoints(client):
     return s, [
         (f"{API}/melds/check", {"game": "kunken", "cards": "5♥ JK 7♥", "table": ["6♥ 7♥ 8♥"], "rules": {}}, {}),
         (f"{API}/swaps/check", {"meld": "JK K♠ K♣", "card": "K♦", "table": []}, {}),
-        (f"{API}/openings/check", {"melds": ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "bank_card": "7♥",
-                                   "has_layout": False}, {}),
+        (f"{API}/openings/check", {"melds": ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "bank_card": "7♥", "has_layout": False}, {}),
         (f"{API}/discards/check", {"game": "ordered-rummy", "card": "Q♦", "melds": ["9♦ 10♦ J♦"]}, {}),
         (f"{API}/deals/score", copy.deepcopy(DEAL), {}),
         (f"{API}/sessions", {"players": ["Anna", "Boris"], "rules": {}, "target": None}, {}),
-        (f"{API}/sessions/{s['id']}/deals", {**copy.deepcopy(DEAL), "override": False, "note": None},
-         auth(s)),
+        (f"{API}/sessions/{s['id']}/deals", {**copy.deepcopy(DEAL), "override": False, "note": None}, auth(s)),
         (f"{API}/sessions/import", doc, {}),
     ]
 
@@ -491,7 +568,9 @@ def test_hostile_bodies_never_cause_a_500(client):
     sent = 0
     for url, body, headers in endpoints:
         for raw in HOSTILE_RAW:
-            _assert_handled(client.post(url, data=raw, content_type="application/json", headers=headers), (url, raw[:40]))
+            _assert_handled(
+                client.post(url, data=raw, content_type="application/json", headers=headers), (url, raw[:40])
+            )
             sent += 1
         for value in HOSTILE_VALUES:
             _assert_handled(client.post(url, json=value, headers=headers), (url, value))
@@ -505,11 +584,18 @@ def test_hostile_bodies_never_cause_a_500(client):
 def test_hostile_headers_and_paths_never_cause_a_500(client):
     s = new_session(client)
     url = f"{API}/sessions/{s['id']}/deals"
-    for headers in [{"Authorization": "Bearer"}, {"Authorization": "Bearer " + "x" * 10000},
-                    {"Authorization": "bearer \x7f\x01"}, {"Authorization": "Bearer é"},
-                    auth(s, **{"Idempotency-Key": "k" * 1000}), auth(s, **{"If-Match": "W/\"1\""}),
-                    auth(s, **{"If-Match": "1" * 100}), auth(s, **{"If-Match": "٣"}),
-                    auth(s, **{"Accept-Language": "ru;q=abc, *"}), {"Cookie": "lang=xx"}]:
+    for headers in [
+        {"Authorization": "Bearer"},
+        {"Authorization": "Bearer " + "x" * 10000},
+        {"Authorization": "bearer \x7f\x01"},
+        {"Authorization": "Bearer é"},
+        auth(s, **{"Idempotency-Key": "k" * 1000}),
+        auth(s, **{"If-Match": 'W/"1"'}),
+        auth(s, **{"If-Match": "1" * 100}),
+        auth(s, **{"If-Match": "٣"}),
+        auth(s, **{"Accept-Language": "ru;q=abc, *"}),
+        {"Cookie": "lang=xx"},
+    ]:
         _assert_handled(client.post(url, json=DEAL, headers=headers), headers)
     for sid in ["%00", "x" * 3000, "%F0%9F%98%80", "..", "%2e%2e%2fetc", "' OR 1=1 --"]:
         for path in (f"{API}/sessions/{sid}", f"{API}/sessions/{sid}/export"):
@@ -518,10 +604,14 @@ def test_hostile_headers_and_paths_never_cause_a_500(client):
     assert_error(client.post(url, json=DEAL, headers=auth(s, **{"Idempotency-Key": "k" * 1000})), 400)
 
 
-COPIES_DEAL = {"players": [{"name": "Anna", "melds": ["9♣ JK J♣"], "hand": ""},
-                           {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": "2♣"},
-                           {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": "3♣"}],
-               "went_out": "Anna"}
+COPIES_DEAL = {
+    "players": [
+        {"name": "Anna", "melds": ["9♣ JK J♣"], "hand": ""},
+        {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": "2♣"},
+        {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": "3♣"},
+    ],
+    "went_out": "Anna",
+}
 
 
 def scores(answer: dict) -> dict:
@@ -529,6 +619,7 @@ def scores(answer: dict) -> dict:
 
 
 # -- swaps, short hands and warnings ----------------------------------------------------------------
+
 
 @pytest.mark.lang("en")
 def test_score_the_swap_example(client):
@@ -586,21 +677,25 @@ def test_the_both_copies_deal_records_with_one_warning(client):
 
 @pytest.mark.lang("en")
 def test_the_meld_check_with_a_table_still_enforces_both_copies(client):
-    answer = client.post(f"{API}/melds/check", json={"cards": "9♣ JK J♣",
-                                                     "table": ["10♣ 10♥ 10♠", "10♣ 10♦ 10♠"]}).get_json()
+    answer = client.post(
+        f"{API}/melds/check", json={"cards": "9♣ JK J♣", "table": ["10♣ 10♥ 10♠", "10♣ 10♦ 10♠"]}
+    ).get_json()
     assert answer["legal"] is False
 
 
 @pytest.mark.lang("en")
-@pytest.mark.parametrize("game, hand, field", [
-    ("kunken", {"small": -1}, "players[1].hand.small"),
-    ("kunken", {"faces": 0.5}, "players[1].hand.faces"),
-    ("kunken", {"queens": 1}, "players[1].hand.queens"),
-    ("kunken", {"points": 12}, "players[1].hand.points"),
-    ("kunken", {"points": "30"}, "players[1].hand.points"),
-    ("ordered-rummy", {"small": 1}, "players[1].hand.small"),
-    ("ordered-rummy", {"points": -1, "jokers": 1}, "players[1].hand.points"),
-])
+@pytest.mark.parametrize(
+    "game, hand, field",
+    [
+        ("kunken", {"small": -1}, "players[1].hand.small"),
+        ("kunken", {"faces": 0.5}, "players[1].hand.faces"),
+        ("kunken", {"queens": 1}, "players[1].hand.queens"),
+        ("kunken", {"points": 12}, "players[1].hand.points"),
+        ("kunken", {"points": "30"}, "players[1].hand.points"),
+        ("ordered-rummy", {"small": 1}, "players[1].hand.small"),
+        ("ordered-rummy", {"points": -1, "jokers": 1}, "players[1].hand.points"),
+    ],
+)
 def test_bad_counts_are_a_400_naming_the_field(client, game, hand, field):
     body = {"game": game, "players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
     response = client.post(f"{API}/deals/score", json=body)
@@ -630,15 +725,21 @@ def test_swap_check_knows_the_layout(client):
 
 # -- a rule set where no card is worth anything ----------------------------------------------------
 
+
 @pytest.mark.lang("en")
 def test_no_card_worth_anything_is_no_500(client):
     from test_api import API
-    body = {"rules": {"ace_points": 0}, "game": "kunken",
-            "players": [{"name": "A", "hand": {"points": 0}}, {"name": "B", "hand": {"points": 5}}]}
+
+    body = {
+        "rules": {"ace_points": 0},
+        "game": "kunken",
+        "players": [{"name": "A", "hand": {"points": 0}}, {"name": "B", "hand": {"points": 5}}],
+    }
     assert client.post(f"{API}/deals/score", json=body).status_code == 200
 
 
 # -- the language of the answers -------------------------------------------------------------------
+
 
 def test_the_api_answers_in_english_unless_the_client_asks_for_russian(client):
     body = {"cards": "K♠ 11♥ K♦"}

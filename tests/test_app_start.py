@@ -17,6 +17,7 @@ from kunken_scorer.web import create_app
 
 # -- the app factory -----------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def instance_folder(tmp_path, monkeypatch):
     """The app's instance folder (where it keeps the secret key it makes) under ``tmp_path``, not in the clone."""
@@ -27,6 +28,7 @@ def instance_folder(tmp_path, monkeypatch):
         app = new_app(test_config)
         app.instance_path = str(folder)
         return app
+
     monkeypatch.setattr(web, "_new_app", app_with_its_instance_here)
     return folder
 
@@ -57,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # -- python app.py ---------------------------------------------------------------------------------------
 
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -65,10 +68,20 @@ def _free_port():
 
 def test_app_py_starts_waitress_prints_the_join_address_and_serves(tmp_path):
     port = _free_port()
-    env = {**os.environ, "KUNKEN_DATABASE": str(tmp_path / "run.db"), "KUNKEN_SECRET_KEY": "x" * 40,
-           "KUNKEN_PUBLIC_URL": "http://192.0.2.7:8123", "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "KUNKEN_DATABASE": str(tmp_path / "run.db"),
+        "KUNKEN_SECRET_KEY": "x" * 40,
+        "KUNKEN_PUBLIC_URL": "http://192.0.2.7:8123",
+        "PYTHONUNBUFFERED": "1",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         body = None
         for _ in range(100):
@@ -92,18 +105,30 @@ def test_app_py_starts_waitress_prints_the_join_address_and_serves(tmp_path):
 def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
     """Phones poll every few seconds: a 304 must not make them connect again (waitress closed it)."""
     import json
+
     port = _free_port()
-    env = {**os.environ, "KUNKEN_DATABASE": str(tmp_path / "poll.db"), "KUNKEN_SECRET_KEY": "x" * 40,
-           "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "KUNKEN_DATABASE": str(tmp_path / "poll.db"),
+        "KUNKEN_SECRET_KEY": "x" * 40,
+        "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         sid = None
         for _ in range(300):
             try:
-                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/sessions", method="POST",
-                                                 data=b'{"players": ["Anna", "Boris"]}',
-                                                 headers={"Content-Type": "application/json"})
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/v1/sessions",
+                    method="POST",
+                    data=b'{"players": ["Anna", "Boris"]}',
+                    headers={"Content-Type": "application/json"},
+                )
                 with urllib.request.urlopen(request, timeout=2) as resp:
                     sid = json.loads(resp.read())["id"]
                 break
@@ -125,7 +150,8 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
 
 
 def _catalogs_copy(tmp_path, compiled: bool, po_newer: bool = False) -> Path:
-    """A copy of translations/ (the .po files, and their .mo when ``compiled``); the .po touched later when ``po_newer``."""
+    """A copy of translations/ (the .po files, and their .mo when ``compiled``); the .po touched later
+    when ``po_newer``."""
     copy = tmp_path / "translations"
     for po in (ROOT / "translations").glob("*/LC_MESSAGES/messages.po"):
         target = copy / po.relative_to(ROOT / "translations")
@@ -145,10 +171,17 @@ def test_the_app_only_reads_the_catalogs_and_compiles_nothing(tmp_path):
     from babel.messages.pofile import read_po
 
     from kunken_scorer.web import create_app
+
     translations = _catalogs_copy(tmp_path, compiled=True)
     before = sorted(p.relative_to(translations) for p in translations.rglob("*"))
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "k.db"), "SECRET_KEY": "x" * 40,
-                      "BABEL_TRANSLATION_DIRECTORIES": str(translations)})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "k.db"),
+            "SECRET_KEY": "x" * 40,
+            "BABEL_TRANSLATION_DIRECTORIES": str(translations),
+        }
+    )
     home = app.test_client().get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
     with (translations / "ru" / "LC_MESSAGES" / "messages.po").open("rb") as f:
         title = read_po(f).get("Kunken scorer").string
@@ -160,10 +193,19 @@ def test_the_app_only_reads_the_catalogs_and_compiles_nothing(tmp_path):
 def test_without_compiled_catalogs_app_py_stops_with_one_line_and_status_2(tmp_path, state):
     """`python app.py` without `make`: not English pages without a word, but what to run."""
     translations = _catalogs_copy(tmp_path, compiled=state != "missing", po_newer=state != "missing")
-    env = {**os.environ, "KUNKEN_DATABASE": str(tmp_path / "k.db"), "KUNKEN_SECRET_KEY": "x" * 40,
-           "KUNKEN_BABEL_TRANSLATION_DIRECTORIES": str(translations)}
-    proc = subprocess.run([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(_free_port())],
-                          env=env, capture_output=True, text=True, timeout=60)
+    env = {
+        **os.environ,
+        "KUNKEN_DATABASE": str(tmp_path / "k.db"),
+        "KUNKEN_SECRET_KEY": "x" * 40,
+        "KUNKEN_BABEL_TRANSLATION_DIRECTORIES": str(translations),
+    }
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(_free_port())],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("kunken-scorer:") and "make catalogs" in lines[0], proc.stderr

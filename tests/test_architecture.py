@@ -9,8 +9,24 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
 CORE = ["__init__", "cards", "rules", "melds", "deal", "draft", "messages", "session", "charts"]
-FORBIDDEN = {"flask", "wtforms", "flask_wtf", "flask_babel", "sqlite_utils", "sqlite3", "qrcode",
-             "werkzeug", "jinja2", "waitress", "socket", "http", "urllib", "os", "io", "subprocess"}
+FORBIDDEN = {
+    "flask",
+    "wtforms",
+    "flask_wtf",
+    "flask_babel",
+    "sqlite_utils",
+    "sqlite3",
+    "qrcode",
+    "werkzeug",
+    "jinja2",
+    "waitress",
+    "socket",
+    "http",
+    "urllib",
+    "os",
+    "io",
+    "subprocess",
+}
 #: the layers above the core (the web layer is the package kunken_scorer/web/)
 NOT_CORE = {"web", "store", "service", "exports"}
 WEB_IMPORTS = {"flask", "flask_wtf", "flask_babel", "wtforms", "werkzeug", "jinja2", "qrcode", "markupsafe"}
@@ -76,11 +92,20 @@ def test_every_message_code_is_registered_in_messages_py():
     used = {}
     for path in package.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Reason" and node.args
-                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "Reason"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
                 used.setdefault(node.args[0].value, str(path.relative_to(package)))
-            if (isinstance(node, ast.Attribute) and node.attr == "update"
-                    and getattr(node.value, "id", None) == "MESSAGES" and path.name != "messages.py"):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "update"
+                and getattr(node.value, "id", None) == "MESSAGES"
+                and path.name != "messages.py"
+            ):
                 raise AssertionError(f"{path.name} adds to MESSAGES; register the codes in messages.py")
     assert len(used) > 50
     assert {code: where for code, where in used.items() if code not in MESSAGES} == {}
@@ -88,6 +113,7 @@ def test_every_message_code_is_registered_in_messages_py():
 
 def test_the_no_writes_check_sees_every_new_file_and_folder(tmp_path):
     from conftest import new_files, repository_files
+
     (tmp_path / "app.py").write_text("")
     (tmp_path / "tests" / "__pycache__").mkdir(parents=True)
     before = repository_files(tmp_path)
@@ -98,5 +124,10 @@ def test_the_no_writes_check_sees_every_new_file_and_folder(tmp_path):
     (tmp_path / "tests" / "__pycache__" / "conftest.pyc").write_text("")  # bytecode is not the tests' doing
     (tmp_path / ".venv").mkdir()
     assert new_files(before, repository_files(tmp_path)) == [
-        ".hypothesis/", ".hypothesis/constants/", "instance/", "instance/secret_key", "tests/stray.db"]
+        ".hypothesis/",
+        ".hypothesis/constants/",
+        "instance/",
+        "instance/secret_key",
+        "tests/stray.db",
+    ]
     assert new_files(before, before) == []

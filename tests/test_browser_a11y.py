@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from conftest import ready, settled, start_on_phone, tap_and_wait
 from playwright.sync_api import Page, expect
 
-from conftest import ready, settled, start_on_phone, tap_and_wait
-
-WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-           "resultTypes": ["violations"]}
+WCAG_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
 
 
 def violations(page: Page) -> list[str]:
@@ -53,6 +54,7 @@ def test_axe_finds_a_field_without_a_label(server, phones):
 def test_the_seat_pages_pass_axe(server, phones, locale):
     """The session page with its "This is me" panel, a player's part page and the scorer's draft page."""
     from test_browser_seats import part_ready, saved
+
     scorer = phones(locale=locale).new_page()
     url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
     player = phones(locale=locale).new_page()

@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from playwright.sync_api import Page, expect
-
 from conftest import part_ready, take_seat
+from playwright.sync_api import Page, expect
 
 WATCH = """document.addEventListener('securitypolicyviolation', function (e) {
   (window.__csp = window.__csp || []).push(e.violatedDirective + ' ' + (e.blockedURI || e.sourceFile || ''));
@@ -16,8 +15,11 @@ WATCH = """document.addEventListener('securitypolicyviolation', function (e) {
 
 
 def _api(base: str, path: str, body=None, token=None) -> dict:
-    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
-                                     method="POST" if body is not None else "GET")
+    request = urllib.request.Request(
+        base + path,
+        data=None if body is None else json.dumps(body).encode(),
+        method="POST" if body is not None else "GET",
+    )
     request.add_header("Content-Type", "application/json")
     if token:
         request.add_header("Authorization", f"Bearer {token}")
@@ -42,17 +44,37 @@ def violations(page: Page) -> list[str]:
 def evening(base: str) -> tuple[str, str]:
     created = _api(base, "/api/v1/sessions", {"players": ["Anna", "Boris", "Vera"]})
     sid, token = created["id"], created["edit_token"]
-    deal = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♥"}]},
-                        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "K♣ JK"},
-                        {"name": "Vera", "hand": "7♠"}], "went_out": "Anna"}
+    deal = {
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♥"}]},
+            {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "K♣ JK"},
+            {"name": "Vera", "hand": "7♠"},
+        ],
+        "went_out": "Anna",
+    }
     _api(base, f"/api/v1/sessions/{sid}/deals", deal, token)
     return sid, token
 
 
 def pages_of(base: str, sid: str) -> list[str]:
-    return ["/", f"/s/{sid}", f"/s/{sid}/deals/new", f"/s/{sid}/history", f"/s/{sid}/summary", "/players",
-            "/import", "/rules/desk", f"/rules/desk?session={sid}", "/rules/kunken", "/rules/ordered-rummy",
-            f"/s/{sid}/draft", f"/s/{sid}/draft/1", f"/s/{sid}/chart.svg", f"/s/{sid}/qr.svg", "/s/no-such-session"]
+    return [
+        "/",
+        f"/s/{sid}",
+        f"/s/{sid}/deals/new",
+        f"/s/{sid}/history",
+        f"/s/{sid}/summary",
+        "/players",
+        "/import",
+        "/rules/desk",
+        f"/rules/desk?session={sid}",
+        "/rules/kunken",
+        "/rules/ordered-rummy",
+        f"/s/{sid}/draft",
+        f"/s/{sid}/draft/1",
+        f"/s/{sid}/chart.svg",
+        f"/s/{sid}/qr.svg",
+        "/s/no-such-session",
+    ]
 
 
 def test_every_page_loads_without_a_csp_violation(server, phones):
@@ -118,8 +140,9 @@ def test_no_page_can_be_framed_by_another_site(server, phones):
     targets = [server + path for path in pages_of(server, sid)[:12]]
     frames = "".join(f'<iframe src="{url}" width="300" height="200"></iframe>' for url in targets)
     frames += '<iframe src="/inner" width="300" height="200"></iframe>'
-    other, httpd = serve_html({"/": f"<!doctype html><body>{frames}</body>",
-                               "/inner": "<!doctype html><p id=inner>framed</p>"})
+    other, httpd = serve_html(
+        {"/": f"<!doctype html><body>{frames}</body>", "/inner": "<!doctype html><p id=inner>framed</p>"}
+    )
     try:
         page.goto(other + "/")
         page.wait_for_load_state("load")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from conftest import (
     PNG_SIGNATURE,
     Taps,
@@ -29,6 +27,7 @@ from conftest import (
     start_session,
     tap_and_wait,
 )
+from playwright.sync_api import expect
 
 TAP_BUDGET = 40
 
@@ -251,6 +250,7 @@ def test_a_joker_keeps_the_picked_rank_and_a_closed_keypad_stays_closed(server, 
 
 # -- a joker swap, a short hand and a warning in Russian, with screenshots --------------------------
 
+
 def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     page = phones(locale="ru-RU").new_page()
@@ -275,7 +275,9 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     no_horizontal_overflow(page)
     save(page, "Партия 1")
     notes = page.locator("#deals tr.deal-info td")
-    expect(notes.locator(".swap")).to_have_text(re.compile(r"Борис заменил джокера картой К♦ в комбинации 1 игрока Анна"))
+    expect(notes.locator(".swap")).to_have_text(
+        re.compile(r"Борис заменил джокера картой К♦ в комбинации 1 игрока Анна")
+    )
     expect(notes.locator(".warning")).to_have_count(1)
     notes.locator("details.warnings summary").tap()  # the warning's text folds out
     expect(notes.locator(".warning")).to_be_visible()

@@ -11,8 +11,6 @@ import json
 import re
 from urllib.parse import urljoin, urlparse
 
-from playwright.sync_api import Page, expect
-
 from conftest import (
     PNG_SIGNATURE,
     check,
@@ -29,6 +27,7 @@ from conftest import (
     tap_and_wait,
     total,
 )
+from playwright.sync_api import Page, expect
 
 #: The session page polls every 3 s; a change must show within this time.
 LIVE_WAIT = 10_000
@@ -88,6 +87,7 @@ def off_host(requests: list[str]) -> list[str]:
 
 
 # -- 1 and 2: a whole evening on two phones ----------------------------------------------------
+
 
 def test_whole_evening_on_two_phones(server, phones):
     """Create, watch from a second phone, record three deals by tapping, fix a bad meld, edit, undo."""
@@ -178,7 +178,7 @@ def test_whole_evening_on_two_phones(server, phones):
     expect(page.locator("#express")).to_be_checked()
     page.locator("#note").fill("Vera's express — <b>well played</b>")
     check(page)
-    expect(page.locator('#players-2-melds-verdicts span.joker-pin')).to_have_attribute("data-stands-for", "4♦")
+    expect(page.locator("#players-2-melds-verdicts span.joker-pin")).to_have_attribute("data-stands-for", "4♦")
     expect_preview(page, {"Anna": (0, 20, -20), "Boris": (15, 20, -5), "Vera": (100, 0, 100)})
     save(page, "Deal 3 saved")
     expect_totals(page, {"Anna": 20, "Boris": 60, "Vera": 100}, 3)
@@ -254,8 +254,17 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
     viewer.goto(page.locator("#viewer-link").get_attribute("href"))
     expect(total(viewer, "Anna")).to_have_attribute("data-total", "30")
     expect(viewer.locator("#live")).to_have_attribute("data-live", "on")
-    for selector in ("#record-deal", "#undo", "#undo-form", "#end-session", "#end-panel", "#scorer-panel",
-                     "#scorer-link", "a.edit-deal", "#scorer-actions"):
+    for selector in (
+        "#record-deal",
+        "#undo",
+        "#undo-form",
+        "#end-session",
+        "#end-panel",
+        "#scorer-panel",
+        "#scorer-link",
+        "a.edit-deal",
+        "#scorer-actions",
+    ):
         expect(viewer.locator(selector)).to_have_count(0)
     # Typing the scorer's addresses does not help either.
     for path in (f"/s/{sid}/deals/new", f"/s/{sid}/deals/1/edit"):
@@ -264,8 +273,11 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
     # Nor does a well-formed POST: a valid CSRF token (from the start form any phone may use) but no scorer token.
     viewer.goto(server + "/")
     csrf = viewer.locator('#start-form input[name="csrf_token"]').input_value()
-    for path, form in ((f"/s/{sid}/undo", {"expected_version": "1"}), (f"/s/{sid}/end", {}),
-                       (f"/s/{sid}/deals/1/delete", {"revision": "1"})):
+    for path, form in (
+        (f"/s/{sid}/undo", {"expected_version": "1"}),
+        (f"/s/{sid}/end", {}),
+        (f"/s/{sid}/deals/1/delete", {"revision": "1"}),
+    ):
         response = viewer_phone.request.post(server + path, form={"csrf_token": csrf, **form}, max_redirects=0)
         assert response.status == 403, (path, response.status)
     viewer.goto(session_url)
@@ -274,8 +286,16 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
 
     # Every page either phone opens, with all it loads, stays on 127.0.0.1.
     for phone_page in (page, viewer):
-        for path in ("/", f"/s/{sid}", f"/s/{sid}/history", f"/s/{sid}/summary", "/rules/desk",
-                     "/rules/kunken", "/players", f"/s/{sid}/qr.svg"):
+        for path in (
+            "/",
+            f"/s/{sid}",
+            f"/s/{sid}/history",
+            f"/s/{sid}/summary",
+            "/rules/desk",
+            "/rules/kunken",
+            "/players",
+            f"/s/{sid}/qr.svg",
+        ):
             response = phone_page.goto(server + path)
             assert response.ok, (path, response.status)
             phone_page.wait_for_load_state("load")
@@ -286,6 +306,7 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
 
 
 # -- 3: the rules desk in Russian --------------------------------------------------------------
+
 
 def test_rules_desk_in_russian(server, phones):
     """Tap К♦ К♦ К♥ on the Russian keypad: illegal, with a reason linking to the rule; 5ч Дж 7ч is legal."""
@@ -317,9 +338,11 @@ def test_rules_desk_in_russian(server, phones):
     expect(reason).to_have_attribute("data-rule", "sets")
     expect(reason.locator(".reason-text")).to_contain_text("К♦")  # in the page's notation
     # Checked at the end, after the rest of the flow: the answer is in words, in Russian.
-    words = {"verdict": page.locator("#meld-answer-verdict").inner_text(),
-             "reason": reason.locator(".reason-text").inner_text(),
-             "rule link": reason.locator("a.rule-link").first.inner_text()}
+    words = {
+        "verdict": page.locator("#meld-answer-verdict").inner_text(),
+        "reason": reason.locator(".reason-text").inner_text(),
+        "rule link": reason.locator("a.rule-link").first.inner_text(),
+    }
     link = reason.locator("a.rule-link").first
     expect(link).to_have_attribute("href", re.compile(r"/rules/kunken.*#sets$"))
     tap_and_wait(page, link)
@@ -344,6 +367,7 @@ def test_rules_desk_in_russian(server, phones):
 
 
 # -- 4: installable, and the screen stays awake --------------------------------------------------
+
 
 def test_session_page_is_installable_and_keeps_the_screen_awake(server, phones):
     """The manifest and its icons load from this server; the wake-lock script runs on the session page."""
@@ -381,6 +405,7 @@ def test_session_page_is_installable_and_keeps_the_screen_awake(server, phones):
 
 
 # -- 5: screenshots at phone size, nothing sticks out sideways ------------------------------------
+
 
 def test_phone_screenshots_without_horizontal_overflow(server, phones, tmp_path):
     """The session page and the deal form fit a Pixel 7 screen (saved as screenshots)."""

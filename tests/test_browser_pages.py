@@ -14,33 +14,52 @@ import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from conftest import shots_dir
 from playwright.sync_api import Page, expect
 
-from conftest import shots_dir
 from kunken_scorer.rules import SWITCHES
 
-WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-           "resultTypes": ["violations"]}
+WCAG_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
 PLAYERS = ["Анастасия", "Борис", "Вера", "Григорий", "Дина"]
 CODE_NAMES = {word for word in (*SWITCHES, *(str(v) for s in SWITCHES.values() for v in s.choices)) if "_" in word}
 DEALS = [
-    {"players": [{"name": "Анастасия", "melds": ["A♠ A♥ A♦", "5♥ 6♥ 7♥"], "hand": ""},
-                 {"name": "Борис", "melds": ["K♣ K♦ JK"], "vists": [{"to": "Анастасия", "meld": 1, "cards": "8♥"}],
-                  "hand": "3♣ 4♦"},
-                 {"name": "Вера", "hand": "Q♠ Q♦ JK"}, {"name": "Григорий", "hand": "2♠"},
-                 {"name": "Дина", "melds": ["9♣ 10♣ J♣"], "hand": "7♦"}],
-     "went_out": "Анастасия", "express": True},
-    {"players": [{"name": "Анастасия", "hand": "K♠"}, {"name": "Борис", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
-                 {"name": "Вера", "hand": "5♣"}, {"name": "Григорий", "melds": ["J♦ J♥ J♠"], "hand": "A♣"},
-                 {"name": "Дина", "hand": "6♠ 6♦"}],
-     "went_out": "Борис"},
+    {
+        "players": [
+            {"name": "Анастасия", "melds": ["A♠ A♥ A♦", "5♥ 6♥ 7♥"], "hand": ""},
+            {
+                "name": "Борис",
+                "melds": ["K♣ K♦ JK"],
+                "vists": [{"to": "Анастасия", "meld": 1, "cards": "8♥"}],
+                "hand": "3♣ 4♦",
+            },
+            {"name": "Вера", "hand": "Q♠ Q♦ JK"},
+            {"name": "Григорий", "hand": "2♠"},
+            {"name": "Дина", "melds": ["9♣ 10♣ J♣"], "hand": "7♦"},
+        ],
+        "went_out": "Анастасия",
+        "express": True,
+    },
+    {
+        "players": [
+            {"name": "Анастасия", "hand": "K♠"},
+            {"name": "Борис", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
+            {"name": "Вера", "hand": "5♣"},
+            {"name": "Григорий", "melds": ["J♦ J♥ J♠"], "hand": "A♣"},
+            {"name": "Дина", "hand": "6♠ 6♦"},
+        ],
+        "went_out": "Борис",
+    },
 ]
 
 #: what every page is checked for, in the page (returns a list of findings)
 LAYOUT = """() => {
   const found = [];
   const width = window.innerWidth;
-  if (document.documentElement.scrollWidth > width + 1) found.push(`page ${document.documentElement.scrollWidth}px wide`);
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width + 1) found.push(`page ${wide}px wide`);
   const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
   for (const el of document.querySelectorAll('button, a.button, label.segment, input[type=submit], summary.button')) {
@@ -53,14 +72,19 @@ LAYOUT = """() => {
     if (!visible(el) || el.selectedIndex < 0) continue;
     probe.style.font = getComputedStyle(el).font;
     probe.textContent = el.options[el.selectedIndex].text;
-    if (probe.getBoundingClientRect().width + 28 > el.clientWidth) found.push(`select cut: ${el.id} "${probe.textContent}"`);
+    if (probe.getBoundingClientRect().width + 28 > el.clientWidth) {
+      found.push(`select cut: ${el.id} "${probe.textContent}"`);
+    }
   }
   probe.remove();
   for (const table of document.querySelectorAll('table')) {
     if (!visible(table)) continue;
     for (const cell of table.querySelectorAll('thead th, tbody tr:first-child > *')) {
       const r = cell.getBoundingClientRect();
-      if (r.width > 0 && (r.right > width + 1 || r.left < -1)) { found.push(`table ${table.id || table.className}: "${cell.textContent.trim().slice(0, 20)}" off screen`); break; }
+      if (r.width > 0 && (r.right > width + 1 || r.left < -1)) {
+        found.push(`table ${table.id || table.className}: "${cell.textContent.trim().slice(0, 20)}" off screen`);
+        break;
+      }
     }
   }
   return found;
@@ -68,9 +92,12 @@ LAYOUT = """() => {
 
 
 def api(base: str, method: str, path: str, body=None, token=None) -> dict:
-    request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body else None,
-                                     headers={"Content-Type": "application/json",
-                                              **({"Authorization": f"Bearer {token}"} if token else {})})
+    request = urllib.request.Request(
+        base + path,
+        method=method,
+        data=json.dumps(body).encode() if body else None,
+        headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})},
+    )
     with urllib.request.urlopen(request) as answer:
         return json.loads(answer.read() or b"{}")
 
@@ -96,8 +123,9 @@ def look(page: Page, shots, name: str, language: str) -> list[str]:
     found = page.evaluate(LAYOUT)
     text = page.locator("body").inner_text()
     found += [f"code name: {c}" for c in sorted(CODE_NAMES & set(re.findall(r"[a-z_]+", text)))]
-    found += [f"axe {v['id']}: {v['nodes'][0]['html'][:100]}"
-              for v in Axe().run(page, options=WCAG_AA).response["violations"]]
+    found += [
+        f"axe {v['id']}: {v['nodes'][0]['html'][:100]}" for v in Axe().run(page, options=WCAG_AA).response["violations"]
+    ]
     page.screenshot(path=str(shots / f"page-{name}-{language}.png"), full_page=True)
     return found
 
@@ -181,6 +209,7 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
     """A laptop in the middle of the table shows the totals big, who deals next, and the deal that just
     arrived from the scorer's phone (its changes highlighted, its melds), without anyone touching it."""
     from conftest import fill, open_deal_form, save, start_on_phone
+
     scorer = phones(locale="ru-RU").new_page()
     url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера"], "cards")
     laptop = browser.new_context(viewport={"width": 1280, "height": 720}, locale="ru-RU").new_page()

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
-
 from conftest import (
     Taps,
     expect_totals,
@@ -23,6 +21,7 @@ from conftest import (
     take_seat,
     tap_and_wait,
 )
+from playwright.sync_api import expect
 
 PLAYER_TAP_BUDGET = 15
 
@@ -91,7 +90,7 @@ def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
     expect(scorer.locator("#draft-ready")).to_have_attribute("data-ready", "true")
     expect(scorer.locator("#went_out option:checked")).to_contain_text("Анна")  # the empty hand
     scores = {"Анна": 90, "Борис": -35, "Вера": -30, "Гоша": -70}
-    for seat, (name, score) in enumerate(scores.items()):
+    for seat, (_name, score) in enumerate(scores.items()):
         expect(scorer.locator(f"#seat-{seat} .seat-score")).to_have_attribute("data-score", str(score))
     scorer.screenshot(path=str(shots / "draft-ready-ru.png"), full_page=True)
     scorer.evaluate("window.scrollTo(0, 0)")

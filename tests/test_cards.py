@@ -4,6 +4,7 @@ the canonical form cards are written back in, and the errors that name the bad t
 from __future__ import annotations
 
 import pytest
+from conftest import cards
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,18 +18,34 @@ from kunken_scorer import (
     parse_cards,
 )
 
-from conftest import cards
-
 # --------------------------------------------------------------------------------------------
 # Notation: canonical output and parse errors
 # --------------------------------------------------------------------------------------------
 
 CANONICAL = [
-    ("10h", "10♥"), ("ks", "K♠"), ("qD", "Q♦"), ("a♣", "A♣"), ("2C", "2♣"),
-    ("Тп", "A♠"), ("тт", "A♣"), ("Вч", "J♥"), ("Дб", "Q♦"), ("Кт", "K♣"), ("10п", "10♠"),
-    ("JK", "JK"), ("jk", "JK"), ("Jo", "JK"), ("jo", "JK"), ("*", "JK"), ("Дж", "JK"),
-    ("дж", "JK"), ("JK=K♦", "JK=K♦"), ("jk=kd", "JK=K♦"), ("Дж=Кб", "JK=K♦"),
-    ("K♠", "K♠"), ("10♥", "10♥"),
+    ("10h", "10♥"),
+    ("ks", "K♠"),
+    ("qD", "Q♦"),
+    ("a♣", "A♣"),
+    ("2C", "2♣"),
+    ("Тп", "A♠"),
+    ("тт", "A♣"),
+    ("Вч", "J♥"),
+    ("Дб", "Q♦"),
+    ("Кт", "K♣"),
+    ("10п", "10♠"),
+    ("JK", "JK"),
+    ("jk", "JK"),
+    ("Jo", "JK"),
+    ("jo", "JK"),
+    ("*", "JK"),
+    ("Дж", "JK"),
+    ("дж", "JK"),
+    ("JK=K♦", "JK=K♦"),
+    ("jk=kd", "JK=K♦"),
+    ("Дж=Кб", "JK=K♦"),
+    ("K♠", "K♠"),
+    ("10♥", "10♥"),
 ]
 
 
@@ -46,8 +63,25 @@ def test_parse_cards_and_format_cards():
 
 
 BAD_TOKENS = [
-    "11♥", "Zx", "K", "JK=", "JK=JK", "Ts", "1♥", "0♥", "5x", "♥", "K♠♠", "JK=K", "K♠=5♥", "Д",
-    "10", "♥5", "h5", "JKK", "Tп",  # suit before rank, no suit, Latin T is no rank
+    "11♥",
+    "Zx",
+    "K",
+    "JK=",
+    "JK=JK",
+    "Ts",
+    "1♥",
+    "0♥",
+    "5x",
+    "♥",
+    "K♠♠",
+    "JK=K",
+    "K♠=5♥",
+    "Д",
+    "10",
+    "♥5",
+    "h5",
+    "JKK",
+    "Tп",  # suit before rank, no suit, Latin T is no rank
 ]
 
 
@@ -75,6 +109,7 @@ def test_no_such_rank_message():
 
 # -- properties: what is written reads back ----------------------------------------------------------
 
+
 @given(st.lists(cards, max_size=30))
 def test_parse_of_format_gives_the_cards_back(hand):
     assert parse_cards(format_cards(hand)) == tuple(hand)
@@ -88,23 +123,33 @@ def test_any_separator_and_russian_display_parse_the_same(hand, sep):
 
 # -- runs by their ends ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("typed, cards", [
-    ("6♥…10♥", "6♥ 7♥ 8♥ 9♥ 10♥"),
-    ("6ч..10ч", "6♥ 7♥ 8♥ 9♥ 10♥"),
-    ("6♥ … 10♥ JK", "6♥ 7♥ 8♥ 9♥ 10♥ JK"),
-    ("В♣…К♣", "J♣ Q♣ K♣"),
-    ("A♥…3♥", "A♥ 2♥ 3♥"),
-    ("Q♠…A♠", "Q♠ K♠ A♠"),
-    ("10♦…7♦", "10♦ 9♦ 8♦ 7♦"),
-])
+
+@pytest.mark.parametrize(
+    "typed, cards",
+    [
+        ("6♥…10♥", "6♥ 7♥ 8♥ 9♥ 10♥"),
+        ("6ч..10ч", "6♥ 7♥ 8♥ 9♥ 10♥"),
+        ("6♥ … 10♥ JK", "6♥ 7♥ 8♥ 9♥ 10♥ JK"),
+        ("В♣…К♣", "J♣ Q♣ K♣"),
+        ("A♥…3♥", "A♥ 2♥ 3♥"),
+        ("Q♠…A♠", "Q♠ K♠ A♠"),
+        ("10♦…7♦", "10♦ 9♦ 8♦ 7♦"),
+    ],
+)
 def test_a_run_is_typed_by_its_ends(typed, cards):
     assert format_cards(parse_cards(typed)) == cards
 
 
-@pytest.mark.parametrize("typed, code", [
-    ("6♥…", "range_open"), ("…10♥", "range_open"), ("6♥…10♠", "range_one_suit"), ("JK…5♥", "range_one_suit"),
-    ("6♥…11♥", "no_such_rank"),
-])
+@pytest.mark.parametrize(
+    "typed, code",
+    [
+        ("6♥…", "range_open"),
+        ("…10♥", "range_open"),
+        ("6♥…10♠", "range_one_suit"),
+        ("JK…5♥", "range_one_suit"),
+        ("6♥…11♥", "no_such_rank"),
+    ],
+)
 def test_a_bad_run_names_the_token(typed, code):
     with pytest.raises(CardError) as err:
         parse_cards(typed)
@@ -112,6 +157,7 @@ def test_a_bad_run_names_the_token(typed, code):
 
 
 # -- the memo of card texts keeps refusing a bad card -----------------------------------------------
+
 
 def test_a_bad_card_is_refused_every_time_not_only_the_first():
     for _ in range(2):
@@ -127,6 +173,7 @@ KUNKEN = RuleSet.preset()
 
 
 # -- the core's entry points check their input --------------------------------------------------
+
 
 @pytest.mark.parametrize("value", [7, 3.5, b"K\xe2", {"K": 1}, [1, 2], [None]])
 def test_a_non_text_card_argument_is_a_kunken_error(value):

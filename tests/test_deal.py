@@ -8,6 +8,7 @@ properties check the scoring over generated deals.
 from __future__ import annotations
 
 import pytest
+from conftest import kunken, naturals, ordered, rule_sets
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +24,6 @@ from kunken_scorer import (
     evaluate_deal,
     format_cards,
 )
-
-from conftest import kunken, naturals, ordered, rule_sets
 
 
 def players(report):
@@ -112,6 +111,7 @@ def test_joker_vist_counts_as_its_card():
 # --- Express: "that player's points are doubled, and every other player's minus points are
 # doubled; the others' plus points count normally" ---------------------------------------------
 
+
 def express_deal(express, boris_hand="2♠ 3♠ JK", went_out="Anna"):
     return {
         "game": "kunken",
@@ -153,6 +153,7 @@ def test_express_without_going_out_is_a_problem():
 # --- joker_in_hand: "double — a joker in hand counts nothing itself but doubles that player's
 # minus, two jokers quadruple it" --------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "hand, joker_in_hand, minus",
     [
@@ -177,6 +178,7 @@ def test_joker_in_hand_double_with_express():
 
 
 # --- End of a deal, redeal and recorded problems -----------------------------------------------
+
 
 def test_stock_ran_out_is_scored_the_same_way():
     body = express_deal(False, boris_hand="2♠")
@@ -326,6 +328,7 @@ def test_joker_for_a_card_both_copies_of_which_are_laid():
 
 # --- Ordered rummy worked examples --------------------------------------------------------------
 
+
 def test_ordered_rummy_72_plus():
     # "8♥ 9♥ 10♥ = 27; 10♣ J♣ Q♣ K♣ = 40; plus an addition of 5♣ to another player's set → 72"
     assert check_meld("8♥ 9♥ 10♥", ordered()).points == 27
@@ -333,8 +336,12 @@ def test_ordered_rummy_72_plus():
     body = {
         "game": "ordered-rummy",
         "players": [
-            {"name": "P1", "melds": ["8♥ 9♥ 10♥", "10♣ J♣ Q♣ K♣"],
-             "vists": [{"to": "P2", "meld": 1, "cards": "5♣"}], "hand": ""},
+            {
+                "name": "P1",
+                "melds": ["8♥ 9♥ 10♥", "10♣ J♣ Q♣ K♣"],
+                "vists": [{"to": "P2", "meld": 1, "cards": "5♣"}],
+                "hand": "",
+            },
             {"name": "P2", "melds": ["2♠ 3♠ 4♠", "5♠ 5♥ 5♦"], "vists": [], "hand": "K♦"},
         ],
         "went_out": "P1",
@@ -448,6 +455,7 @@ def test_ordered_rummy_first_meld_must_be_a_run():
 
 # --- Ordered rummy: players, additions, express, wild card -------------------------------------
 
+
 def test_ordered_rummy_any_number_of_players():
     # "Any number of players, best with 5–7; 8 cards each." The preset offers 2–8 (the table
     # app's home page, issue 3); a bigger table raises max_players, and nine then score cleanly.
@@ -538,10 +546,13 @@ def scores_of(players, rules, **extra):
 
 # -- vists: the record does not say in which order they were made -------------------------
 
+
 def test_vists_recorded_out_of_order_are_all_legal():
-    players = [{"name": "A", "melds": ["5♥ 6♥ 7♥"]},
-               {"name": "B", "vists": [{"to": "A", "meld": 0, "cards": "9♥"}]},
-               {"name": "C", "vists": [{"to": "A", "cards": "8♥"}]}]
+    players = [
+        {"name": "A", "melds": ["5♥ 6♥ 7♥"]},
+        {"name": "B", "vists": [{"to": "A", "meld": 0, "cards": "9♥"}]},
+        {"name": "C", "vists": [{"to": "A", "cards": "8♥"}]},
+    ]
     report, scores = scores_of(players, RuleSet.preset())
     assert report.valid, [p.message for p in report.problems]
     assert scores == {"A": (15, 0, 15), "B": (5, 0, 5), "C": (5, 0, 5)}
@@ -550,9 +561,10 @@ def test_vists_recorded_out_of_order_are_all_legal():
 
 
 def test_an_illegal_vist_does_not_make_a_later_legal_vist_illegal():
-    players = [{"name": "A", "melds": ["5♥ 6♥ 7♥"]},
-               {"name": "B", "vists": [{"to": "A", "meld": 0, "cards": "9♠"},
-                                       {"to": "A", "meld": 0, "cards": "8♥"}]}]
+    players = [
+        {"name": "A", "melds": ["5♥ 6♥ 7♥"]},
+        {"name": "B", "vists": [{"to": "A", "meld": 0, "cards": "9♠"}, {"to": "A", "meld": 0, "cards": "8♥"}]},
+    ]
     report, scores = scores_of(players, RuleSet.preset())
     assert [p.code for p in report.problems] == ["illegal_vist"]
     assert report.problems[0].params["cards"] == "9♠"
@@ -561,8 +573,10 @@ def test_an_illegal_vist_does_not_make_a_later_legal_vist_illegal():
 
 
 def test_a_vist_that_never_fits_is_still_reported_once():
-    players = [{"name": "A", "melds": ["5♥ 6♥ 7♥", "K♠ K♥ K♦"]},
-               {"name": "B", "vists": [{"to": "A", "cards": "2♣"}, {"to": "A", "cards": "K♣"}]}]
+    players = [
+        {"name": "A", "melds": ["5♥ 6♥ 7♥", "K♠ K♥ K♦"]},
+        {"name": "B", "vists": [{"to": "A", "cards": "2♣"}, {"to": "A", "cards": "K♣"}]},
+    ]
     report, scores = scores_of(players, RuleSet.preset())
     assert [p.code for p in report.problems] == ["vist_fits_nothing"]
     assert [v.meld for v in report.details[1].vists] == [None, 1]
@@ -570,9 +584,10 @@ def test_a_vist_that_never_fits_is_still_reported_once():
 
 
 def test_several_vists_to_one_meld_keep_the_joker_identity():
-    players = [{"name": "A", "melds": ["5♥ JK 7♥"]},
-               {"name": "B", "vists": [{"to": "A", "cards": "8♥"}, {"to": "A", "cards": "4♥"},
-                                       {"to": "A", "cards": "JK"}]}]
+    players = [
+        {"name": "A", "melds": ["5♥ JK 7♥"]},
+        {"name": "B", "vists": [{"to": "A", "cards": "8♥"}, {"to": "A", "cards": "4♥"}, {"to": "A", "cards": "JK"}]},
+    ]
     report, scores = scores_of(players, RuleSet.preset())
     assert report.valid
     assert format_cards(report.details[0].final_melds[0].cards) == "4♥ 5♥ JK=6♥ 7♥ 8♥ JK=9♥"
@@ -582,10 +597,14 @@ def test_several_vists_to_one_meld_keep_the_joker_identity():
 def test_ordered_rummy_flags_additions_before_a_first_run():
     """RULES.md: a player's first meld must be a run; additions to melds come after it."""
     from kunken_scorer import Deal, RuleSet, evaluate_deal
-    body = {"players": [
-        {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
-        {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "2♣"}],
-        "went_out": "A"}
+
+    body = {
+        "players": [
+            {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
+            {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "2♣"},
+        ],
+        "went_out": "A",
+    }
     ordered = evaluate_deal(Deal.from_dict(body), RuleSet.preset("ordered-rummy"))
     assert [p.code for p in ordered.problems] == ["additions_without_run"]
     assert ordered.scores["B"] == 8 - 2  # still scored: the table decides
@@ -598,15 +617,20 @@ def codes(reasons) -> list[str]:
 
 
 def swap_deal(swaps, boris_melds=("5♥ JK 7♥",), boris_hand="", anna=("K♠ K♣ JK",)):
-    return {"players": [{"name": "Anna", "melds": list(anna)},
-                        {"name": "Boris", "melds": list(boris_melds), "hand": boris_hand}],
-            "swaps": swaps}
+    return {
+        "players": [
+            {"name": "Anna", "melds": list(anna)},
+            {"name": "Boris", "melds": list(boris_melds), "hand": boris_hand},
+        ],
+        "swaps": swaps,
+    }
 
 
 K_DIAMONDS = {"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}
 
 
 # -- swaps -------------------------------------------------------------------------------------
+
 
 def test_the_rules_swap_example_scores_anna_20_and_boris_25():
     report = score(swap_deal([K_DIAMONDS]))
@@ -618,8 +642,12 @@ def test_the_rules_swap_example_scores_anna_20_and_boris_25():
 
 
 def test_recorded_as_a_vist_the_joker_would_count_twice():
-    as_vist = {"players": [{"name": "Anna", "melds": ["K♠ K♣ JK"]},
-                           {"name": "Boris", "melds": ["5♥ JK 7♥"], "vists": [{"to": "Anna", "cards": "K♦"}]}]}
+    as_vist = {
+        "players": [
+            {"name": "Anna", "melds": ["K♠ K♣ JK"]},
+            {"name": "Boris", "melds": ["5♥ JK 7♥"], "vists": [{"to": "Anna", "cards": "K♦"}]},
+        ]
+    }
     assert score(as_vist).scores == {"Anna": 30, "Boris": 25}  # what the issue saw; the swap fixes it
 
 
@@ -638,16 +666,19 @@ def test_a_set_swap_takes_any_suit_the_set_lacks_and_meld_index_may_be_omitted()
     assert report.details[1].swaps[0].meld == 0
 
 
-@pytest.mark.parametrize("swap, boris_melds, anna, code, why", [
-    ({"card": "K♠"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "illegal_swap", "swap_set_suit_taken"),
-    ({"card": "Q♠"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "illegal_swap", "swap_set_wrong_rank"),
-    ({"card": "7♦"}, ("5♥ JK 7♥",), ("5♦ JK 7♦ 8♦",), "illegal_swap", "swap_wrong_card"),
-    ({"card": "K♦"}, ("5♥ JK 7♥",), ("K♠ K♣ K♥",), "illegal_swap", "swap_no_joker"),
-    ({"card": "K♦"}, (), ("K♠ K♣ JK",), "illegal_swap", "swap_no_layout"),
-    ({"card": "K♦", "meld": 3}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "swap_no_meld", None),
-    ({"card": "K♦", "meld": None}, ("5♥ JK 7♥",), ("2♠ 3♠ 4♠",), "swap_fits_nothing", None),
-    ({"card": "K♦", "from": "Gosha"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "unknown_player", None),
-])
+@pytest.mark.parametrize(
+    "swap, boris_melds, anna, code, why",
+    [
+        ({"card": "K♠"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "illegal_swap", "swap_set_suit_taken"),
+        ({"card": "Q♠"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "illegal_swap", "swap_set_wrong_rank"),
+        ({"card": "7♦"}, ("5♥ JK 7♥",), ("5♦ JK 7♦ 8♦",), "illegal_swap", "swap_wrong_card"),
+        ({"card": "K♦"}, ("5♥ JK 7♥",), ("K♠ K♣ K♥",), "illegal_swap", "swap_no_joker"),
+        ({"card": "K♦"}, (), ("K♠ K♣ JK",), "illegal_swap", "swap_no_layout"),
+        ({"card": "K♦", "meld": 3}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "swap_no_meld", None),
+        ({"card": "K♦", "meld": None}, ("5♥ JK 7♥",), ("2♠ 3♠ 4♠",), "swap_fits_nothing", None),
+        ({"card": "K♦", "from": "Gosha"}, ("5♥ JK 7♥",), ("K♠ K♣ JK",), "unknown_player", None),
+    ],
+)
 def test_each_wrong_swap_is_a_problem_with_a_sentence(swap, boris_melds, anna, code, why):
     body = swap_deal([{"by": "Boris", "from": "Anna", "meld": 0, **swap}], boris_melds=boris_melds, anna=anna)
     report = score(body)
@@ -661,8 +692,9 @@ def test_each_wrong_swap_is_a_problem_with_a_sentence(swap, boris_melds, anna, c
 
 
 def test_a_card_already_in_the_set_replaces_neither_of_its_jokers():
-    body = swap_deal([{"by": "Boris", "from": "Anna", "meld": 0, "card": "5♥"}],
-                     boris_melds=("9♣ 9♦ 9♠",), anna=("JK JK 5♥ 5♦",))
+    body = swap_deal(
+        [{"by": "Boris", "from": "Anna", "meld": 0, "card": "5♥"}], boris_melds=("9♣ 9♦ 9♠",), anna=("JK JK 5♥ 5♦",)
+    )
     report = score(body, RuleSet.for_game("kunken", {"joker_limit": "half"}))
     # 5♥ is already in the set: the card is not one the jokers may stand for
     assert codes(report.problems) == ["illegal_swap"]
@@ -671,19 +703,28 @@ def test_a_card_already_in_the_set_replaces_neither_of_its_jokers():
 def test_no_swap_into_a_meld_illegal_as_laid():
     # the run 5♥ JK JK 8♥ with joker limit "one" is illegal as laid: no swap into it
     rules = RuleSet.for_game("kunken", {"joker_limit": "one"})
-    report = score(swap_deal([{"by": "Boris", "from": "Anna", "meld": 0, "card": "6♥"}],
-                             boris_melds=("9♣ 9♦ 9♠",), anna=("5♥ JK JK 8♥",)), rules)
+    report = score(
+        swap_deal(
+            [{"by": "Boris", "from": "Anna", "meld": 0, "card": "6♥"}], boris_melds=("9♣ 9♦ 9♠",), anna=("5♥ JK JK 8♥",)
+        ),
+        rules,
+    )
     swap = next(p for p in report.problems if p.code == "illegal_swap")
     assert "swap_illegal_meld" in codes(swap.params["why"])
 
 
 def test_swaps_apply_in_recorded_order_before_vists():
-    body = {"players": [
-        {"name": "Anna", "melds": ["5♥ JK JK 8♥"]},
-        {"name": "Boris", "melds": ["9♣ 9♦ 9♠"], "vists": [{"to": "Anna", "meld": 0, "cards": "9♥"}]},
-        {"name": "Vera", "melds": ["2♠ 3♠ 4♠"], "hand": "JK JK"}],
-        "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "6♥"},
-                  {"by": "Vera", "from": "Anna", "meld": 0, "card": "7♥"}]}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["5♥ JK JK 8♥"]},
+            {"name": "Boris", "melds": ["9♣ 9♦ 9♠"], "vists": [{"to": "Anna", "meld": 0, "cards": "9♥"}]},
+            {"name": "Vera", "melds": ["2♠ 3♠ 4♠"], "hand": "JK JK"},
+        ],
+        "swaps": [
+            {"by": "Boris", "from": "Anna", "meld": 0, "card": "6♥"},
+            {"by": "Vera", "from": "Anna", "meld": 0, "card": "7♥"},
+        ],
+    }
     report = score(body)
     assert report.valid, [p.message for p in report.problems]
     anna = report.details[0]
@@ -693,10 +734,13 @@ def test_swaps_apply_in_recorded_order_before_vists():
 
 
 def test_the_swapped_joker_is_one_joker_in_the_deals_count():
-    body = {"players": [
-        {"name": "Anna", "melds": ["K♠ K♣ JK", "2♦ JK 4♦"]},
-        {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": "JK"},
-        {"name": "Vera", "melds": ["2♠ 3♠ JK"]}]}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["K♠ K♣ JK", "2♦ JK 4♦"]},
+            {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": "JK"},
+            {"name": "Vera", "melds": ["2♠ 3♠ JK"]},
+        ]
+    }
     five = dict(body, swaps=[])
     assert "too_many_jokers" in codes(score(five).problems)  # five jokers recorded, no swap
     swapped = dict(body, swaps=[K_DIAMONDS])
@@ -713,22 +757,29 @@ def test_deal_records_round_trip_swaps_and_short_hands():
     body["players"][1]["hand"] = {"points": 35, "jokers": 1}
     body["players"][0]["hand"] = {"small": 1, "faces": 2}
     record = Deal.from_dict(body).to_dict()
-    assert record["swaps"] == [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"},
-                               {"by": "Anna", "from": "Boris", "meld": None, "card": "6♥"}]
+    assert record["swaps"] == [
+        {"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"},
+        {"by": "Anna", "from": "Boris", "meld": None, "card": "6♥"},
+    ]
     assert record["players"][1]["hand"] == {"points": 35, "jokers": 1}
     assert record["players"][0]["hand"] == {"small": 1, "faces": 2, "aces": 0, "jokers": 0}
     assert Deal.from_dict(record) == Deal.from_dict(body)
     assert "swaps" not in Deal.from_dict({"players": [{"name": "A"}]}).to_dict()
 
 
-@pytest.mark.parametrize("swaps, field", [
-    ("K♦", "swaps"), ([1], "swaps[0]"), ([{"by": "Boris", "from": "Anna", "card": "K♦ K♥"}], "swaps[0].card"),
-    ([{"by": "Boris", "from": "Anna", "card": ""}], "swaps[0].card"),
-    ([{"by": "Boris", "from": "Anna", "meld": -1, "card": "K♦"}], "swaps[0].meld"),
-    ([{"by": "", "from": "Anna", "card": "K♦"}], "swaps[0].by"),
-    ([{"by": "Boris", "card": "K♦"}], "swaps[0].from"),
-    ([{"by": "Boris", "from": "Anna", "card": "K♦"}] * 41, "swaps"),
-])
+@pytest.mark.parametrize(
+    "swaps, field",
+    [
+        ("K♦", "swaps"),
+        ([1], "swaps[0]"),
+        ([{"by": "Boris", "from": "Anna", "card": "K♦ K♥"}], "swaps[0].card"),
+        ([{"by": "Boris", "from": "Anna", "card": ""}], "swaps[0].card"),
+        ([{"by": "Boris", "from": "Anna", "meld": -1, "card": "K♦"}], "swaps[0].meld"),
+        ([{"by": "", "from": "Anna", "card": "K♦"}], "swaps[0].by"),
+        ([{"by": "Boris", "card": "K♦"}], "swaps[0].from"),
+        ([{"by": "Boris", "from": "Anna", "card": "K♦"}] * 41, "swaps"),
+    ],
+)
 def test_a_malformed_swap_names_its_field(swaps, field):
     with pytest.raises(DealInputError) as err:
         Deal.from_dict(swap_deal(swaps))
@@ -737,10 +788,15 @@ def test_a_malformed_swap_names_its_field(swaps, field):
 
 # -- warnings -------------------------------------------------------------------------------
 
+
 def test_the_both_copies_deal_is_valid_with_one_warning():
-    body = {"players": [{"name": "Anna", "melds": ["9♣ JK J♣"]},
-                        {"name": "Boris", "melds": ["10♣ 10♥ 10♠"]},
-                        {"name": "Vera", "melds": ["10♣ 10♦ 10♠"]}]}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["9♣ JK J♣"]},
+            {"name": "Boris", "melds": ["10♣ 10♥ 10♠"]},
+            {"name": "Vera", "melds": ["10♣ 10♦ 10♠"]},
+        ]
+    }
     report = score(body)
     assert report.valid
     assert codes(report.warnings) == ["joker_laid_early"]
@@ -751,10 +807,14 @@ def test_the_both_copies_deal_is_valid_with_one_warning():
 
 
 def test_a_vist_joker_for_a_card_whose_copies_are_out_is_a_warning():
-    body = {"players": [{"name": "Anna", "melds": ["4♥ 5♥ 6♥"], "vists": [{"to": "Boris", "cards": "JK"}]},
-                        {"name": "Boris", "melds": ["8♠ 9♠ 10♠"]},
-                        {"name": "Vera", "melds": ["J♠ J♥ J♦"], "hand": ""},
-                        {"name": "Gosha", "melds": ["J♠ Q♠ K♠"]}]}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["4♥ 5♥ 6♥"], "vists": [{"to": "Boris", "cards": "JK"}]},
+            {"name": "Boris", "melds": ["8♠ 9♠ 10♠"]},
+            {"name": "Vera", "melds": ["J♠ J♥ J♦"], "hand": ""},
+            {"name": "Gosha", "melds": ["J♠ Q♠ K♠"]},
+        ]
+    }
     report = score(body)
     assert report.valid, [p.message for p in report.problems]
     assert codes(report.warnings) == ["joker_laid_early"]
@@ -766,10 +826,12 @@ def test_a_clean_deal_has_no_warnings():
 
 # -- short forms of a hand ------------------------------------------------------------------
 
-SWITCHES = st.fixed_dictionaries({
-    "ace_points": st.sampled_from([5, 10]),
-    "joker_in_hand": st.one_of(st.integers(0, 50), st.just("double")),
-})
+SWITCHES = st.fixed_dictionaries(
+    {
+        "ace_points": st.sampled_from([5, 10]),
+        "joker_in_hand": st.one_of(st.integers(0, 50), st.just("double")),
+    }
+)
 NATURALS = [Card(r, s) for r in Rank for s in Suit]
 
 
@@ -780,9 +842,14 @@ def _kind(card: Card) -> str:
 
 
 @settings(max_examples=150, deadline=None)
-@given(naturals=st.lists(st.sampled_from(NATURALS), max_size=14), jokers=st.integers(0, 3),
-       switches=SWITCHES, express=st.booleans(), game=st.sampled_from(["kunken", "ordered-rummy"]),
-       form=st.sampled_from(["counts", "points"]))
+@given(
+    naturals=st.lists(st.sampled_from(NATURALS), max_size=14),
+    jokers=st.integers(0, 3),
+    switches=SWITCHES,
+    express=st.booleans(),
+    game=st.sampled_from(["kunken", "ordered-rummy"]),
+    form=st.sampled_from(["counts", "points"]),
+)
 def test_short_hands_score_as_the_same_cards_typed(naturals, jokers, switches, express, game, form):
     if game == "ordered-rummy":
         switches = {"joker_in_hand": switches["joker_in_hand"]}
@@ -797,27 +864,36 @@ def test_short_hands_score_as_the_same_cards_typed(naturals, jokers, switches, e
         short = {"points": sum(rules.points(c) for c in naturals), "jokers": jokers}
 
     def deal(hand):
-        return {"players": [{"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "hand": ""},
-                            {"name": "Boris", "melds": ["8♦ 9♦ 10♦"], "hand": hand}],
-                "went_out": "Anna", "express": express}
+        return {
+            "players": [
+                {"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "hand": ""},
+                {"name": "Boris", "melds": ["8♦ 9♦ 10♦"], "hand": hand},
+            ],
+            "went_out": "Anna",
+            "express": express,
+        }
+
     by_cards, in_short = score(deal(typed), rules), score(deal(short), rules)
     assert in_short.players == by_cards.players
     assert in_short.details[1].hand_points == by_cards.details[1].hand_points
     assert in_short.details[1].hand_jokers == by_cards.details[1].hand_jokers
 
 
-@pytest.mark.parametrize("hand, field", [
-    ({"small": -1}, "players[1].hand.small"),
-    ({"faces": 1.5}, "players[1].hand.faces"),
-    ({"aces": "2"}, "players[1].hand.aces"),
-    ({"jokers": True}, "players[1].hand.jokers"),
-    ({"kings": 1}, "players[1].hand.kings"),
-    ({"points": 30, "small": 1}, "players[1].hand.small"),
-    ({"points": -5}, "players[1].hand.points"),
-    ({"points": 7.5}, "players[1].hand.points"),
-    ({"aces": 9}, "players[1].hand.aces"),
-    ({"small": 73}, "players[1].hand.small"),
-])
+@pytest.mark.parametrize(
+    "hand, field",
+    [
+        ({"small": -1}, "players[1].hand.small"),
+        ({"faces": 1.5}, "players[1].hand.faces"),
+        ({"aces": "2"}, "players[1].hand.aces"),
+        ({"jokers": True}, "players[1].hand.jokers"),
+        ({"kings": 1}, "players[1].hand.kings"),
+        ({"points": 30, "small": 1}, "players[1].hand.small"),
+        ({"points": -5}, "players[1].hand.points"),
+        ({"points": 7.5}, "players[1].hand.points"),
+        ({"aces": 9}, "players[1].hand.aces"),
+        ({"small": 73}, "players[1].hand.small"),
+    ],
+)
 def test_bad_counts_name_the_field(hand, field):
     body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
     with pytest.raises(DealInputError) as err:
@@ -825,11 +901,14 @@ def test_bad_counts_name_the_field(hand, field):
     assert str(err.value).startswith(field)
 
 
-@pytest.mark.parametrize("game, hand, field", [
-    ("ordered-rummy", {"small": 2}, "players[1].hand.small"),
-    ("kunken", {"points": 33}, "players[1].hand.points"),  # Kunken points come in fives
-    ("kunken", {"points": 100000}, "players[1].hand.points"),
-])
+@pytest.mark.parametrize(
+    "game, hand, field",
+    [
+        ("ordered-rummy", {"small": 2}, "players[1].hand.small"),
+        ("kunken", {"points": 33}, "players[1].hand.points"),  # Kunken points come in fives
+        ("kunken", {"points": 100000}, "players[1].hand.points"),
+    ],
+)
 def test_counts_impossible_for_the_game_name_the_field(game, hand, field):
     body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
     with pytest.raises(DealInputError) as err:
@@ -838,41 +917,62 @@ def test_counts_impossible_for_the_game_name_the_field(game, hand, field):
 
 
 def test_going_out_with_a_short_hand_is_a_problem_and_an_empty_one_is_not():
-    body = {"players": [{"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "hand": {"points": 0, "jokers": 0}},
-                        {"name": "Boris", "hand": {"points": 30}}], "went_out": "Anna"}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "hand": {"points": 0, "jokers": 0}},
+            {"name": "Boris", "hand": {"points": 30}},
+        ],
+        "went_out": "Anna",
+    }
     assert score(body).valid
     body["players"][0]["hand"] = {"jokers": 1}
     assert codes(score(body).problems) == ["went_out_with_hand"]
 
 
 def test_short_hand_jokers_count_towards_the_decks_jokers():
-    body = {"players": [{"name": "Anna", "melds": ["2♣ JK 4♣"], "hand": ""},
-                        {"name": "Boris", "hand": {"points": 30, "jokers": 4}}]}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["2♣ JK 4♣"], "hand": ""},
+            {"name": "Boris", "hand": {"points": 30, "jokers": 4}},
+        ]
+    }
     assert codes(score(body).problems) == ["too_many_jokers"]
 
 
 # -- runs typed by their ends, a redeal's preview, a joker for a joker, more decks ----------------
 
+
 def test_a_run_typed_by_its_ends_scores_as_typed_card_by_card():
     rules = RuleSet.preset()
-    short = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["6♥…10♥", "В♣…К♣"]},
-                                                       {"name": "B", "hand": "2♣"}]}), rules)
-    long = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["6♥ 7♥ 8♥ 9♥ 10♥", "J♣ Q♣ K♣"]},
-                                                      {"name": "B", "hand": "2♣"}]}), rules)
+    short = evaluate_deal(
+        Deal.from_dict({"players": [{"name": "A", "melds": ["6♥…10♥", "В♣…К♣"]}, {"name": "B", "hand": "2♣"}]}), rules
+    )
+    long = evaluate_deal(
+        Deal.from_dict(
+            {"players": [{"name": "A", "melds": ["6♥ 7♥ 8♥ 9♥ 10♥", "J♣ Q♣ K♣"]}, {"name": "B", "hand": "2♣"}]}
+        ),
+        rules,
+    )
     assert short.players == long.players
 
 
 def test_a_redeal_previews_zeros():
-    report = evaluate_deal(Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}),
-                           RuleSet.preset())
+    report = evaluate_deal(
+        Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}), RuleSet.preset()
+    )
     assert [(p.plus, p.minus) for p in report.checked_players] == [(0, 0), (0, 0)]
 
 
 def test_a_joker_put_in_for_a_joker_is_not_a_natural_card():
-    report = evaluate_deal(Deal.from_dict({"players": [{"name": "A", "melds": ["K♠ K♣ JK"]},
-                                                       {"name": "B", "melds": ["2♣ 3♣ 4♣"]}],
-                                           "swaps": [{"by": "B", "from": "A", "meld": 0, "card": "JK"}]}),
-                           RuleSet.preset())
+    report = evaluate_deal(
+        Deal.from_dict(
+            {
+                "players": [{"name": "A", "melds": ["K♠ K♣ JK"]}, {"name": "B", "melds": ["2♣ 3♣ 4♣"]}],
+                "swaps": [{"by": "B", "from": "A", "meld": 0, "card": "JK"}],
+            }
+        ),
+        RuleSet.preset(),
+    )
     assert [r.code for r in report.problems[0].params["why"]] == ["swap_not_natural"]
 
 
@@ -902,10 +1002,10 @@ def deals(draw):
         melds = []
         for _ in range(draw(st.integers(0, 2))):
             size = draw(st.integers(3, 4))
-            melds.append(format_cards(shoe[i] for i in order[pos:pos + size]))
+            melds.append(format_cards(shoe[i] for i in order[pos : pos + size]))
             pos += size
         hand_size = draw(st.integers(0, 6))
-        hand = format_cards(shoe[i] for i in order[pos:pos + hand_size])
+        hand = format_cards(shoe[i] for i in order[pos : pos + hand_size])
         pos += hand_size
         record.append({"name": name, "melds": melds, "vists": [], "hand": hand})
     went_out = draw(st.sampled_from([None] + [p["name"] for p in record]))
@@ -921,7 +1021,7 @@ def test_express_multiplies_exactly_the_went_out_plus_and_the_others_minus(recor
     rules = RuleSet.for_game("kunken", {"express_multiplier": multiplier})
     plain = evaluate_deal(Deal.from_dict(record), rules)
     express = evaluate_deal(Deal.from_dict({**record, "express": True}), rules)
-    for a, b in zip(plain.players, express.players):
+    for a, b in zip(plain.players, express.players, strict=False):
         if a.name == record["went_out"]:
             assert (b.plus, b.minus) == (a.plus * multiplier, a.minus)
         else:
@@ -930,8 +1030,13 @@ def test_express_multiplies_exactly_the_went_out_plus_and_the_others_minus(recor
 
 
 @settings(max_examples=100)
-@given(deals(), naturals, st.sampled_from([10, 0, "double", 25]), st.booleans(),
-       st.sampled_from(["kunken", "ordered-rummy"]))
+@given(
+    deals(),
+    naturals,
+    st.sampled_from([10, 0, "double", 25]),
+    st.booleans(),
+    st.sampled_from(["kunken", "ordered-rummy"]),
+)
 def test_adding_a_natural_card_to_a_hand_never_raises_that_score(record, card, joker_in_hand, express, game):
     rules = RuleSet.for_game(game, {"joker_in_hand": joker_in_hand})
     record = {**record, "express": express and game == "kunken"}
@@ -944,12 +1049,23 @@ def test_adding_a_natural_card_to_a_hand_never_raises_that_score(record, card, j
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 50) | st.text(max_size=12) |
-    st.sampled_from(["K♠ K♥ JK", "5♥ JK 7♥", "Тп Тч", "11♥", "JK=K♦ K♠ K♥", "Anna", "Boris"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["name", "melds", "vists", "hand", "to", "meld", "cards", "players",
-                         "went_out", "express", "redeal"]), inner, max_size=5),
-    max_leaves=25)
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 50)
+    | st.text(max_size=12)
+    | st.sampled_from(["K♠ K♥ JK", "5♥ JK 7♥", "Тп Тч", "11♥", "JK=K♦ K♠ K♥", "Anna", "Boris"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["name", "melds", "vists", "hand", "to", "meld", "cards", "players", "went_out", "express", "redeal"]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
+    max_leaves=25,
+)
 
 
 @settings(max_examples=300)

@@ -8,10 +8,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from kunken_scorer import Deal
-from kunken_scorer.web.forms import parse_vist_line
-
 from conftest import (
     API,
     GOOD,
@@ -29,9 +25,13 @@ from conftest import (
     totals,
 )
 
+from kunken_scorer import Deal
+from kunken_scorer.web.forms import parse_vist_line
+
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
 # -- recording deals -------------------------------------------------------------------------
+
 
 def test_full_flow_record_a_deal_and_see_the_totals(client, store):
     sid = start(client)
@@ -42,7 +42,10 @@ def test_full_flow_record_a_deal_and_see_the_totals(client, store):
     assert totals(page) == {"Anna": 35, "Boris": -5}
     assert re.search(r'id="deal-count" data-count="1"', page)
     assert re.search(r'id="next-dealer">Boris<', page)
-    assert '<td class="num" data-score="35"><b>35</b><small>+35 −0</small><small class="went-out">went out</small></td>' in page
+    assert (
+        '<td class="num" data-score="35"><b>35</b><small>+35 −0</small><small class="went-out">went out</small></td>'
+        in page
+    )
     assert len(store.list_deals(sid)) == 1
 
 
@@ -214,8 +217,7 @@ def test_oversized_fields_get_a_form_error(client, store):
 
 def test_a_redeal_ignores_the_cards_and_scores_nothing(client, store):
     sid = start(client)
-    response = record(client, sid, {0: ("junk that does not parse", "", ""), 1: ("", "", "")}, went_out="",
-                      redeal=True)
+    response = record(client, sid, {0: ("junk that does not parse", "", ""), 1: ("", "", "")}, went_out="", redeal=True)
     assert response.status_code == 303
     page = text(client.get(f"/s/{sid}"))
     assert totals(page) == {"Anna": 0, "Boris": 0} and "redeal" in page
@@ -232,6 +234,7 @@ def test_vist_line_syntax():
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
     """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
     from kunken_scorer.web.forms import parse_vist_line, vist_line
+
     names = ["Anna", "Boris", "Boris 2"]
     to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}
     to_player = {"to": "Boris 2", "meld": None, "cards": "7♣"}
@@ -239,10 +242,18 @@ def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2(
         assert parse_vist_line(vist_line(vist, names), names) == vist
 
 
-@pytest.mark.parametrize("field, value", [
-    ("went_out", "Nobody-at-all"), ("expected", "abc"), ("form_key", "x"), ("players-0-melds", "\x00\x01"),
-    ("players-0-vists", ":::"), ("players-1-hand", "JK=JK"), ("players-5-melds", "A♠ A♥ A♦"),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("went_out", "Nobody-at-all"),
+        ("expected", "abc"),
+        ("form_key", "x"),
+        ("players-0-melds", "\x00\x01"),
+        ("players-0-vists", ":::"),
+        ("players-1-hand", "JK=JK"),
+        ("players-5-melds", "A♠ A♥ A♦"),
+    ],
+)
 def test_hostile_deal_input_never_gives_a_500(client, store, field, value):
     sid = start(client)
     page = text(client.get(f"/s/{sid}/deals/new"))
@@ -254,6 +265,7 @@ def test_hostile_deal_input_never_gives_a_500(client, store, field, value):
 
 
 # -- the plain form (no JavaScript) -------------------------------------------------------------
+
 
 def counts_data(page: str, counts: dict, melds: dict, went_out: str = "") -> dict:
     data = deal_data(page, {i: (melds.get(i, ""), "", "") for i in range(2)}, went_out)
@@ -282,8 +294,9 @@ def test_hands_by_counts_are_recorded_as_counts(client, store):
 def test_a_count_out_of_range_is_explained_next_to_it(client, store):
     sid = start(client)
     page = text(client.get(f"/s/{sid}/deals/new"))
-    response = client.post(f"/s/{sid}/deals/new",
-                           data={**counts_data(page, {1: {"aces": 9}}, {0: "A♠ A♥ A♦"}, "Anna"), "save": "1"})
+    response = client.post(
+        f"/s/{sid}/deals/new", data={**counts_data(page, {1: {"aces": 9}}, {0: "A♠ A♥ A♦"}, "Anna"), "save": "1"}
+    )
     assert response.status_code == 422
     assert 'id="players-1-aces-errors"' in text(response)
     assert store.list_deals(sid) == []
@@ -355,6 +368,7 @@ def test_the_went_out_suggestion_is_the_one_empty_hand(client):
 
 # -- edits, counts and odd input ----------------------------------------------------------------
 
+
 def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(client, store):
     sid = start(client)
     page = text(client.get(f"/s/{sid}/deals/new"))
@@ -369,10 +383,15 @@ def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(cl
 
 def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store, app):
     from test_api import API, new_session, post_deal
+
     session = new_session(client)
-    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
-                        {"name": "Boris", "hand": {"small": 1, "faces": 1, "aces": 0, "jokers": 1}}],
-            "went_out": "Anna"}
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+            {"name": "Boris", "hand": {"small": 1, "faces": 1, "aces": 0, "jokers": 1}},
+        ],
+        "went_out": "Anna",
+    }
     assert post_deal(client, session, body).status_code == 201
     client.get("/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1])
     deal = store.list_deals(session["id"])[0]
@@ -380,8 +399,14 @@ def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store, app):
     assert re.search(r'<input checked[^>]*value="counts"', edit)
     body["players"][0]["hand"] = "2♣"
     body["went_out"] = None
-    store.update_deal(session["id"], deal["id"], Deal.from_dict(body).to_dict(), override=False, note=None,
-                      expected_revision=deal["revision"])
+    store.update_deal(
+        session["id"],
+        deal["id"],
+        Deal.from_dict(body).to_dict(),
+        override=False,
+        note=None,
+        expected_revision=deal["revision"],
+    )
     edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
     assert re.search(r'<input checked[^>]*value="cards"', edit)
     assert hidden(edit, "players-0-hand") == "2♣" and hidden(edit, "players-1-hand") == "15 JK"
@@ -415,8 +440,9 @@ def test_a_form_error_names_the_field_as_the_page_does(client):
 
 
 def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(client):
-    sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy",
-                **{"rules-wild_card": "2♠"})
+    sid = start(
+        client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", **{"rules-wild_card": "2♠"}
+    )
     page = text(client.get(f"/s/{sid}/deals/new"))
     data = deal_data(page, {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
     checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
@@ -436,6 +462,7 @@ def test_a_russian_page_names_cards_in_russian_in_its_problems(app):
 
 
 # -- swaps, short hands and warnings on the form ----------------------------------------------
+
 
 def test_a_swap_and_a_short_hand_typed_in_the_form_are_recorded(client, store):
     sid = start(client)
@@ -460,8 +487,13 @@ def test_the_swap_and_the_hand_come_back_on_the_edit_page(client, store):
 
 def test_a_stored_count_hand_is_shown_as_points_on_the_edit_page(client, store):
     session = new_session(client)
-    body = dict(SWAP_DEAL, players=[SWAP_DEAL["players"][0],
-                                    {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": {"small": 1, "aces": 1, "jokers": 1}}])
+    body = dict(
+        SWAP_DEAL,
+        players=[
+            SWAP_DEAL["players"][0],
+            {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": {"small": 1, "aces": 1, "jokers": 1}},
+        ],
+    )
     assert post_deal(client, session, body).status_code == 201
     assert client.get(f"{API}/sessions/{session['id']}").get_json()["deals"][0]["players"][1]["minus"] == 25
     path = "/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1]
@@ -471,9 +503,15 @@ def test_a_stored_count_hand_is_shown_as_points_on_the_edit_page(client, store):
     assert hidden(page, "players-1-hand") == "15 JK"  # 5 + 10 points, one joker
 
 
-@pytest.mark.parametrize("hand, message", [
-    ("-5", "whole number"), ("3.5", "whole number"), ("35 K♠", "only the jokers"), ("35 XX", "XX"),
-])
+@pytest.mark.parametrize(
+    "hand, message",
+    [
+        ("-5", "whole number"),
+        ("3.5", "whole number"),
+        ("35 K♠", "only the jokers"),
+        ("35 XX", "XX"),
+    ],
+)
 def test_a_bad_short_hand_is_a_form_error(client, store, hand, message):
     sid = start(client)
     response = submit(client, sid, {0: ("2♣ 3♣ 4♣", "", "", ""), 1: ("", "", hand, "")}, went_out="Anna")
@@ -526,12 +564,18 @@ def test_the_russian_form_explains_a_bad_hand_in_russian(app, store):
 
 # -- a note's limit, an edit of a deleted deal, a delete without its revision ---------------------
 
+
 def test_one_note_limit_for_the_api_and_the_form(client, app, store):
     from kunken_scorer.deal import MAX_NOTE
+
     created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
     sid, token = created["id"], created["edit_token"]
-    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ 2♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
-            "went_out": "Anna", "override": True, "note": "n" * MAX_NOTE}
+    body = {
+        "players": [{"name": "Anna", "melds": ["A♠ A♥ 2♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
+        "went_out": "Anna",
+        "override": True,
+        "note": "n" * MAX_NOTE,
+    }
     auth = {"Authorization": f"Bearer {token}"}
     assert client.post(f"/api/v1/sessions/{sid}/deals", json=body, headers=auth).status_code == 201
     too_long = client.post(f"/api/v1/sessions/{sid}/deals", json={**body, "note": "n" * (MAX_NOTE + 1)}, headers=auth)
@@ -541,8 +585,11 @@ def test_one_note_limit_for_the_api_and_the_form(client, app, store):
     deal_id = store.list_deals(sid)[0]["id"]
     page = text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
     assert f'maxlength="{MAX_NOTE}"' in page
-    data = {**deal_data(page, {0: ("A♠ A♥ 2♦", "", ""), 1: ("", "", "K♣")}, "Anna", override=True),
-            "note": "n" * MAX_NOTE, "save": "1"}
+    data = {
+        **deal_data(page, {0: ("A♠ A♥ 2♦", "", ""), 1: ("", "", "K♣")}, "Anna", override=True),
+        "note": "n" * MAX_NOTE,
+        "save": "1",
+    }
     assert scorer.post(f"/s/{sid}/deals/{deal_id}/edit", data=data).status_code == 303  # such a deal can be edited
 
 
@@ -572,6 +619,8 @@ def test_a_delete_without_its_revision_is_refused(client, store):
     response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data={"csrf_token": hidden(page, "csrf_token")})
     assert response.status_code == 400 and "nothing was deleted" in text(response)
     assert len(store.list_deals(sid)) == 1
-    response = client.post(f"/s/{sid}/deals/{deal_id}/delete",
-                           data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")})
+    response = client.post(
+        f"/s/{sid}/deals/{deal_id}/delete",
+        data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")},
+    )
     assert response.status_code == 303 and store.list_deals(sid) == []

@@ -19,6 +19,7 @@ EN = {"Accept-Language": "en"}
 
 # -- helpers -------------------------------------------------------------------------------
 
+
 class _Elements(HTMLParser):
     """Collect every element with an id: its attributes and its text."""
 
@@ -104,18 +105,40 @@ def kunken_session(store):
     """A Kunken session with joker_limit "one" and two deals; the last one has melds and a vist."""
     rules = RuleSet.for_game("kunken", {"joker_limit": "one"}).to_dict()
     session, _token = store.create_session("kunken", rules, ["Anna", "Boris"], None)
-    store.add_deal(session["id"], {"players": [{"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "vists": [], "hand": "K♠"},
-                                               {"name": "Boris", "melds": [], "vists": [], "hand": "5♦"}],
-                                   "went_out": None, "express": False, "redeal": False})
-    store.add_deal(session["id"], {
-        "players": [{"name": "Anna", "melds": ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"],
-                     "vists": [{"to": "Boris", "meld": 0, "cards": "10♣"}], "hand": ""},
-                    {"name": "Boris", "melds": ["7♣ 8♣ 9♣"], "vists": [], "hand": "K♣ JK"}],
-        "went_out": "Anna", "express": False, "redeal": False})
+    store.add_deal(
+        session["id"],
+        {
+            "players": [
+                {"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "vists": [], "hand": "K♠"},
+                {"name": "Boris", "melds": [], "vists": [], "hand": "5♦"},
+            ],
+            "went_out": None,
+            "express": False,
+            "redeal": False,
+        },
+    )
+    store.add_deal(
+        session["id"],
+        {
+            "players": [
+                {
+                    "name": "Anna",
+                    "melds": ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"],
+                    "vists": [{"to": "Boris", "meld": 0, "cards": "10♣"}],
+                    "hand": "",
+                },
+                {"name": "Boris", "melds": ["7♣ 8♣ 9♣"], "vists": [], "hand": "K♣ JK"},
+            ],
+            "went_out": "Anna",
+            "express": False,
+            "redeal": False,
+        },
+    )
     return session["id"]
 
 
 # -- the desk page -------------------------------------------------------------------------
+
 
 def test_desk_shows_five_questions_each_with_keypad_fields_and_csrf(client):
     page = Page(client.get(DESK, headers=EN))
@@ -124,9 +147,21 @@ def test_desk_shows_five_questions_each_with_keypad_fields_and_csrf(client):
         assert page.has(f"desk-{question}") and page.has(f"{question}-form")
         assert page.has(f"{question}-csrf_token")
         assert page.attr(f"{question}-form", "method") == "post"
-    for field in ("meld-cards", "meld-table", "swap-meld", "swap-card", "swap-table", "opening-melds",
-                  "opening-bank_card", "opening-table", "discard-card", "discard-melds", "vist-meld",
-                  "vist-cards", "vist-table"):
+    for field in (
+        "meld-cards",
+        "meld-table",
+        "swap-meld",
+        "swap-card",
+        "swap-table",
+        "opening-melds",
+        "opening-bank_card",
+        "opening-table",
+        "discard-card",
+        "discard-melds",
+        "vist-meld",
+        "vist-cards",
+        "vist-table",
+    ):
         assert "data-keypad" in page.by_id[field]["attrs"], field
     assert page.attr("opening-has_layout", "type") == "checkbox"
     assert page.has("game-select") and "Ordered rummy" in page.text("game-select")
@@ -300,19 +335,38 @@ def test_a_post_that_is_no_question_is_refused(client):
     assert client.post(DESK, data={"csrf_token": token}).status_code == 400
 
 
-HOSTILE = ["<script>alert(1)</script>", "\x00\x01", "JK=JK", "JK=JK=K♦", "K♠" * 500, "♠ ♥ ♦ ♣",
-           "10♥ " * 200, "=", "*=*", "Д=Д", "JK " * 13, "\u202e5♥", "\ufeff", "A♠ " * 14, "5♥\r\n6♥",
-           "K♦=5♥", "%(x)s {x}", "{{ 7*7 }}"]
+HOSTILE = [
+    "<script>alert(1)</script>",
+    "\x00\x01",
+    "JK=JK",
+    "JK=JK=K♦",
+    "K♠" * 500,
+    "♠ ♥ ♦ ♣",
+    "10♥ " * 200,
+    "=",
+    "*=*",
+    "Д=Д",
+    "JK " * 13,
+    "\u202e5♥",
+    "\ufeff",
+    "A♠ " * 14,
+    "5♥\r\n6♥",
+    "K♦=5♥",
+    "%(x)s {x}",
+    "{{ 7*7 }}",
+]
 
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_hostile_input_never_breaks_the_desk(client, text):
     token = csrf_token(client)
-    for question, fields in [("meld", {"cards": text, "table": text}),
-                             ("swap", {"meld": text, "card": text, "table": text}),
-                             ("opening", {"melds": text + "\n" + text, "bank_card": text, "table": text}),
-                             ("discard", {"card": text, "melds": text}),
-                             ("vist", {"meld": text, "cards": text, "table": text})]:
+    for question, fields in [
+        ("meld", {"cards": text, "table": text}),
+        ("swap", {"meld": text, "card": text, "table": text}),
+        ("opening", {"melds": text + "\n" + text, "bank_card": text, "table": text}),
+        ("discard", {"card": text, "melds": text}),
+        ("vist", {"meld": text, "cards": text, "table": text}),
+    ]:
         data = {f"{question}-csrf_token": token, f"{question}-submit": "go"}
         data.update({f"{question}-{k}": v for k, v in fields.items()})
         response = client.post(DESK, data=data)
@@ -324,25 +378,34 @@ def test_hostile_input_never_breaks_the_desk(client, text):
 
 
 def test_hostile_query_strings_are_not_found_not_errors(client):
-    for url in (DESK + "?session=%00", DESK + "?session=" + "x" * 5000, DESK + "?game=<b>",
-                "/rules/<b>", "/rules/kunken?session=nope", "/rules/ordered-rummy?session="):
+    for url in (
+        DESK + "?session=%00",
+        DESK + "?session=" + "x" * 5000,
+        DESK + "?game=<b>",
+        "/rules/<b>",
+        "/rules/kunken?session=nope",
+        "/rules/ordered-rummy?session=",
+    ):
         status = client.get(url).status_code
         assert status in (200, 404), url
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(text=st.text(alphabet=st.sampled_from(list("0123456789JQKAJKВДКТпчбт♠♥♦♣shdc=* ,\n\x00<>&\"'")),
-                    max_size=60))
+@given(text=st.text(alphabet=st.sampled_from(list("0123456789JQKAJKВДКТпчбт♠♥♦♣shdc=* ,\n\x00<>&\"'")), max_size=60))
 def test_any_typed_text_gets_an_answer_or_a_form_error(client, text):
     token = csrf_token(client)
-    for question, fields in [("meld", {"cards": text, "table": text}), ("vist", {"meld": text, "cards": text}),
-                             ("opening", {"melds": text, "bank_card": text})]:
+    for question, fields in [
+        ("meld", {"cards": text, "table": text}),
+        ("vist", {"meld": text, "cards": text}),
+        ("opening", {"melds": text, "bank_card": text}),
+    ]:
         data = {f"{question}-csrf_token": token, f"{question}-submit": "go"}
         data.update({f"{question}-{k}": v for k, v in fields.items()})
         assert client.post(DESK, data=data).status_code in (200, 422)
 
 
 # -- opened from a session -----------------------------------------------------------------
+
 
 def test_a_session_desk_uses_the_sessions_switches(client, kunken_session):
     page = ask(client, "meld", cards="5♥ JK 7♥ JK", headers=EN)
@@ -380,12 +443,16 @@ def test_a_session_desk_counts_the_tables_cards_for_jokers(client, kunken_sessio
 def test_the_desk_prefills_the_table_with_every_vist_whatever_the_seat_order(client, store):
     """B's 9♥ fits A's run only after C's 8♥; the desk's table shows the whole run."""
     from kunken_scorer import service
+
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["A", "B", "C"], None)
-    body = {"players": [
-        {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
-        {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "9♥"}], "hand": "2♣"},
-        {"name": "C", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "3♣"}],
-        "went_out": "A"}
+    body = {
+        "players": [
+            {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
+            {"name": "B", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "9♥"}], "hand": "2♣"},
+            {"name": "C", "melds": [], "vists": [{"to": "A", "meld": 0, "cards": "8♥"}], "hand": "3♣"},
+        ],
+        "went_out": "A",
+    }
     record, report = service.prepare_deal(store.get_session(session["id"]), body)
     assert report.valid, report.problems
     store.add_deal(session["id"], record)
@@ -406,6 +473,7 @@ def test_an_unknown_session_is_not_found(client):
 
 # -- the rules reference -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game", ["kunken", "ordered-rummy"])
 @pytest.mark.parametrize("headers", [EN, RU], ids=["en", "ru"])
 def test_every_reason_anchor_is_a_paragraph_on_every_reference_page(client, game, headers):
@@ -420,7 +488,9 @@ def test_the_anchor_list_covers_the_core_and_service_reasons(app):
     assert {"sets", "runs", "joker-limits", "swap", "opening", "rummy-call", "deal-record", "players"} <= anchors
 
 
-@pytest.mark.parametrize("game, heading", [("kunken", "Как взять банк"), ("ordered-rummy", "Первая комбинация — секвенция")])
+@pytest.mark.parametrize(
+    "game, heading", [("kunken", "Как взять банк"), ("ordered-rummy", "Первая комбинация — секвенция")]
+)
 def test_the_reference_is_russian_for_a_russian_browser_or_cookie(client, game, heading):
     page = Page(client.get(f"/rules/{game}", headers=RU))
     assert "Комбинации по рангу (комплекты)" in page.text("sets")
@@ -456,7 +526,8 @@ def test_the_reference_of_a_session_marks_its_switches(client, kunken_session):
     # the session is Kunken: its rules are not shown under the other game's address
     response = client.get(f"/rules/ordered-rummy?session={kunken_session}")
     assert response.status_code == 302 and response.headers["Location"].endswith(
-        f"/rules/kunken?session={kunken_session}")
+        f"/rules/kunken?session={kunken_session}"
+    )
 
 
 def test_an_unknown_game_has_no_rules_page(client):
@@ -474,11 +545,11 @@ def test_a_reason_link_lands_on_its_paragraph(client):
 
 def test_the_desk_lets_a_phone_jump_to_each_question_and_names_each_field_once(client):
     page = client.get("/rules/desk", headers={"Accept-Language": "en"}).get_data(as_text=True)
-    jumps = re.findall(r'<a href="#(desk-\w+)">', page[page.index('id="desk-jump"'):])
+    jumps = re.findall(r'<a href="#(desk-\w+)">', page[page.index('id="desk-jump"') :])
     assert jumps == ["desk-meld", "desk-swap", "desk-opening", "desk-discard", "desk-vist"]
     for target in jumps:
         assert f'id="{target}"' in page
     # "Other melds on the table" is said by the summary; the field's label is for screen readers only
     assert page.count("<summary>Other melds on the table</summary>") == 4
-    labels = re.findall(r'<label ([^>]*)>Other melds on the table, one per line \(optional\)</label>', page)
+    labels = re.findall(r"<label ([^>]*)>Other melds on the table, one per line \(optional\)</label>", page)
     assert len(labels) == 4 and all('class="visually-hidden"' in attrs for attrs in labels)

@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 
@@ -77,8 +77,8 @@ class Example:
     method: str
     path: str
     headers: dict
-    body: Optional[str]
-    body_lang: Optional[str]
+    body: str | None
+    body_lang: str | None
     status: int
     answer: Any
 
@@ -92,7 +92,7 @@ class Example:
         return "/sessions" in self.path
 
 
-def _block(lines: list[str], start: int) -> tuple[Optional[str], Optional[str], int]:
+def _block(lines: list[str], start: int) -> tuple[str | None, str | None, int]:
     """The fenced block starting at or after ``start`` (skipping blank lines): (lang, text, next line)."""
     i = start
     while i < len(lines) and not lines[i].strip():
@@ -137,8 +137,9 @@ def api_examples() -> list[Example]:
         answer_lang, answer, i = _block(lines, i + 1)
         assert answer_lang == "json", f"api.md:{number}: the answer must be a ```json block"
         assert heading is not None, f"api.md:{number}: an example outside an endpoint section"
-        examples.append(Example(number, heading, method, path, headers, body, lang,
-                                int(response.group(1)), json.loads(answer)))
+        examples.append(
+            Example(number, heading, method, path, headers, body, lang, int(response.group(1)), json.loads(answer))
+        )
     return examples
 
 
@@ -184,7 +185,7 @@ def mismatches(expected: Any, actual: Any, where: str = "answer") -> list[str]:
         if len(actual) < len(items) or (not open_ended and len(actual) != len(items)):
             return [f"{where}: expected {len(items)} item(s), got {len(actual)}: {actual!r}"]
         out = []
-        for n, (e, a) in enumerate(zip(items, actual)):
+        for n, (e, a) in enumerate(zip(items, actual, strict=False)):
             out.extend(mismatches(e, a, f"{where}[{n}]"))
         return out
     if type(expected) is not type(actual) or expected != actual:
@@ -226,8 +227,13 @@ class Sender:
         else:
             if example.body_lang == "json":
                 json.loads(example.body)  # the documented body is valid JSON
-            response = self.client.open(path, method=example.method, headers=headers,
-                                        data=(example.body or "").encode("utf-8"), content_type=content_type)
+            response = self.client.open(
+                path,
+                method=example.method,
+                headers=headers,
+                data=(example.body or "").encode("utf-8"),
+                content_type=content_type,
+            )
         answer = response.get_json(silent=True)
         if response.status_code == 201 and isinstance(answer, dict) and "edit_token" in answer:
             self.values = {"<id>": answer["id"], "<edit_token>": answer["edit_token"], "<seat_token>": None}
@@ -260,7 +266,7 @@ def test_api_md_has_examples_for_every_endpoint(app):
 def test_api_example_answers_as_documented(client, example):
     """Replay the session examples before this one (they build on each other), then check it."""
     sender = Sender(client)
-    for earlier in EXAMPLES[:EXAMPLES.index(example)]:
+    for earlier in EXAMPLES[: EXAMPLES.index(example)]:
         if earlier.stateful:
             sender.send(earlier)
     response, answer = sender.send(example)
@@ -307,8 +313,14 @@ def test_hand_count_limits_are_the_documented_ones(client, kind):
     assert_in_rules("72 for two decks", "more than 24 J/Q/K, more than 8 aces")
 
     def hand(n):
-        return {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
-                            {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": {kind: n}}], "went_out": "Anna"}
+        return {
+            "players": [
+                {"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+                {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": {kind: n}},
+            ],
+            "went_out": "Anna",
+        }
+
     accepted = client.post("/api/v1/deals/score", json=hand(limit))
     assert accepted.status_code == 200, accepted.get_json()
     refused = client.post("/api/v1/deals/score", json=hand(limit + 1))
@@ -316,6 +328,7 @@ def test_hand_count_limits_are_the_documented_ones(client, kind):
 
 
 # -- docs/rules.md: the switch tables ------------------------------------------------------------
+
 
 def _rules_text() -> str:
     return RULES_MD.read_text(encoding="utf-8")
@@ -331,8 +344,14 @@ def _section(text: str, heading: str) -> str:
     level = len(heading) - len(heading.lstrip("#"))
     lines = text.splitlines()
     start = lines.index(heading) + 1
-    end = next((i for i in range(start, len(lines))
-                if lines[i].startswith("#") and len(lines[i]) - len(lines[i].lstrip("#")) <= level), len(lines))
+    end = next(
+        (
+            i
+            for i in range(start, len(lines))
+            if lines[i].startswith("#") and len(lines[i]) - len(lines[i].lstrip("#")) <= level
+        ),
+        len(lines),
+    )
     return "\n".join(lines[start:end])
 
 
@@ -391,12 +410,13 @@ def test_switch_tables_give_the_allowed_values_the_code_accepts():
 
 def test_every_house_rule_is_explained_in_the_text_with_its_backticked_name():
     text = _rules_text()
-    before_tables = text[:text.index("## Switches")]
+    before_tables = text[: text.index("## Switches")]
     for name in HOUSE_RULES:
         assert f"`{name}`" in before_tables, f"{name} is only in the table, not explained in the rules"
 
 
 # -- docs/rules.md: the worked examples, against the core ---------------------------------------
+
 
 def kunken(**switches):
     return RuleSet.for_game("kunken", switches)
@@ -419,8 +439,13 @@ def assert_in_rules(*snippets: str) -> None:
 
 
 def test_rules_example_kunken_opening():
-    assert_in_rules("bank card is 7♥", "`A♠ A♥ A♦` (30)", "`6♥ 7♥ 8♥ 9♥` (20)", "**50 points**",
-                    "With `opening_points` at 60 the same melds fall short")
+    assert_in_rules(
+        "bank card is 7♥",
+        "`A♠ A♥ A♦` (30)",
+        "`6♥ 7♥ 8♥ 9♥` (20)",
+        "**50 points**",
+        "With `opening_points` at 60 the same melds fall short",
+    )
     opening = check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "7♥", kunken())
     assert (opening.legal, opening.points) == (True, 50)
     assert [m.points for m in opening.melds] == [30, 20]
@@ -435,47 +460,82 @@ def test_rules_example_kunken_joker_swap():
 
 
 def test_rules_example_swap_scoring():
-    assert_in_rules("Anna `K♠ K♣ JK`; Boris swaps in K♦ and lays `5♥ JK 7♥`",
-                    "**Anna plus 20, Boris plus 25**")
-    scores = results({"players": [{"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
-                                  {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": ""}],
-                      "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}],
-                      "went_out": None}, kunken())
+    assert_in_rules("Anna `K♠ K♣ JK`; Boris swaps in K♦ and lays `5♥ JK 7♥`", "**Anna plus 20, Boris plus 25**")
+    scores = results(
+        {
+            "players": [
+                {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
+                {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": ""},
+            ],
+            "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}],
+            "went_out": None,
+        },
+        kunken(),
+    )
     assert scores == {"Anna": (20, 0, 20), "Boris": (25, 0, 25)}
 
 
 def test_rules_example_swap_with_the_joker_kept_in_hand():
     assert_in_rules("Had Boris laid `2♥ 3♥ 4♥` and kept the joker, he would score **plus 25, minus 10**")
-    scores = results({"players": [{"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
-                                  {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "JK"}],
-                      "swaps": [{"by": "Boris", "from": "Anna", "card": "K♦"}],
-                      "went_out": None}, kunken())
+    scores = results(
+        {
+            "players": [
+                {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
+                {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "JK"},
+            ],
+            "swaps": [{"by": "Boris", "from": "Anna", "card": "K♦"}],
+            "went_out": None,
+        },
+        kunken(),
+    )
     assert scores == {"Anna": (20, 0, 20), "Boris": (25, 10, 15)}
 
 
 def test_rules_example_kunken_express():
     assert_in_rules("Anna scores **60** (30 doubled)", "plus 15, minus 40 (20 doubled), so **−25**")
-    scores = results({"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
-                                  {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "K♣ JK"}],
-                      "went_out": "Anna", "express": True}, kunken())
+    scores = results(
+        {
+            "players": [
+                {"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+                {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "K♣ JK"},
+            ],
+            "went_out": "Anna",
+            "express": True,
+        },
+        kunken(),
+    )
     assert scores == {"Anna": (60, 0, 60), "Boris": (15, 40, -25)}
 
 
 def test_rules_example_joker_in_hand_double():
     assert_in_rules("Boris holds `K♣ 5♦ JK`, which gives **minus 30**", "With `K♣ 5♦ JK JK` he has **minus 60**")
     for hand, minus in (("K♣ 5♦ JK", 30), ("K♣ 5♦ JK JK", 60)):
-        scores = results({"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
-                                      {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": hand}],
-                          "went_out": "Anna"}, kunken(joker_in_hand="double"))
+        scores = results(
+            {
+                "players": [
+                    {"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+                    {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": hand},
+                ],
+                "went_out": "Anna",
+            },
+            kunken(joker_in_hand="double"),
+        )
         assert scores["Boris"] == (15, minus, 15 - minus)
 
 
 def test_rules_example_kunken_hand_counts():
     assert_in_rules("2 small cards, 1 face card and 1 joker in hand give **minus 30**, the same as `5♣ 7♦ Q♠ JK`")
     for hand in ({"small": 2, "faces": 1, "jokers": 1}, "5♣ 7♦ Q♠ JK"):
-        scores = results({"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
-                                      {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": hand}],
-                          "went_out": "Anna"}, kunken())
+        scores = results(
+            {
+                "players": [
+                    {"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+                    {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": hand},
+                ],
+                "went_out": "Anna",
+            },
+            kunken(),
+        )
         assert scores["Boris"] == (15, 30, -15), hand
 
 
@@ -483,34 +543,71 @@ def test_rules_example_ordered_rummy_72():
     assert_in_rules("`8♥ 9♥ 10♥` = 27, `10♣ J♣ Q♣ K♣` = 40", "**72 plus points**")
     assert check_meld("8♥ 9♥ 10♥", ordered()).points == 27
     assert check_meld("10♣ J♣ Q♣ K♣", ordered()).points == 40
-    scores = results({"game": "ordered-rummy", "players": [
-        {"name": "Anna", "melds": ["8♥ 9♥ 10♥", "10♣ J♣ Q♣ K♣"], "vists": [{"to": "Boris", "cards": "5♣"}], "hand": ""},
-        {"name": "Boris", "melds": ["2♠ 3♠ 4♠", "5♠ 5♥ 5♦"], "hand": "K♦"}], "went_out": "Anna"}, ordered())
+    scores = results(
+        {
+            "game": "ordered-rummy",
+            "players": [
+                {
+                    "name": "Anna",
+                    "melds": ["8♥ 9♥ 10♥", "10♣ J♣ Q♣ K♣"],
+                    "vists": [{"to": "Boris", "cards": "5♣"}],
+                    "hand": "",
+                },
+                {"name": "Boris", "melds": ["2♠ 3♠ 4♠", "5♠ 5♥ 5♦"], "hand": "K♦"},
+            ],
+            "went_out": "Anna",
+        },
+        ordered(),
+    )
     assert scores["Anna"] == (72, 0, 72)
 
 
 def test_rules_example_ordered_rummy_53():
     assert_in_rules("64 plus points with `3♠ 8♥` left in hand: 64 − 11 = **53**")
-    scores = results({"game": "ordered-rummy", "players": [
-        {"name": "Anna", "melds": ["10♣ J♣ Q♣ K♣", "8♦ 8♠ 8♣"], "hand": "3♠ 8♥"},
-        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": ""}], "went_out": "Boris"}, ordered())
+    scores = results(
+        {
+            "game": "ordered-rummy",
+            "players": [
+                {"name": "Anna", "melds": ["10♣ J♣ Q♣ K♣", "8♦ 8♠ 8♣"], "hand": "3♠ 8♥"},
+                {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
+            ],
+            "went_out": "Boris",
+        },
+        ordered(),
+    )
     assert scores["Anna"] == (64, 11, 53)
 
 
 def test_rules_example_ordered_rummy_45():
     assert_in_rules("78 plus points with `JK 2♣ 6♦` left in hand: 78 − 33 = **45** (the joker is 25)")
-    scores = results({"game": "ordered-rummy", "players": [
-        {"name": "Anna", "melds": ["9♥ 10♥ J♥ Q♥", "10♠ J♠ Q♠", "2♦ 3♦ 4♦"], "hand": "JK 2♣ 6♦"},
-        {"name": "Boris", "melds": ["5♣ 6♣ 7♣"], "hand": ""}], "went_out": "Boris"}, ordered())
+    scores = results(
+        {
+            "game": "ordered-rummy",
+            "players": [
+                {"name": "Anna", "melds": ["9♥ 10♥ J♥ Q♥", "10♠ J♠ Q♠", "2♦ 3♦ 4♦"], "hand": "JK 2♣ 6♦"},
+                {"name": "Boris", "melds": ["5♣ 6♣ 7♣"], "hand": ""},
+            ],
+            "went_out": "Boris",
+        },
+        ordered(),
+    )
     assert scores["Anna"] == (78, 33, 45)
 
 
 def test_rules_example_ordered_rummy_hand_points():
     assert_in_rules('`{"points": 33, "jokers": 1}` in hand gives **minus 58** (33 + 25)')
     for hand in ({"points": 33, "jokers": 1}, "K♣ Q♦ 9♠ 4♥ JK"):
-        scores = results({"game": "ordered-rummy", "players": [
-            {"name": "Anna", "melds": ["8♥ 9♥ 10♥"], "hand": ""},
-            {"name": "Boris", "melds": ["2♣ 3♣ 4♣"], "hand": hand}], "went_out": "Anna"}, ordered())
+        scores = results(
+            {
+                "game": "ordered-rummy",
+                "players": [
+                    {"name": "Anna", "melds": ["8♥ 9♥ 10♥"], "hand": ""},
+                    {"name": "Boris", "melds": ["2♣ 3♣ 4♣"], "hand": hand},
+                ],
+                "went_out": "Anna",
+            },
+            ordered(),
+        )
         assert scores["Boris"] == (9, 58, -49), hand
 
 
@@ -522,11 +619,17 @@ def test_rules_example_ordered_rummy_short_ace():
 
 
 def test_rules_example_warning_not_problem(client):
-    assert_in_rules("Anna `9♣ JK J♣` (the joker is 10♣), Boris `10♣ 10♥ 10♠`, Vera `10♣ 10♦ 10♠`",
-                    "**valid, with one warning**")
-    body = {"players": [{"name": "Anna", "melds": ["9♣ JK J♣"], "hand": ""},
-                        {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": ""},
-                        {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": ""}], "went_out": "Anna"}
+    assert_in_rules(
+        "Anna `9♣ JK J♣` (the joker is 10♣), Boris `10♣ 10♥ 10♠`, Vera `10♣ 10♦ 10♠`", "**valid, with one warning**"
+    )
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["9♣ JK J♣"], "hand": ""},
+            {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": ""},
+            {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": ""},
+        ],
+        "went_out": "Anna",
+    }
     answer = client.post("/api/v1/deals/score", json=body).get_json()
     assert answer["valid"] is True and answer["problems"] == [], answer
     assert len(answer["warnings"]) == 1 and "10♣" in answer["warnings"][0]["message"], answer
@@ -541,6 +644,7 @@ def test_rules_md_links_the_decisions_and_the_api():
 
 
 # -- links: the README and docs/ point inside the clone ------------------------------------------
+
 
 def test_readme_links_the_projects_own_docs():
     text = README.read_text(encoding="utf-8")

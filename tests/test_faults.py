@@ -30,17 +30,21 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-
 from conftest import CSRF, rule_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Anna", "Boris"]
-DEAL = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [], "hand": ""},
-                    {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣"}],
-        "went_out": "Anna"}
+DEAL = {
+    "players": [
+        {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [], "hand": ""},
+        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣"},
+    ],
+    "went_out": "Anna",
+}
 
 
 # -- a real server and a plain HTTP client ---------------------------------------------------
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -66,8 +70,17 @@ class Reply:
 NO_ANSWER = (OSError, http.client.HTTPException)
 
 
-def _call(port: int, method: str, path: str, body=None, *, token: str | None = None, key: str | None = None,
-          form: dict | None = None, cookie: str | None = None) -> Reply:
+def _call(
+    port: int,
+    method: str,
+    path: str,
+    body=None,
+    *,
+    token: str | None = None,
+    key: str | None = None,
+    form: dict | None = None,
+    cookie: str | None = None,
+) -> Reply:
     """One request on a fresh connection; one of ``NO_ANSWER`` when no whole answer arrives."""
     headers = {"Accept-Language": "en"}
     data = None
@@ -93,16 +106,26 @@ def _call(port: int, method: str, path: str, body=None, *, token: str | None = N
 
 
 def _env(db: Path, port: int, **extra: str) -> dict:
-    return {**os.environ, "KUNKEN_DATABASE": str(db), "KUNKEN_SECRET_KEY": "k" * 40,
-            "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}", "KUNKEN_CREATE_LIMIT": "0", **extra}
+    return {
+        **os.environ,
+        "KUNKEN_DATABASE": str(db),
+        "KUNKEN_SECRET_KEY": "k" * 40,
+        "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        "KUNKEN_CREATE_LIMIT": "0",
+        **extra,
+    }
 
 
 def _serve(db: Path, port: int, log: Path, *, prefix: tuple = (), **extra: str) -> subprocess.Popen:
     """Start ``python app.py`` on ``db`` and wait until /api/v1/health answers (its output goes to ``log``)."""
     with open(log, "ab") as out:  # the child keeps its own copy of the descriptor
-        proc = subprocess.Popen([*prefix, sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1",
-                                 "--port", str(port)], cwd=ROOT, env=_env(db, port, **extra),
-                                stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [*prefix, sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=_env(db, port, **extra),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     for _ in range(600):
         if proc.poll() is not None:
             raise AssertionError(f"the server exited with {proc.returncode}:\n{log.read_text(errors='replace')}")
@@ -132,8 +155,7 @@ def _new_session(port: int) -> tuple[str, str]:
 
 
 def _record(port: int, sid: str, token: str, key: str, note: str | None = None) -> Reply:
-    return _call(port, "POST", f"/api/v1/sessions/{sid}/deals", {**DEAL, "note": note or key},
-                 token=token, key=key)
+    return _call(port, "POST", f"/api/v1/sessions/{sid}/deals", {**DEAL, "note": note or key}, token=token, key=key)
 
 
 def _notes_in_file(db: Path) -> list[str]:
@@ -248,6 +270,7 @@ class Writers:
 
 # -- 1. kill -9 under write load ---------------------------------------------------------------
 
+
 def test_kill_9_under_write_load_loses_no_acknowledged_deal_and_stores_none_twice(tmp_path):
     db, port, log = tmp_path / "club.db", _free_port(), tmp_path / "server.log"
     server = _serve(db, port, log)
@@ -256,14 +279,20 @@ def test_kill_9_under_write_load_loses_no_acknowledged_deal_and_stores_none_twic
         with Writers(port, sid, token, 4) as writers:
             for _round in range(3):
                 target = writers.count() + 25
-                _wait_for(lambda: writers.count() >= target or writers.errors, "25 more deals acknowledged")
+                _wait_for(
+                    lambda target=target: writers.count() >= target or writers.errors, "25 more deals acknowledged"
+                )
                 with writers.lock:
                     before = list(writers.failures)
                 _stop(server, kill=True)  # SIGKILL: no clean shutdown, requests in flight are cut
                 server = None
                 # every writer has had a request go unanswered before the server comes back
-                _wait_for(lambda: all(now > then for now, then in zip(writers.failures, before))
-                          or writers.errors, "every writer saw the server gone")
+                _wait_for(
+                    lambda before=before: (
+                        all(now > then for now, then in zip(writers.failures, before, strict=False)) or writers.errors
+                    ),
+                    "every writer saw the server gone",
+                )
                 server = _serve(db, port, log)
             target = writers.count() + 25
             _wait_for(lambda: writers.count() >= target or writers.errors, "deals acknowledged after the restarts")
@@ -290,6 +319,7 @@ def test_kill_9_under_write_load_loses_no_acknowledged_deal_and_stores_none_twic
 
 # -- 2. a read-only database ---------------------------------------------------------------------
 
+
 def _without_root_override(tmp_path: Path) -> tuple:
     """A command prefix under which a mode-0444 file is read-only for the server, as for any user.
 
@@ -301,18 +331,25 @@ def _without_root_override(tmp_path: Path) -> tuple:
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
-            pytest.fail("running as root without setpriv (util-linux): cannot make a file read-only for the "
-                        "server, so the read-only test cannot run here")
+            pytest.fail(
+                "running as root without setpriv (util-linux): cannot make a file read-only for the "
+                "server, so the read-only test cannot run here"
+            )
         prefix = (setpriv, "--bounding-set", "-dac_override,-dac_read_search,-fowner,-linux_immutable", "--")
     probe = tmp_path / "probe"
     probe.write_text("")
     probe.chmod(0o444)
-    result = subprocess.run([*prefix, sys.executable, "-c", "import sys; open(sys.argv[1], 'a')", str(probe)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [*prefix, sys.executable, "-c", "import sys; open(sys.argv[1], 'a')", str(probe)],
+        capture_output=True,
+        text=True,
+    )
     probe.chmod(0o644)
     if result.returncode == 0 or "PermissionError" not in result.stderr:
-        pytest.fail(f"a mode-0444 file stays writable for the server here ({' '.join(prefix) or 'no prefix'}): "
-                    f"cannot test a read-only database. {result.stderr.strip()}")
+        pytest.fail(
+            f"a mode-0444 file stays writable for the server here ({' '.join(prefix) or 'no prefix'}): "
+            f"cannot test a read-only database. {result.stderr.strip()}"
+        )
     return prefix
 
 
@@ -345,8 +382,14 @@ def test_a_read_only_database_answers_503_reads_still_work_and_nothing_is_acknow
         assert page.status == 200 and b"Anna" in page.body
         # a backup only reads: it works on the read-only file (run as the server's user)
         copy = tmp_path / "copy.db"
-        backup = subprocess.run([*prefix, sys.executable, str(ROOT / "app.py"), "backup", str(copy)], cwd=ROOT,
-                                env=_env(db, port), capture_output=True, text=True, timeout=120)
+        backup = subprocess.run(
+            [*prefix, sys.executable, str(ROOT / "app.py"), "backup", str(copy)],
+            cwd=ROOT,
+            env=_env(db, port),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert backup.returncode == 0 and "integrity ok" in backup.stdout, backup
         assert _notes_in_file(copy) == ["first"]
 
@@ -384,8 +427,10 @@ def test_a_full_database_answers_503_and_every_acknowledged_deal_and_no_refused_
     then the answer kept for its Idempotency-Key), and the refusal can fall on any of them; the shapes
     move where it falls. Whichever it is, a 503 must mean the deal is not stored."""
     names, filler = SHAPES[shape]
-    deal = {"players": [{"name": name, "melds": [MELDS[i]], "vists": [], "hand": HANDS[i]}
-                        for i, name in enumerate(names)], "went_out": names[0]}
+    deal = {
+        "players": [{"name": name, "melds": [MELDS[i]], "vists": [], "hand": HANDS[i]} for i, name in enumerate(names)],
+        "went_out": names[0],
+    }
     db, port, log = tmp_path / "club.db", _free_port(), tmp_path / "server.log"
     server = _serve(db, port, log, KUNKEN_DATABASE_MAX_MB="1")
     try:
@@ -396,8 +441,7 @@ def test_a_full_database_answers_503_and_every_acknowledged_deal_and_no_refused_
 
         def record(key: str) -> Reply:
             note = (key + " " + filler * 1000)[:1000] if filler else key
-            return _call(port, "POST", f"/api/v1/sessions/{sid}/deals", {**deal, "note": note},
-                         token=token, key=key)
+            return _call(port, "POST", f"/api/v1/sessions/{sid}/deals", {**deal, "note": note}, token=token, key=key)
 
         acked: list[str] = []
         for n in range(1, 5001):
@@ -413,8 +457,10 @@ def test_a_full_database_answers_503_and_every_acknowledged_deal_and_no_refused_
         _assert_503(record(key), "full")  # the retry with the same key is refused the same way
 
         stored = [note.split(" ")[0] for note in _notes_in_session(port, sid)]  # reads still answer
-        assert key not in stored, (f"deal {key} was answered 503 “Nothing was saved by this request”, "
-                                   f"yet it is stored (deal {stored.index(key) + 1} of {len(stored)})")
+        assert key not in stored, (
+            f"deal {key} was answered 503 “Nothing was saved by this request”, "
+            f"yet it is stored (deal {stored.index(key) + 1} of {len(stored)})"
+        )
         assert stored == acked
         assert _call(port, "GET", "/api/v1/health").status == 200
     finally:
@@ -423,6 +469,7 @@ def test_a_full_database_answers_503_and_every_acknowledged_deal_and_no_refused_
 
 
 # -- 4. a deleted database file ------------------------------------------------------------------
+
 
 def _cookie(reply: Reply, jar: dict) -> str:
     for header in reply.headers.get_all("Set-Cookie") or []:
@@ -441,9 +488,17 @@ def test_a_deleted_database_answers_503_is_not_recreated_and_a_restart_starts_af
         jar: dict = {}
         home = _call(port, "GET", "/", cookie="lang=en")
         cookie = _cookie(home, jar)  # the page session holding the form's CSRF token
-        form = {"csrf_token": CSRF.search(home.body.decode())[1], "game": "kunken", "defaults_for": "kunken",
-                "create": "Start", "target_kind": "", "target_value": "", "players-0": "Vera",
-                "players-1": "Gleb", **rule_fields()}
+        form = {
+            "csrf_token": CSRF.search(home.body.decode())[1],
+            "game": "kunken",
+            "defaults_for": "kunken",
+            "create": "Start",
+            "target_kind": "",
+            "target_value": "",
+            "players-0": "Vera",
+            "players-1": "Gleb",
+            **rule_fields(),
+        }
 
         for path in files:
             path.unlink(missing_ok=True)
@@ -472,13 +527,19 @@ def test_a_deleted_database_answers_503_is_not_recreated_and_a_restart_starts_af
 
 # -- 5. a bad database path at start ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("where", ["proc", "directory"])
 def test_a_bad_database_path_stops_the_start_with_one_line_and_status_2(tmp_path, where):
     path = Path("/proc/nope/x.db") if where == "proc" else tmp_path
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=_env(path, port), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=_env(path, port),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         out, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -495,6 +556,7 @@ def test_a_bad_database_path_stops_the_start_with_one_line_and_status_2(tmp_path
 
 # -- 6. a backup while the server writes -------------------------------------------------------------
 
+
 def test_a_backup_during_write_load_holds_every_deal_acknowledged_before_it_started(tmp_path):
     db, port, log = tmp_path / "club.db", _free_port(), tmp_path / "server.log"
     backup = tmp_path / "copies" / "backup.db"
@@ -505,8 +567,14 @@ def test_a_backup_during_write_load_holds_every_deal_acknowledged_before_it_star
         with Writers(port, sid, token, 3) as writers:
             _wait_for(lambda: writers.count() >= 40 or writers.errors, "40 deals acknowledged")
             started = time.monotonic()
-            result = subprocess.run([sys.executable, str(ROOT / "app.py"), "backup", str(backup)], cwd=ROOT,
-                                    env=_env(db, port), capture_output=True, text=True, timeout=120)
+            result = subprocess.run(
+                [sys.executable, str(ROOT / "app.py"), "backup", str(backup)],
+                cwd=ROOT,
+                env=_env(db, port),
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             target = writers.count() + 20
             _wait_for(lambda: writers.count() >= target or writers.errors, "deals acknowledged after the backup")
         assert writers.errors == [] and writers.refused == [], (writers.errors, writers.refused)

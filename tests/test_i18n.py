@@ -11,8 +11,17 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"_": None, "gettext": None, "lazy_gettext": None, "_l": None, "N_": None, "M_": None,
-            "ngettext": (1, 2), "lazy_ngettext": (1, 2), "P_": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "lazy_gettext": None,
+    "_l": None,
+    "N_": None,
+    "M_": None,
+    "ngettext": (1, 2),
+    "lazy_ngettext": (1, 2),
+    "P_": (1, 2),
+}
 METHODS = [("kunken_scorer/**.py", "python"), ("templates/**.html", "jinja2")]
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)\}")
 
@@ -21,7 +30,8 @@ def extracted() -> dict[str, str]:
     """msgid -> where it was found, for every marked string in the code and templates."""
     found = {}
     for filename, _line, message, _comments, _context in extract_from_dir(
-            str(ROOT), METHODS, keywords=KEYWORDS, options_map={"templates/**.html": {"extensions": "jinja2.ext.i18n"}}):
+        str(ROOT), METHODS, keywords=KEYWORDS, options_map={"templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    ):
         msgid = message[0] if isinstance(message, tuple) else message  # a plural's catalog key is its singular
         if msgid:
             found.setdefault(msgid, filename)
@@ -60,7 +70,9 @@ def test_translations_keep_their_placeholders():
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         wanted = {m for i in ids for m in PLACEHOLDER.findall(i)}
         for s in strings:
-            if {m for m in PLACEHOLDER.findall(s)} - wanted or (len(ids) == 1 and {m for m in PLACEHOLDER.findall(s)} != wanted):
+            if {m for m in PLACEHOLDER.findall(s)} - wanted or (
+                len(ids) == 1 and {m for m in PLACEHOLDER.findall(s)} != wanted
+            ):
                 broken.append(f"{message.id!r} -> {s!r}")
     assert not broken, "\n".join(broken[:40])
 
@@ -92,8 +104,18 @@ def test_the_language_switch_never_redirects_off_site(client):
 
 # -- the language switch redirected off-site: "/\t/evil.example" left as "//evil.example" ------------
 
-@pytest.mark.parametrize("target", ["/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "/\\evil.example",
-                                    "/ /evil.example", "/\x00/evil.example"])
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/\t/evil.example",
+        "/\n/evil.example",
+        "/\r\n/evil.example",
+        "/\\evil.example",
+        "/ /evil.example",
+        "/\x00/evil.example",
+    ],
+)
 def test_the_language_switch_never_redirects_off_site_through_odd_characters(client, target):
     response = client.get("/lang/en", query_string={"next": target})
     assert response.status_code == 302

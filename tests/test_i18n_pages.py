@@ -35,6 +35,7 @@ DEAL_ILLEGAL = {0: ("K♠ K♠ K♥", "", "2♣"), 1: ("5♦ 6♦ 7♦", "", "9�
 
 # -- reading a page as a person sees it ---------------------------------------------------------
 
+
 class _Visible(HTMLParser):
     """Text a person sees or hears: element text, tooltips, spoken labels, button captions.
 
@@ -55,7 +56,11 @@ class _Visible(HTMLParser):
         for name in ("title", "aria-label", "alt"):
             if values.get(name):
                 self.parts.append(values[name])
-        if tag == "input" and (values.get("type") or "").lower() in ("submit", "button", "reset") and values.get("value"):
+        if (
+            tag == "input"
+            and (values.get("type") or "").lower() in ("submit", "button", "reset")
+            and values.get("value")
+        ):
             self.parts.append(values["value"])
 
     def handle_endtag(self, tag):
@@ -89,8 +94,11 @@ def english_words(page: str, allowed=ALLOWED) -> list[str]:
     ['cards']
     """
     text = URL.sub(" ", visible_text(page).replace(EXPORT_FORMAT, " "))
-    return [word for word in WORD.findall(text)
-            if len(word) >= 4 and "_" not in word and not any(c.isdigit() for c in word) and word not in allowed]
+    return [
+        word
+        for word in WORD.findall(text)
+        if len(word) >= 4 and "_" not in word and not any(c.isdigit() for c in word) and word not in allowed
+    ]
 
 
 def untranslated(page: str) -> list[str]:
@@ -116,9 +124,16 @@ def get(client, url: str, language: str, status: int = 200) -> str:
 def start_session(client, game: str = "kunken", players=PLAYERS) -> str:
     """Start a session from the home form (this client becomes its scorer); return its id."""
     from kunken_scorer.web.forms import switch_values
+
     page = get(client, "/", "ru")
-    data = {"csrf_token": CSRF.search(page)[1], "game": game, "defaults_for": game, "create": "x",
-            "target_kind": "score", "target_value": "500"}
+    data = {
+        "csrf_token": CSRF.search(page)[1],
+        "game": game,
+        "defaults_for": game,
+        "create": "x",
+        "target_kind": "score",
+        "target_value": "500",
+    }
     for name, value in switch_values(game).items():
         if isinstance(value, bool):
             if value:
@@ -136,8 +151,12 @@ def start_session(client, game: str = "kunken", players=PLAYERS) -> str:
 def post_deal(client, sid: str, seats: dict, *, save: bool, went_out: str = "", language: str = "ru", **flags):
     """Fill in the deal form and press Check (``save=False``) or Save; return the response."""
     page = get(client, f"/s/{sid}/deals/new", language)
-    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
-            "expected": hidden(page, "expected"), "went_out": went_out}
+    data = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "form_key": hidden(page, "form_key"),
+        "expected": hidden(page, "expected"),
+        "went_out": went_out,
+    }
     for i, (melds, vists, hand) in seats.items():
         data.update({f"players-{i}-melds": melds, f"players-{i}-vists": vists, f"players-{i}-hand": hand})
     for key, value in flags.items():
@@ -155,8 +174,10 @@ def evening(client):
     recorded anyway with a note; this client is its scorer."""
     sid = start_session(client)
     assert post_deal(client, sid, DEAL_EXPRESS, save=True, went_out="Анна", express=True).status_code == 303
-    assert post_deal(client, sid, {0: ("", "", ""), 1: ("", "", ""), 2: ("", "", "")}, save=True,
-                     redeal=True).status_code == 303
+    assert (
+        post_deal(client, sid, {0: ("", "", ""), 1: ("", "", ""), 2: ("", "", "")}, save=True, redeal=True).status_code
+        == 303
+    )
     response = post_deal(client, sid, DEAL_ILLEGAL, save=True, override=True, note="так решили за столом")
     assert response.status_code == 303, response.get_data(as_text=True)
     return sid
@@ -166,9 +187,11 @@ def desk_answer(client, language: str, url: str = "/rules/desk") -> str:
     """The rules desk answering "is this meld legal?" about an illegal meld (with its reasons)."""
     page = get(client, url, language)
     token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
-    response = client.post(url, data={"meld-csrf_token": token, "meld-cards": "K♠ K♠ JK K♥ JK",
-                                      "meld-table": "K♦ K♦ K♣", "meld-submit": "x"},
-                           headers={"Accept-Language": language})
+    response = client.post(
+        url,
+        data={"meld-csrf_token": token, "meld-cards": "K♠ K♠ JK K♥ JK", "meld-table": "K♦ K♦ K♣", "meld-submit": "x"},
+        headers={"Accept-Language": language},
+    )
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_data(as_text=True)
 
@@ -176,8 +199,11 @@ def desk_answer(client, language: str, url: str = "/rules/desk") -> str:
 def import_text(client, text: str, language: str, status: int):
     """Paste ``text`` on the import page; return the page answered (or followed to)."""
     page = get(client, "/import", language)
-    response = client.post("/import", data={"csrf_token": CSRF.search(page)[1], "text": text, "submit": "x"},
-                           headers={"Accept-Language": language})
+    response = client.post(
+        "/import",
+        data={"csrf_token": CSRF.search(page)[1], "text": text, "submit": "x"},
+        headers={"Accept-Language": language},
+    )
     assert response.status_code == status, response.get_data(as_text=True)
     if response.status_code == 302:
         return get(client, response.headers["Location"], language)
@@ -211,10 +237,19 @@ def pages(client, sid: str, language: str) -> dict[str, str]:
     assert edit, "the scorer sees an edit link for each deal"
     out["edit deal"] = get(client, edit[1], language)
     part = get(client, f"/s/{sid}/draft/0", language)
-    saved = client.post(f"/s/{sid}/draft/0", headers={"Accept-Language": language}, data={
-        "csrf_token": CSRF.search(part)[1], "deal": re.search(r'name="deal"[^>]*value="(\d+)"', part)[1],
-        "revision": re.search(r'name="revision"[^>]*value="(\d+)"', part)[1], "hand_mode": "cards",
-        "player-melds": "A♠ A♥ 2♦", "player-vists": "", "autosave": "1"})
+    saved = client.post(
+        f"/s/{sid}/draft/0",
+        headers={"Accept-Language": language},
+        data={
+            "csrf_token": CSRF.search(part)[1],
+            "deal": re.search(r'name="deal"[^>]*value="(\d+)"', part)[1],
+            "revision": re.search(r'name="revision"[^>]*value="(\d+)"', part)[1],
+            "hand_mode": "cards",
+            "player-melds": "A♠ A♥ 2♦",
+            "player-vists": "",
+            "autosave": "1",
+        },
+    )
     assert saved.status_code == 200, saved.get_data(as_text=True)
     out["a player's part (saved, with a problem)"] = saved.get_data(as_text=True)
     out["the draft of the next deal"] = get(client, f"/s/{sid}/draft", language)
@@ -222,6 +257,7 @@ def pages(client, sid: str, language: str) -> dict[str, str]:
 
 
 # -- Russian ------------------------------------------------------------------------------------
+
 
 def test_every_main_page_is_wholly_in_russian(client, evening):
     found = {name: untranslated(page) for name, page in pages(client, evening, "ru").items()}
@@ -235,8 +271,10 @@ CODE_NAMES = {word for word in (*SWITCHES, *(str(v) for s in SWITCHES.values() f
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_no_page_shows_a_switch_code_name(client, evening, language):
     """Pages name house rules by their label and values in words (one table, rules.SWITCHES)."""
-    shown = {name: sorted(CODE_NAMES & set(re.findall(r"[a-z_]+", visible_text(page))))
-             for name, page in pages(client, evening, language).items()}
+    shown = {
+        name: sorted(CODE_NAMES & set(re.findall(r"[a-z_]+", visible_text(page))))
+        for name, page in pages(client, evening, language).items()
+    }
     assert not {name: codes for name, codes in shown.items() if codes}, shown
     # the check reads visible text: the code in an attribute is fine, in text it is caught
     assert CODE_NAMES & set(re.findall(r"[a-z_]+", visible_text("<p>joker_in_hand</p>")))
@@ -283,10 +321,19 @@ def test_an_imported_evening_is_announced_in_russian(client, evening):
 def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
     """The house-rule hint tells a Russian table to type «удвоить»; the form takes it."""
     from kunken_scorer.web.forms import switch_values
+
     page = get(client, "/", "ru")
     assert "«удвоить»" in visible_text(page)
-    data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x",
-            "target_kind": "", "target_value": "", "players-0": "Анна", "players-1": "Вера"}
+    data = {
+        "csrf_token": CSRF.search(page)[1],
+        "game": "kunken",
+        "defaults_for": "kunken",
+        "create": "x",
+        "target_kind": "",
+        "target_value": "",
+        "players-0": "Анна",
+        "players-1": "Вера",
+    }
     data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
     data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
     data["rules-joker_in_hand"] = "Удвоить"
@@ -299,17 +346,29 @@ def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
 def test_messages_built_in_code_are_russian(client):
     """Messages whose parts the core builds (expected values, pinned jokers, targets) are Russian too."""
     from kunken_scorer.web.forms import switch_values
+
     page = get(client, "/", "ru")
-    data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x",
-            "target_kind": "deals", "target_value": "", "players-0": "Анна", "players-1": "Вера"}
+    data = {
+        "csrf_token": CSRF.search(page)[1],
+        "game": "kunken",
+        "defaults_for": "kunken",
+        "create": "x",
+        "target_kind": "deals",
+        "target_value": "",
+        "players-0": "Анна",
+        "players-1": "Вера",
+    }
     data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
     data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
     data["rules-ace_points"] = "500"
     home = client.post("/sessions", data=data, headers={"Accept-Language": "ru"}).get_data(as_text=True)
     page = get(client, "/rules/desk", "ru")
     token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
-    desk = client.post("/rules/desk", data={"meld-csrf_token": token, "meld-cards": "5♥ JK=8♣ 7♥", "meld-submit": "x"},
-                       headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    desk = client.post(
+        "/rules/desk",
+        data={"meld-csrf_token": token, "meld-cards": "5♥ JK=8♣ 7♥", "meld-submit": "x"},
+        headers={"Accept-Language": "ru"},
+    ).get_data(as_text=True)
     assert "«Очки за туза»: значение «500» не подходит" in visible_text(home) and "JK=8♣" in visible_text(desk)
     assert not untranslated(home) and not untranslated(desk), (untranslated(home), untranslated(desk))
 
@@ -323,8 +382,11 @@ ENGLISH = {
     "history": ["History of changes", "Deal 1 recorded"],
     "summary": ["Rules in force", "Download CSV", "Recorded anyway and notes"],
     "players": ["Average deal score", "Last played"],
-    "a player's part (saved, with a problem)": ["Saved by the scorer at", "a player’s part",
-                                               "neither all of one rank (a set) nor all of one suit"],
+    "a player's part (saved, with a problem)": [
+        "Saved by the scorer at",
+        "a player’s part",
+        "neither all of one rank (a set) nor all of one suit",
+    ],
     "the draft of the next deal": ["from the players’ phones", "has a problem", "waiting", "Record deal"],
     "import": ["Import a score sheet", "Or paste the exported JSON"],
     "import (not JSON)": ["This is not valid JSON (line 1, column 2)."],
@@ -353,10 +415,13 @@ def test_the_same_pages_in_english_show_the_english_texts(client, evening):
 
 # -- the card keypad ----------------------------------------------------------------------------
 
+
 def keypad_labels(page: str) -> list[str]:
     """The captions of the keypad's rank and joker keys, in order."""
-    return [htmllib.unescape(label) for label in
-            re.findall(r'<button type="button" class="key (?:rank|joker)"[^>]*>([^<]*)</button>', page)]
+    return [
+        htmllib.unescape(label)
+        for label in re.findall(r'<button type="button" class="key (?:rank|joker)"[^>]*>([^<]*)</button>', page)
+    ]
 
 
 @pytest.mark.parametrize("url", ["/s/{sid}/deals/new", "/rules/desk"])

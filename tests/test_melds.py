@@ -17,6 +17,7 @@ import random
 from collections import Counter
 
 import pytest
+from conftest import kunken, ordered, rule_sets
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -38,18 +39,28 @@ from kunken_scorer import (
 from kunken_scorer.cards import _parse_text
 from kunken_scorer.melds import check_parsed, laid_counts
 
-from conftest import kunken, ordered, rule_sets
-
 KUNKEN = "kunken"
 ORDERED = "ordered-rummy"
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 SUITS = ["♠", "♥", "♦", "♣"]
 REASON_CODES = {
-    "too_few_cards", "set_too_many_cards", "run_too_many_cards", "mixed_cards",
-    "set_duplicate_card", "run_duplicate_card", "run_not_consecutive", "ace_high_and_low",
-    "ace_low_off", "joker_limit", "adjacent_jokers", "joker_copies_played",
-    "set_joker_no_suit", "pin_mismatch", "pin_wrong_rank", "pin_wrong_suit",
+    "too_few_cards",
+    "set_too_many_cards",
+    "run_too_many_cards",
+    "mixed_cards",
+    "set_duplicate_card",
+    "run_duplicate_card",
+    "run_not_consecutive",
+    "ace_high_and_low",
+    "ace_low_off",
+    "joker_limit",
+    "adjacent_jokers",
+    "joker_copies_played",
+    "set_joker_no_suit",
+    "pin_mismatch",
+    "pin_wrong_rank",
+    "pin_wrong_suit",
 }
 
 HEARTS_2_TO_A = "2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ A♥"
@@ -92,11 +103,11 @@ def assert_shape_of_set(tokens):
 def is_run_upwards(effective, wrap):
     places = [RANK_ORDER.index(rank) for rank, _ in effective]
     if wrap:
-        steps = [(b - a) % 13 for a, b in zip(places, places[1:])]
+        steps = [(b - a) % 13 for a, b in zip(places, places[1:], strict=False)]
     else:
         if places[:2] == [12, 0]:  # A 2 3 ...: the ace is low
             places[0] = -1
-        steps = [b - a for a, b in zip(places, places[1:])]
+        steps = [b - a for a, b in zip(places, places[1:], strict=False)]
     return all(step == 1 for step in steps)
 
 
@@ -141,7 +152,9 @@ LEGAL = [
     pytest.param(KUNKEN, {}, "A♥ 2♥ 3♥", (), "run", 20, "A♥ 2♥ 3♥", id="run-ace-low"),
     pytest.param(KUNKEN, {}, "Q♠ K♠ A♠", (), "run", 30, "Q♠ K♠ A♠", id="run-ace-high"),
     pytest.param(KUNKEN, {}, "10♥ J♥ Q♥ K♥ A♥", (), "run", 45, "10♥ J♥ Q♥ K♥ A♥", id="run-ten-to-ace"),
-    pytest.param(KUNKEN, {"ace_points": 5}, "10♥ J♥ Q♥ K♥ A♥", (), "run", 40, "10♥ J♥ Q♥ K♥ A♥", id="run-ten-to-ace-ace_points-5"),
+    pytest.param(
+        KUNKEN, {"ace_points": 5}, "10♥ J♥ Q♥ K♥ A♥", (), "run", 40, "10♥ J♥ Q♥ K♥ A♥", id="run-ten-to-ace-ace_points-5"
+    ),
     pytest.param(KUNKEN, {"ace_points": 5}, "A♥ 2♥ 3♥", (), "run", 15, "A♥ 2♥ 3♥", id="run-ace-low-ace_points-5"),
     pytest.param(KUNKEN, {}, HEARTS_2_TO_A, (), "run", 85, HEARTS_2_TO_A, id="run-13-cards-ace-high"),
     pytest.param(KUNKEN, {}, CLUBS_A_TO_K, (), "run", 85, CLUBS_A_TO_K, id="run-13-cards-ace-low"),
@@ -151,14 +164,22 @@ LEGAL = [
     pytest.param(KUNKEN, {}, "JK 5♥ 6♥", (), "run", 15, "JK=4♥ 5♥ 6♥", id="run-joker-written-first"),
     pytest.param(KUNKEN, {}, "7♥ 5♥ JK", (), "run", 15, "5♥ JK=6♥ 7♥", id="run-joker-fills-gap-after-ordering"),
     pytest.param(KUNKEN, {}, "Q♥ K♥ JK", (), "run", 30, "Q♥ K♥ JK=A♥", id="run-joker-is-ace"),
-    pytest.param(KUNKEN, {}, "K♥ A♥ JK", (), "run", 30, "JK=Q♥ K♥ A♥", id="run-spare-joker-low-end-when-nothing-higher"),
+    pytest.param(
+        KUNKEN, {}, "K♥ A♥ JK", (), "run", 30, "JK=Q♥ K♥ A♥", id="run-spare-joker-low-end-when-nothing-higher"
+    ),
     pytest.param(KUNKEN, {}, "9♥ 10♥ JK", (), "run", 20, "9♥ 10♥ JK=J♥", id="run-joker-counts-as-jack"),
     pytest.param(KUNKEN, {}, "A♥ 2♥ JK", (), "run", 20, "A♥ 2♥ JK=3♥", id="run-ace-low-joker-three"),
-    pytest.param(KUNKEN, {}, "5♥ JK JK 8♥", (), "run", 20, "5♥ JK=6♥ JK=7♥ 8♥", id="run-adjacent-jokers-allowed-by-default"),
-    pytest.param(KUNKEN, {}, "5♥ 8♥ JK JK", (), "run", 20, "5♥ JK=6♥ JK=7♥ 8♥", id="run-jokers-fill-gaps-after-ordering"),
+    pytest.param(
+        KUNKEN, {}, "5♥ JK JK 8♥", (), "run", 20, "5♥ JK=6♥ JK=7♥ 8♥", id="run-adjacent-jokers-allowed-by-default"
+    ),
+    pytest.param(
+        KUNKEN, {}, "5♥ 8♥ JK JK", (), "run", 20, "5♥ JK=6♥ JK=7♥ 8♥", id="run-jokers-fill-gaps-after-ordering"
+    ),
     pytest.param(KUNKEN, {}, "5♥ JK=6♥ 7♥", (), "run", 15, "5♥ JK=6♥ 7♥", id="run-pinned-joker-fits"),
     pytest.param(KUNKEN, {}, "5♥ 6♥ JK=4♥", (), "run", 15, "JK=4♥ 5♥ 6♥", id="run-pinned-joker-low-end"),
-    pytest.param(KUNKEN, {}, HEARTS_2_TO_K + " JK", (), "run", 85, HEARTS_2_TO_K + " JK=A♥", id="run-13-with-joker-ace"),
+    pytest.param(
+        KUNKEN, {}, HEARTS_2_TO_K + " JK", (), "run", 85, HEARTS_2_TO_K + " JK=A♥", id="run-13-with-joker-ace"
+    ),
     # --- notation: Russian, letters, case, separators ---
     pytest.param(KUNKEN, {}, "Тп Тч Тб", (), "set", 30, "A♠ A♥ A♦", id="ru-three-aces"),
     pytest.param(KUNKEN, {}, "тп тч тб", (), "set", 30, "A♠ A♥ A♦", id="ru-lowercase"),
@@ -181,18 +202,51 @@ LEGAL = [
     pytest.param(KUNKEN, {}, "5h * 7h", (), "run", 15, "5♥ JK=6♥ 7♥", id="joker-star"),
     pytest.param(KUNKEN, {}, "jk=kd ks kc", (), "set", 30, "JK=K♦ K♠ K♣", id="pinned-joker-letters"),
     # --- switches ---
-    pytest.param(KUNKEN, {"ace_low": False}, "Q♥ K♥ A♥", (), "run", 30, "Q♥ K♥ A♥", id="ace_low-off-still-allows-q-k-a"),
-    pytest.param(KUNKEN, {"ace_low": False}, "JK 2♥ 3♥", (), "run", 15, "2♥ 3♥ JK=4♥", id="ace_low-off-joker-moves-to-high-end"),
+    pytest.param(
+        KUNKEN, {"ace_low": False}, "Q♥ K♥ A♥", (), "run", 30, "Q♥ K♥ A♥", id="ace_low-off-still-allows-q-k-a"
+    ),
+    pytest.param(
+        KUNKEN, {"ace_low": False}, "JK 2♥ 3♥", (), "run", 15, "2♥ 3♥ JK=4♥", id="ace_low-off-joker-moves-to-high-end"
+    ),
     pytest.param(KUNKEN, {"wrap": True}, "K♥ A♥ 2♥", (), "run", 25, "K♥ A♥ 2♥", id="wrap-k-a-2"),
     pytest.param(KUNKEN, {"wrap": True}, "Q♥ K♥ A♥ 2♥", (), "run", 35, "Q♥ K♥ A♥ 2♥", id="wrap-q-k-a-2"),
     pytest.param(KUNKEN, {"wrap": True}, "A♥ 2♥ 3♥", (), "run", 20, "A♥ 2♥ 3♥", id="wrap-ace-low-still-fine"),
-    pytest.param(KUNKEN, {"no_adjacent_jokers": True}, "5♥ JK 7♥ JK", (), "run", 20, "5♥ JK=6♥ 7♥ JK=8♥", id="no_adjacent-apart-is-fine"),
-    pytest.param(KUNKEN, {"no_adjacent_jokers": True}, "JK JK K♠ K♣", (), "set", 40, None, id="no_adjacent-does-not-apply-to-sets"),
+    pytest.param(
+        KUNKEN,
+        {"no_adjacent_jokers": True},
+        "5♥ JK 7♥ JK",
+        (),
+        "run",
+        20,
+        "5♥ JK=6♥ 7♥ JK=8♥",
+        id="no_adjacent-apart-is-fine",
+    ),
+    pytest.param(
+        KUNKEN,
+        {"no_adjacent_jokers": True},
+        "JK JK K♠ K♣",
+        (),
+        "set",
+        40,
+        None,
+        id="no_adjacent-does-not-apply-to-sets",
+    ),
     # --- the "both copies on the table" rule, where a copy is still free ---
     pytest.param(KUNKEN, {}, "5♥ JK 7♥", ("4♥ 5♥ 6♥",), "run", 15, "5♥ JK=6♥ 7♥", id="table-one-copy-played"),
     # a joker on the table standing for 6♥ is not one of the two *natural* copies
-    pytest.param(KUNKEN, {}, "5♥ JK 7♥", ("4♥ 5♥ JK=6♥", "6♥ 7♥ 8♥"), "run", 15, "5♥ JK=6♥ 7♥", id="table-pinned-joker-is-not-a-natural-copy"),
-    pytest.param(KUNKEN, {}, "JK K♠ K♣", ("K♦ K♥ K♣", "Q♦ K♦ A♦"), "set", 30, "JK=K♥ K♠ K♣", id="table-set-joker-takes-free-suit"),
+    pytest.param(
+        KUNKEN,
+        {},
+        "5♥ JK 7♥",
+        ("4♥ 5♥ JK=6♥", "6♥ 7♥ 8♥"),
+        "run",
+        15,
+        "5♥ JK=6♥ 7♥",
+        id="table-pinned-joker-is-not-a-natural-copy",
+    ),
+    pytest.param(
+        KUNKEN, {}, "JK K♠ K♣", ("K♦ K♥ K♣", "Q♦ K♦ A♦"), "set", 30, "JK=K♥ K♠ K♣", id="table-set-joker-takes-free-suit"
+    ),
     # --- Ordered rummy: A = 15, K Q J = 10, 2..10 face value ---
     pytest.param(ORDERED, {}, "8♥ 9♥ 10♥", (), "run", 27, "8♥ 9♥ 10♥", id="or-8-9-10-is-27"),
     pytest.param(ORDERED, {}, "10♣ J♣ Q♣ K♣", (), "run", 40, "10♣ J♣ Q♣ K♣", id="or-10-to-k-is-40"),
@@ -211,7 +265,9 @@ LEGAL = [
     pytest.param(ORDERED, {}, HEARTS_2_TO_A, (), "run", 99, HEARTS_2_TO_A, id="or-13-card-run"),
     pytest.param(ORDERED, {"short_ace": "low"}, "Q♥ K♥ A♥", (), "run", 35, "Q♥ K♥ A♥", id="or-short_ace-low-q-k-a-35"),
     pytest.param(ORDERED, {"short_ace": "low"}, "A♥ 2♥ 3♥", (), "run", 6, "A♥ 2♥ 3♥", id="or-short_ace-low-a-2-3-6"),
-    pytest.param(ORDERED, {"short_ace": "low"}, "A♥ 2♥ 3♥ 4♥", (), "run", 10, "A♥ 2♥ 3♥ 4♥", id="or-short_ace-low-any-low-ace"),
+    pytest.param(
+        ORDERED, {"short_ace": "low"}, "A♥ 2♥ 3♥ 4♥", (), "run", 10, "A♥ 2♥ 3♥ 4♥", id="or-short_ace-low-any-low-ace"
+    ),
     pytest.param(ORDERED, {"short_ace": "off"}, "A♥ 2♥ 3♥", (), "run", 20, "A♥ 2♥ 3♥", id="or-short_ace-off-a-2-3-20"),
     pytest.param(ORDERED, {"short_ace": "off"}, "Q♥ K♥ A♥", (), "run", 35, "Q♥ K♥ A♥", id="or-short_ace-off-q-k-a-35"),
     # --- wild card (ordered rummy without printed jokers): both 7♠ act as jokers ---
@@ -283,12 +339,30 @@ ILLEGAL = [
     pytest.param(KUNKEN, {}, "JK JK JK K♠", (), {"joker_limit"}, id="three-jokers-in-four-set"),
     pytest.param(KUNKEN, {}, "JK JK JK", (), {"joker_limit"}, id="only-jokers"),
     pytest.param(KUNKEN, {"no_adjacent_jokers": True}, "5♥ JK JK 8♥", (), {"adjacent_jokers"}, id="adjacent-jokers"),
-    pytest.param(KUNKEN, {"no_adjacent_jokers": True}, "5♥ 8♥ JK JK", (), {"adjacent_jokers"}, id="adjacent-after-ordering"),
-    pytest.param(KUNKEN, {"no_adjacent_jokers": True}, "5♥ 6♥ JK JK", (), {"adjacent_jokers"}, id="adjacent-at-the-end"),
+    pytest.param(
+        KUNKEN, {"no_adjacent_jokers": True}, "5♥ 8♥ JK JK", (), {"adjacent_jokers"}, id="adjacent-after-ordering"
+    ),
+    pytest.param(
+        KUNKEN, {"no_adjacent_jokers": True}, "5♥ 6♥ JK JK", (), {"adjacent_jokers"}, id="adjacent-at-the-end"
+    ),
     pytest.param(KUNKEN, {}, "5♥ JK 7♥", TABLE_BOTH_6H, {"joker_copies_played"}, id="table-both-6h-played"),
     pytest.param(KUNKEN, {}, "5♥ 6♥ JK", TABLE_BOTH_7H, {"joker_copies_played"}, id="table-both-7h-played"),
-    pytest.param(KUNKEN, {}, "JK K♠ K♣", TABLE_KD_KH_GONE, {"set_joker_no_suit", "joker_copies_played"}, id="table-set-joker-every-suit-gone"),
-    pytest.param(KUNKEN, {}, "JK=K♦ K♠ K♣", TABLE_KD_GONE, {"joker_copies_played", "set_joker_no_suit", "pin_mismatch"}, id="table-pinned-card-gone"),
+    pytest.param(
+        KUNKEN,
+        {},
+        "JK K♠ K♣",
+        TABLE_KD_KH_GONE,
+        {"set_joker_no_suit", "joker_copies_played"},
+        id="table-set-joker-every-suit-gone",
+    ),
+    pytest.param(
+        KUNKEN,
+        {},
+        "JK=K♦ K♠ K♣",
+        TABLE_KD_GONE,
+        {"joker_copies_played", "set_joker_no_suit", "pin_mismatch"},
+        id="table-pinned-card-gone",
+    ),
     pytest.param(KUNKEN, {}, "5♥ JK=8♥ 7♥", (), {"pin_mismatch"}, id="pin-wrong-rank"),
     pytest.param(KUNKEN, {}, "5♥ JK=6♠ 7♥", (), {"pin_wrong_suit"}, id="pin-wrong-suit"),
     pytest.param(KUNKEN, {}, "JK=Q♦ K♠ K♣", (), {"pin_wrong_rank", "mixed_cards"}, id="pin-wrong-rank-in-set"),
@@ -324,10 +398,10 @@ JOKER_SPOTS = [1, 3, 5, 0, 2, 4]
 
 # largest number of jokers allowed, per RULES.md "Jokers ... Limits (switch joker_limit)"
 MAX_JOKERS = {
-    "half": {3: 1, 4: 2, 5: 2, 6: 3},       # at most half of the meld's cards
-    "two": {3: 1, 4: 2, 5: 2, 6: 2},        # at most two, at most one in a 3-card meld
-    "one": {3: 1, 4: 1, 5: 1, 6: 1},        # at most one
-    "minority": {3: 1, 4: 1, 5: 2, 6: 2},   # strictly fewer jokers than natural cards
+    "half": {3: 1, 4: 2, 5: 2, 6: 3},  # at most half of the meld's cards
+    "two": {3: 1, 4: 2, 5: 2, 6: 2},  # at most two, at most one in a 3-card meld
+    "one": {3: 1, 4: 1, 5: 1, 6: 1},  # at most one
+    "minority": {3: 1, 4: 1, 5: 2, 6: 2},  # strictly fewer jokers than natural cards
 }
 
 
@@ -408,6 +482,7 @@ def reason_codes(result):
 
 # --- "one joker in a 3-card meld, two in a 4- or 5-card meld, three in a 6-card meld" --------
 
+
 @pytest.mark.parametrize(
     "cards, legal",
     [
@@ -429,6 +504,7 @@ def test_half_joker_limit_example(cards, legal):
 
 
 # --- "In a run a joker takes the position where it is written" -------------------------------
+
 
 def test_joker_takes_written_position_in_the_middle():
     result = check_meld("5♥ JK 7♥", kunken())
@@ -463,6 +539,7 @@ def test_illegal_meld_to_dict_has_sentences():
 
 # --- "Two copies of the same card in one set are illegal" ------------------------------------
 
+
 @pytest.mark.parametrize("cards", ["K♦ K♦ K♥", "J♠ J♠ J♦ J♣"])
 def test_two_copies_in_one_set_are_illegal(cards):
     result = check_meld(cards, kunken())
@@ -472,6 +549,7 @@ def test_two_copies_in_one_set_are_illegal(cards):
 
 # --- Kunken joker swap: "JK K♠ K♣ on the table; K♦ or K♥ may replace the joker, K♠ may not" --
 
+
 @pytest.mark.parametrize(
     "meld, card, legal",
     [
@@ -480,13 +558,13 @@ def test_two_copies_in_one_set_are_illegal(cards):
         ("JK K♠ K♣", "K♠", False),
         ("JK K♠ K♣", "K♣", False),
         ("JK K♠ K♣", "Q♦", False),
-        ("JK K♠ K♣ K♦", "K♥", True),   # the only suit the set lacks
+        ("JK K♠ K♣ K♦", "K♥", True),  # the only suit the set lacks
         ("JK K♠ K♣ K♦", "K♦", False),
-        ("5♥ JK 7♥", "6♥", True),      # in a run: the natural card the joker stands for
+        ("5♥ JK 7♥", "6♥", True),  # in a run: the natural card the joker stands for
         ("5♥ JK 7♥", "8♥", False),
         ("5♥ JK 7♥", "6♠", False),
         ("5♥ JK=6♥ 7♥", "6♥", True),
-        ("K♠ K♥ K♦", "K♣", False),     # no joker to replace
+        ("K♠ K♥ K♦", "K♣", False),  # no joker to replace
     ],
 )
 def test_joker_swap(meld, card, legal):
@@ -504,6 +582,7 @@ def test_swap_api_example():
 
 
 # --- Kunken opening -------------------------------------------------------------------------
+
 
 def test_kunken_opening_worked_example():
     # "bank card 7♥; melds A♠ A♥ A♦ (30) and 6♥ 7♥ 8♥ 9♥ (20) ... → 50 points, legal"
@@ -559,6 +638,7 @@ def test_with_a_layout_the_bank_card_must_still_be_in_a_meld():
 
 # --- Vists: "The extended meld must still be legal"; limits "checked again after every addition"
 
+
 @pytest.mark.parametrize(
     "rules, meld, cards, legal, points",
     [
@@ -595,14 +675,15 @@ def test_vist_extends_run_in_order():
 
 # --- "Rummy!" discard check -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "card, melds, fits, index",
     [
-        ("Q♦", ["9♦ 10♦ J♦"], True, 0),            # API.md example
+        ("Q♦", ["9♦ 10♦ J♦"], True, 0),  # API.md example
         ("8♦", ["9♦ 10♦ J♦"], True, 0),
         ("K♦", ["9♦ 10♦ J♦"], False, None),
         ("Q♦", ["5♣ 6♣ 7♣", "9♦ 10♦ J♦"], True, 1),
-        ("10♥", ["10♦ 10♠ 10♣"], True, 0),        # RULES source: the ten of hearts to three tens
+        ("10♥", ["10♦ 10♠ 10♣"], True, 0),  # RULES source: the ten of hearts to three tens
         ("10♦", ["10♦ 10♠ 10♣"], False, None),
         ("10♥", ["10♦ 10♠ 10♣ 10♥"], False, None),
     ],
@@ -622,6 +703,7 @@ def code_list(reasons) -> list[str]:
 
 
 # -- the checks of a vist, a discard and a swap check their input ------------------------------------
+
 
 def test_an_empty_vist_is_an_error_not_legal():
     with pytest.raises(KunkenError) as err:
@@ -670,6 +752,7 @@ def test_wrap_still_goes_round_the_corner_when_the_cards_need_it():
 
 # -- brute force: check_parsed against a tiny independent oracle ---------------------------
 
+
 def _windows(n, rules):
     if rules.wrap:
         return [[ORDER[(s + i) % 13] for i in range(n)] for s in range(13)]
@@ -678,9 +761,11 @@ def _windows(n, rules):
 
 
 def _jokers_ok(slots, window, suit, rules, laid, n):
-    return (len(slots) <= rules.joker_limit_for(n)
-            and all(laid[Card(window[k], suit)] < 2 for k in slots)
-            and not (rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(slots, slots[1:]))))
+    return (
+        len(slots) <= rules.joker_limit_for(n)
+        and all(laid[Card(window[k], suit)] < 2 for k in slots)
+        and not (rules.no_adjacent_jokers and any(b - a == 1 for a, b in zip(slots, slots[1:], strict=False)))
+    )
 
 
 def _run_oracle(meld, rules, laid):
@@ -692,14 +777,18 @@ def _run_oracle(meld, rules, laid):
     rank = [None if c.is_joker and not c.pin else c.natural_card.rank for c in meld]
     windows = _windows(n, rules)
     jokers = [i for i, c in enumerate(meld) if c.is_joker]
-    written = [seq for w in windows for seq in (w, w[::-1])
-               if all(r is None or r == seq[i] for i, r in enumerate(rank))]
+    written = [
+        seq for w in windows for seq in (w, w[::-1]) if all(r is None or r == seq[i] for i, r in enumerate(rank))
+    ]
     if written:  # a joker takes the position where it is written
         return any(_jokers_ok(jokers, seq, suit, rules, laid, n) for seq in written)
     naturals = {c.rank for c in meld if not c.is_joker}
     pinned = {c.pin.rank for c in meld if c.is_joker and c.pin}
-    return any(_jokers_ok([k for k, r in enumerate(w) if r not in naturals or r in pinned], w, suit, rules, laid, n)
-               for w in windows if naturals | pinned <= set(w))
+    return any(
+        _jokers_ok([k for k, r in enumerate(w) if r not in naturals or r in pinned], w, suit, rules, laid, n)
+        for w in windows
+        if naturals | pinned <= set(w)
+    )
 
 
 def _set_oracle(meld, rules, laid):
@@ -711,9 +800,16 @@ def _set_oracle(meld, rules, laid):
     return len(meld) - len(naturals) <= min(rules.joker_limit_for(len(meld)), len(free))
 
 
-VARIANTS = [{}, {"ace_low": False}, {"wrap": True}, {"joker_limit": "two"}, {"joker_limit": "one"},
-            {"joker_limit": "minority"}, {"no_adjacent_jokers": True},
-            {"wrap": True, "no_adjacent_jokers": True, "joker_limit": "two"}]
+VARIANTS = [
+    {},
+    {"ace_low": False},
+    {"wrap": True},
+    {"joker_limit": "two"},
+    {"joker_limit": "one"},
+    {"joker_limit": "minority"},
+    {"no_adjacent_jokers": True},
+    {"wrap": True, "no_adjacent_jokers": True, "joker_limit": "two"},
+]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -761,6 +857,7 @@ def test_check_meld_agrees_with_a_brute_force_oracle(seed):
 
 # -- properties: a legal set in any order, a legal run either way -----------------------------------
 
+
 @st.composite
 def sets(draw):
     rank = draw(st.sampled_from(list(Rank)))
@@ -806,6 +903,7 @@ def test_a_legal_run_written_in_reverse_stays_legal_with_the_same_points(meld, r
 
 # -- the memos (joker-free verdicts per rule set, card texts) never change an answer ---------------
 
+
 def test_each_rule_set_keeps_its_own_verdicts():
     tens, fives = RuleSet.for_game("kunken", {"ace_points": 10}), RuleSet.for_game("kunken", {"ace_points": 5})
     assert check_meld("A♠ A♥ A♦", tens).points == 30
@@ -813,8 +911,7 @@ def test_each_rule_set_keeps_its_own_verdicts():
     assert check_meld("A♠ A♥ A♦", tens).points == 30
 
 
-words = st.lists(st.sampled_from(["K♠", "K♥", "K♦", "5♥", "6♥", "7♥", "JK", "Тп", "10ч", "A♣"]),
-                 min_size=1, max_size=6)
+words = st.lists(st.sampled_from(["K♠", "K♥", "K♦", "5♥", "6♥", "7♥", "JK", "Тп", "10ч", "A♣"]), min_size=1, max_size=6)
 
 
 @settings(max_examples=200)

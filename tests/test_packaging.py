@@ -49,8 +49,11 @@ def requirement_lines(path: Path) -> list[str]:
 
 def differences(listed: dict[str, str], declared: dict[str, str]) -> list[str]:
     """One line per package the two lists disagree on."""
-    return [f"{name}: {listed.get(name, 'missing')} here, {declared.get(name, 'missing')} in pyproject.toml"
-            for name in sorted(set(listed) | set(declared)) if listed.get(name) != declared.get(name)]
+    return [
+        f"{name}: {listed.get(name, 'missing')} here, {declared.get(name, 'missing')} in pyproject.toml"
+        for name in sorted(set(listed) | set(declared))
+        if listed.get(name) != declared.get(name)
+    ]
 
 
 def pyproject() -> dict:
@@ -118,8 +121,11 @@ def test_the_dev_lock_pins_the_test_tools_within_their_ranges_and_the_runtime_as
     dev = pins(ROOT / "requirements-dev.lock")
     problems = outside(wanted, dev)
     runtime = pins(ROOT / "requirements.lock")
-    problems += [f"{name}=={dev.get(name)} here, =={version} in requirements.lock"
-                 for name, version in sorted(runtime.items()) if dev.get(name) != version]
+    problems += [
+        f"{name}=={dev.get(name)} here, =={version} in requirements.lock"
+        for name, version in sorted(runtime.items())
+        if dev.get(name) != version
+    ]
     assert not problems, "requirements-dev.lock (run `make lock`): " + "; ".join(problems)
 
 

@@ -42,8 +42,7 @@ def from_every_deal(store: Store, game=None) -> dict:
 
 
 def kept(store: Store, game=None) -> dict:
-    return {p.name.casefold(): [p.sessions, p.won, p.deals, p.points, p.expresses]
-            for p in player_history(store, game)}
+    return {p.name.casefold(): [p.sessions, p.won, p.deals, p.points, p.expresses] for p in player_history(store, game)}
 
 
 def deal(names, rnd) -> dict:
@@ -53,10 +52,14 @@ def deal(names, rnd) -> dict:
         if name == went_out:
             players.append({"name": name, "melds": ["A♠ A♥ A♦"], "hand": ""})
         else:
-            players.append({"name": name, "melds": [rnd.choice(["2♥ 3♥ 4♥", "K♣ K♦ K♥", ""])],
-                            "hand": rnd.choice(["K♣", "5♦ 6♠", "", "JK"])})
-    return {"players": players, "went_out": went_out, "express": rnd.random() < 0.2,
-            "redeal": rnd.random() < 0.1}
+            players.append(
+                {
+                    "name": name,
+                    "melds": [rnd.choice(["2♥ 3♥ 4♥", "K♣ K♦ K♥", ""])],
+                    "hand": rnd.choice(["K♣", "5♦ 6♠", "", "JK"]),
+                }
+            )
+    return {"players": players, "went_out": went_out, "express": rnd.random() < 0.2, "redeal": rnd.random() < 0.1}
 
 
 def test_statistics_follow_every_change_through_the_pages_and_the_api(client, store):
@@ -71,8 +74,12 @@ def test_statistics_follow_every_change_through_the_pages_and_the_api(client, st
     for _ in range(40):
         sid, token, names = rnd.choice(sessions)
         body = {**deal(names, rnd), "override": True, "note": "random"}
-        assert client.post(f"/api/v1/sessions/{sid}/deals", json=body,
-                           headers={"Authorization": f"Bearer {token}"}).status_code == 201
+        assert (
+            client.post(
+                f"/api/v1/sessions/{sid}/deals", json=body, headers={"Authorization": f"Bearer {token}"}
+            ).status_code
+            == 201
+        )
         assert kept(store) == from_every_deal(store)
     # changes the pages make (the store's own methods here, then a look at /players)
     sid, token, names = sessions[0]
@@ -93,8 +100,10 @@ def test_a_session_without_a_scored_deal_does_not_count_and_undo_takes_it_back(c
     created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
     sid, token = created["id"], created["edit_token"]
     assert kept(store) == {}
-    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
-            "went_out": "Anna"}
+    body = {
+        "players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""}, {"name": "Boris", "hand": "K♣"}],
+        "went_out": "Anna",
+    }
     client.post(f"/api/v1/sessions/{sid}/deals", json=body, headers={"Authorization": f"Bearer {token}"})
     assert kept(store) == {"anna": [1, 1, 1, 30, 0], "boris": [1, 0, 1, -10, 0]}
     store.undo_last(sid)
@@ -104,8 +113,9 @@ def test_a_session_without_a_scored_deal_does_not_count_and_undo_takes_it_back(c
 def test_statistics_stale_after_a_crash_are_worked_out_again(app, store):
     created = app.test_client().post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
     sid = created["id"]
-    store.add_deal(sid, {"players": [{"name": "Anna", "hand": ""}, {"name": "Boris", "hand": "K♣"}],
-                         "went_out": "Anna"})  # as if the process died before the statistics were written
+    store.add_deal(
+        sid, {"players": [{"name": "Anna", "hand": ""}, {"name": "Boris", "hand": "K♣"}], "went_out": "Anna"}
+    )  # as if the process died before the statistics were written
     assert store.stale_stats() == [sid]
     assert refresh_stale_stats(store) == 1 and store.stale_stats() == []
     assert kept(store) == from_every_deal(store)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import kunken, ordered
 
 from kunken_scorer import (
     RuleSet,
@@ -10,9 +11,8 @@ from kunken_scorer import (
     check_meld,
 )
 
-from conftest import kunken, ordered
-
 # --- Rule sets -----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "game, switches",
@@ -59,6 +59,7 @@ def test_rule_presets_differ_where_rules_md_says():
 
 
 # -- interned rule sets ------------------------------------------------------------------------------
+
 
 def test_equal_switches_give_the_same_rule_set_object_and_different_ones_do_not():
     a = RuleSet.for_game("kunken", {"joker_limit": "two", "wrap": True})

@@ -19,13 +19,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import CSRF, hidden, phone, text
 
 from kunken_scorer import RuleSet
 from kunken_scorer.deal import DealInputError
 from kunken_scorer.draft import check_draft, read_part
 from kunken_scorer.store import Conflict, DraftClosed, NotFound, SessionEnded, Store
-
-from conftest import CSRF, hidden, phone, text
 
 ROOT = Path(__file__).resolve().parent.parent
 KUNKEN = RuleSet.preset()
@@ -36,6 +35,7 @@ VERA = {"melds": ["7♠ 8♠ 9♠"], "hand": "K♣ 5♥"}
 
 
 # -- the core: a draft checked as its parts arrive ---------------------------------------------
+
 
 def test_a_vist_onto_a_missing_part_waits_and_is_checked_when_the_part_arrives():
     first = check_draft(KUNKEN, NAMES, {0: read_part(ANNA)})
@@ -66,12 +66,15 @@ def test_who_went_out_is_the_one_empty_hand_until_the_scorer_says():
     assert nobody.went_out is None and nobody.suggested == "Anna"
 
 
-@pytest.mark.parametrize("raw, field", [
-    ({"melds": ["A♠ X"]}, "part.melds[0]"),
-    ({"hand": {"small": 1}, "colour": 1}, "part.colour"),
-    ({"swaps": [{"from": "Anna", "card": "K♦ Q♦"}]}, "part.swaps[0].card"),
-    ([], "part"),
-])
+@pytest.mark.parametrize(
+    "raw, field",
+    [
+        ({"melds": ["A♠ X"]}, "part.melds[0]"),
+        ({"hand": {"small": 1}, "colour": 1}, "part.colour"),
+        ({"swaps": [{"from": "Anna", "card": "K♦ Q♦"}]}, "part.swaps[0].card"),
+        ([], "part"),
+    ],
+)
 def test_a_part_that_cannot_be_read_names_its_field(raw, field):
     with pytest.raises(DealInputError) as err:
         read_part(raw)
@@ -84,6 +87,7 @@ def test_a_short_hand_must_fit_the_game():
 
 
 # -- the store ---------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def sid(store):
@@ -113,8 +117,9 @@ def test_concurrent_writes_to_one_part_store_exactly_one(app, sid):
         store = Store.open(path)
         try:
             barrier.wait()
-            store.save_part(sid, 1, {"melds": [f"{n}♣ {n}♦ {n}♥"], "vists": [], "swaps": [], "hand": ""},
-                            revision=0, by="player")
+            store.save_part(
+                sid, 1, {"melds": [f"{n}♣ {n}♦ {n}♥"], "vists": [], "swaps": [], "hand": ""}, revision=0, by="player"
+            )
             results.append(("ok", n))
         except Conflict:
             results.append(("conflict", n))
@@ -162,6 +167,7 @@ def test_a_stale_draft_is_not_recorded(store, sid):
 
 # -- the pages ---------------------------------------------------------------------------------
 
+
 def start_api(client, players=NAMES, hand_entry=None):
     answer = client.post("/api/v1/sessions", json={"players": list(players)}).get_json()
     return answer["id"], answer["edit_token"]
@@ -179,8 +185,13 @@ def take(client, sid, seat):
 
 
 def part_data(page: str, **fields) -> dict:
-    data = {"csrf_token": hidden(page, "csrf_token"), "deal": hidden(page, "deal"),
-            "revision": hidden(page, "revision"), "hand_mode": "cards", "autosave": "1"}
+    data = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "deal": hidden(page, "deal"),
+        "revision": hidden(page, "revision"),
+        "hand_mode": "cards",
+        "autosave": "1",
+    }
     data.update({f"player-{k}": v for k, v in fields.items()})
     return data
 
@@ -233,7 +244,7 @@ def test_without_the_seat_nothing_is_written_and_only_the_scorer_records(app, st
     anna, viewer = phone(app), phone(app)
     take(anna, sid, 0)
     page = text(viewer.get(f"/s/{sid}/draft/0"))
-    assert 'disabled' in page and 'id="take-back"' in page
+    assert "disabled" in page and 'id="take-back"' in page
     for seat in (0, 1):
         assert viewer.post(f"/s/{sid}/draft/{seat}", data=part_data(page, melds="A♠ A♥ A♦")).status_code == 403
     # the seat holder writes its own seat only
@@ -244,8 +255,10 @@ def test_without_the_seat_nothing_is_written_and_only_the_scorer_records(app, st
             assert client.post(url, data={"csrf_token": csrf, "record": "1"}).status_code == 403
     assert store.draft(sid)["parts"] == {} and store.list_deals(sid) == []
     # CSRF as on every form
-    assert anna.post(f"/s/{sid}/draft/0", data={**part_data(page, melds="A♠ A♥ A♦"),
-                                                 "csrf_token": "forged"}).status_code == 400
+    assert (
+        anna.post(f"/s/{sid}/draft/0", data={**part_data(page, melds="A♠ A♥ A♦"), "csrf_token": "forged"}).status_code
+        == 400
+    )
     assert anna.post(f"/s/{sid}/seat", data={"seat": "1"}).status_code == 400
 
 
@@ -270,9 +283,15 @@ def test_two_phones_writing_one_part_the_later_is_refused_with_the_part_shown(ap
 
 def record_draft(scorer, sid, **extra):
     page = text(scorer.get(f"/s/{sid}/draft"))
-    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
-            "version": hidden(page, "version"), "deal": hidden(page, "deal"), "went_out": "auto", "record": "1",
-            **extra}
+    data = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "form_key": hidden(page, "form_key"),
+        "version": hidden(page, "version"),
+        "deal": hidden(page, "deal"),
+        "went_out": "auto",
+        "record": "1",
+        **extra,
+    }
     return scorer.post(f"/s/{sid}/draft", data=data), data
 
 
@@ -302,8 +321,13 @@ def test_the_scorer_records_the_draft_with_one_tap_and_it_is_a_deal_like_any_oth
     assert "Anna" in text(scorer.get(f"/s/{sid}/history"))
     assert text(scorer.get(f"/s/{sid}/deals/{deal['id']}/edit")).count("A♠ A♥ A♦") >= 1
     session_page = text(scorer.get(f"/s/{sid}"))
-    undo = scorer.post(f"/s/{sid}/undo", data={"csrf_token": hidden(session_page, "csrf_token"),
-                                               "expected_version": hidden(session_page, "expected_version")})
+    undo = scorer.post(
+        f"/s/{sid}/undo",
+        data={
+            "csrf_token": hidden(session_page, "csrf_token"),
+            "expected_version": hidden(session_page, "expected_version"),
+        },
+    )
     assert undo.status_code == 303 and store.list_deals(sid) == []
 
 
@@ -313,8 +337,14 @@ def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, stor
     fill_draft(app, store, sid)
     page = text(scorer.get(f"/s/{sid}/draft"))
     store.save_part(sid, 2, read_part({"melds": ["7♠ 8♠ 9♠"], "hand": "K♣"}), revision=1, by="player")
-    data = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key"),
-            "version": hidden(page, "version"), "deal": hidden(page, "deal"), "went_out": "auto", "record": "1"}
+    data = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "form_key": hidden(page, "form_key"),
+        "version": hidden(page, "version"),
+        "deal": hidden(page, "deal"),
+        "went_out": "auto",
+        "record": "1",
+    }
     response = scorer.post(f"/s/{sid}/draft", data=data)
     assert response.status_code == 409 and store.list_deals(sid) == []
 
@@ -358,7 +388,7 @@ def test_the_draft_live_answer_is_an_etag_and_304_until_a_part_or_seat_changes(a
     store.take_seat(sid, 2)
     moved = client.get(f"/s/{sid}/draft/live", headers={"If-None-Match": tag})
     assert moved.status_code == 200 and moved.headers["ETag"] != tag
-    assert client.get(f"/s/nope/draft/live").status_code == 404
+    assert client.get("/s/nope/draft/live").status_code == 404
     assert client.get(f"/s/{sid}/draft/7").status_code == 404
 
 
@@ -367,8 +397,13 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
     anna = phone(app)
     take(anna, sid, 0)
     page = text(anna.get(f"/s/{sid}/draft/0"))
-    for fields in ({"melds": "A♠ X♦"}, {"vists": "Nobody: 5♦"}, {"hand": "-5"}, {"melds": "x" * 5000},
-                   {"swaps": "Boris: K♦ Q♦"}):
+    for fields in (
+        {"melds": "A♠ X♦"},
+        {"vists": "Nobody: 5♦"},
+        {"hand": "-5"},
+        {"melds": "x" * 5000},
+        {"swaps": "Boris: K♦ Q♦"},
+    ):
         response = anna.post(f"/s/{sid}/draft/0", data=part_data(page, **fields))
         assert response.status_code == 422, fields
         assert 'class="errors"' in text(response)
@@ -380,32 +415,58 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
 
 # -- the API -----------------------------------------------------------------------------------
 
+
 def test_the_api_refuses_writes_without_the_seat_and_an_old_token_after_a_takeover(client):
     sid, token = start_api(client)
     old = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
     new = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()
     assert new["took_over"] is True
     body = {"revision": 0, **ANNA}
-    assert client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json=body,
-                      headers={"Authorization": f"Bearer {old}"}).status_code == 403
-    assert client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json=body,
-                      headers={"Authorization": f"Bearer {new['seat_token']}"}).status_code == 200
-    assert client.delete(f"/api/v1/sessions/{sid}/draft",
-                         headers={"Authorization": f"Bearer {new['seat_token']}"}).status_code == 403
-    assert client.post(f"/api/v1/sessions/{sid}/draft/record", json={},
-                       headers={"Authorization": f"Bearer {new['seat_token']}"}).status_code == 403
+    assert (
+        client.put(
+            f"/api/v1/sessions/{sid}/draft/parts/0", json=body, headers={"Authorization": f"Bearer {old}"}
+        ).status_code
+        == 403
+    )
+    assert (
+        client.put(
+            f"/api/v1/sessions/{sid}/draft/parts/0", json=body, headers={"Authorization": f"Bearer {new['seat_token']}"}
+        ).status_code
+        == 200
+    )
+    assert (
+        client.delete(
+            f"/api/v1/sessions/{sid}/draft", headers={"Authorization": f"Bearer {new['seat_token']}"}
+        ).status_code
+        == 403
+    )
+    assert (
+        client.post(
+            f"/api/v1/sessions/{sid}/draft/record", json={}, headers={"Authorization": f"Bearer {new['seat_token']}"}
+        ).status_code
+        == 403
+    )
     assert client.post(f"/api/v1/sessions/{sid}/seats/3").status_code == 404
-    for bad in ({"revision": -1}, {"revision": "0"}, {}, {"revision": 0, "melds": "A♠ X"},
-                {"revision": 0, "hand": {"small": -1}}, {"revision": 0, "deal": True}):
-        response = client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json=bad,
-                              headers={"Authorization": f"Bearer {token}"})
+    for bad in (
+        {"revision": -1},
+        {"revision": "0"},
+        {},
+        {"revision": 0, "melds": "A♠ X"},
+        {"revision": 0, "hand": {"small": -1}},
+        {"revision": 0, "deal": True},
+    ):
+        response = client.put(
+            f"/api/v1/sessions/{sid}/draft/parts/0", json=bad, headers={"Authorization": f"Bearer {token}"}
+        )
         assert response.status_code == 400 and response.get_json()["error"], bad
 
 
 # -- a real server restarted mid-draft ------------------------------------------------------------
 
+
 def _free_port() -> int:
     import socket
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -422,10 +483,18 @@ def _call(base: str, method: str, path: str, body=None, token=None):
 
 
 def _serve(db: Path, port: int) -> subprocess.Popen:
-    env = {**os.environ, "KUNKEN_DATABASE": str(db), "KUNKEN_SECRET_KEY": "k" * 40,
-           "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "KUNKEN_DATABASE": str(db),
+        "KUNKEN_SECRET_KEY": "k" * 40,
+        "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(150):
         try:
             _call(f"http://127.0.0.1:{port}", "GET", "/api/v1/health")

@@ -10,10 +10,9 @@ import json
 import re
 
 import pytest
+from conftest import CSRF, hidden, phone, record, rule_fields, start, text
 
 from kunken_scorer.web import create_app
-
-from conftest import CSRF, hidden, phone, record, rule_fields, start, text
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -30,16 +29,39 @@ def has_security_headers(response) -> None:
 
 # -- headers and caching -------------------------------------------------------------------------
 
+
 def test_every_kind_of_response_has_the_headers(client, app):
     sid = start(client)
     record(client, sid)
     deal = re.search(r'href="(/s/[^"]+/deals/\d+/edit)"', text(client.get(f"/s/{sid}")))[1]
     viewer = phone(app)
-    urls = ["/", f"/s/{sid}", f"/s/{sid}/live", f"/s/{sid}/history", f"/s/{sid}/summary", f"/s/{sid}/qr.svg",
-            f"/s/{sid}/chart.svg", f"/s/{sid}/export.json", f"/s/{sid}/deals/new", deal, f"/s/{sid}/draft",
-            f"/s/{sid}/draft/0", f"/s/{sid}/draft/live", "/players", "/import", "/rules/desk", "/rules/kunken",
-            "/manifest.webmanifest", "/static/style.css", "/static/entry.js", "/api/v1/health",
-            f"/api/v1/sessions/{sid}", "/no-such-page", "/s/no-such-session", "/api/v1/nothing"]
+    urls = [
+        "/",
+        f"/s/{sid}",
+        f"/s/{sid}/live",
+        f"/s/{sid}/history",
+        f"/s/{sid}/summary",
+        f"/s/{sid}/qr.svg",
+        f"/s/{sid}/chart.svg",
+        f"/s/{sid}/export.json",
+        f"/s/{sid}/deals/new",
+        deal,
+        f"/s/{sid}/draft",
+        f"/s/{sid}/draft/0",
+        f"/s/{sid}/draft/live",
+        "/players",
+        "/import",
+        "/rules/desk",
+        "/rules/kunken",
+        "/manifest.webmanifest",
+        "/static/style.css",
+        "/static/entry.js",
+        "/api/v1/health",
+        f"/api/v1/sessions/{sid}",
+        "/no-such-page",
+        "/s/no-such-session",
+        "/api/v1/nothing",
+    ]
     for url in urls:
         for who in (client, viewer):
             with who.get(url) as response:
@@ -61,18 +83,27 @@ def test_responses_that_carry_or_set_a_token_are_never_stored(client, app):
     viewer_page = phone(app).get(f"/s/{sid}")
     assert token not in text(viewer_page) and viewer_page.headers["Cache-Control"] == "no-cache"
     home = phone(app)
-    started = home.post("/sessions", data={"csrf_token": CSRF.search(text(home.get("/")))[1], "game": "kunken",
-                                           "defaults_for": "kunken", "create": "1", "players-0": "A",
-                                           "players-1": "B", **rule_fields()})
+    started = home.post(
+        "/sessions",
+        data={
+            "csrf_token": CSRF.search(text(home.get("/")))[1],
+            "game": "kunken",
+            "defaults_for": "kunken",
+            "create": "1",
+            "players-0": "A",
+            "players-1": "B",
+            **rule_fields(),
+        },
+    )
     assert started.status_code == 303 and started.headers["Cache-Control"] == "no-store"
     seat = phone(app)
-    taken = seat.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(text(seat.get(f"/s/{sid}")))[1],
-                                              "seat": "0"})
+    taken = seat.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(text(seat.get(f"/s/{sid}")))[1], "seat": "0"})
     assert taken.headers["Cache-Control"] == "no-store"
     assert client.post(f"/api/v1/sessions/{sid}/seats/1").headers["Cache-Control"] == "no-store"
 
 
 # -- revocable scorer links ------------------------------------------------------------------------
+
 
 def test_a_new_scorer_link_stops_the_old_token_and_every_cookie_made_from_it(client, app, store):
     sid = start(client)  # this phone is the scorer
@@ -92,10 +123,14 @@ def test_a_new_scorer_link_stops_the_old_token_and_every_cookie_made_from_it(cli
     assert phone(app).get(f"/s/{sid}/scorer/{old}").status_code == 403
     api = app.test_client()
     body = {"players": [{"name": "Anna", "hand": ""}, {"name": "Boris", "hand": "K♣"}], "went_out": "Anna"}
-    assert api.post(f"/api/v1/sessions/{sid}/deals", json=body,
-                    headers={"Authorization": f"Bearer {old}"}).status_code == 403
-    assert api.post(f"/api/v1/sessions/{sid}/deals", json=body,
-                    headers={"Authorization": f"Bearer {new}"}).status_code == 201
+    assert (
+        api.post(f"/api/v1/sessions/{sid}/deals", json=body, headers={"Authorization": f"Bearer {old}"}).status_code
+        == 403
+    )
+    assert (
+        api.post(f"/api/v1/sessions/{sid}/deals", json=body, headers={"Authorization": f"Bearer {new}"}).status_code
+        == 201
+    )
     assert [h["action"] for h in store.history(sid)].count("token") == 1
     viewer = phone(app)
     page = text(viewer.get(f"/s/{sid}"))
@@ -116,9 +151,11 @@ def test_the_api_makes_a_new_token(client):
 
 # -- abuse on a shared network ---------------------------------------------------------------------
 
+
 def limited_app(tmp_path, limit):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "limit.db"), "SECRET_KEY": "s" * 32,
-                       "CREATE_LIMIT": limit})
+    return create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "limit.db"), "SECRET_KEY": "s" * 32, "CREATE_LIMIT": limit}
+    )
 
 
 def test_creating_and_importing_sessions_is_limited_per_address(tmp_path):
@@ -134,12 +171,23 @@ def test_creating_and_importing_sessions_is_limited_per_address(tmp_path):
     exported = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": ["A", "B"], "deals": []}
     assert client.post("/api/v1/sessions/import", json=exported).status_code == 429
     page = phone(app)
-    form = {"csrf_token": CSRF.search(text(page.get("/")))[1], "game": "kunken", "defaults_for": "kunken",
-            "create": "1", "players-0": "A", "players-1": "B", **rule_fields()}
+    form = {
+        "csrf_token": CSRF.search(text(page.get("/")))[1],
+        "game": "kunken",
+        "defaults_for": "kunken",
+        "create": "1",
+        "players-0": "A",
+        "players-1": "B",
+        **rule_fields(),
+    }
     assert page.post("/sessions", data=form).status_code == 429
     other = app.test_client()  # another address is not limited by this one
-    assert other.post("/api/v1/sessions", json={"players": ["A", "B"]},
-                      environ_base={"REMOTE_ADDR": "192.0.2.9"}).status_code == 201
+    assert (
+        other.post(
+            "/api/v1/sessions", json={"players": ["A", "B"]}, environ_base={"REMOTE_ADDR": "192.0.2.9"}
+        ).status_code
+        == 201
+    )
 
 
 def test_a_limit_of_zero_turns_it_off(tmp_path):
@@ -172,6 +220,7 @@ def test_trusted_hosts_are_the_only_hosts_links_are_built_from(tmp_path, monkeyp
 
 
 # -- no form of another site can post to the API -------------------------------------------------
+
 
 @pytest.mark.lang(None)
 def test_the_api_takes_only_json_so_other_sites_cannot_post_forms_to_it(client, store):

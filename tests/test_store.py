@@ -64,9 +64,14 @@ def count(store, table, where="1", params=()):
 
 def test_open_applies_migrations_once(db_path):
     first = Store.open(db_path)
-    assert [m.name for m in migrations.applied(first.db)] == ["m001_create_tables", "m002_creation_keys",
-                                                              "m003_hand_entry", "m004_drafts",
-                                                              "m005_creations", "m006_player_stats"]
+    assert [m.name for m in migrations.applied(first.db)] == [
+        "m001_create_tables",
+        "m002_creation_keys",
+        "m003_hand_entry",
+        "m004_drafts",
+        "m005_creations",
+        "m006_player_stats",
+    ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
     first.close()
@@ -131,9 +136,7 @@ def test_token_is_stored_only_as_its_hash(store):
     created, token = store.create_session("kunken", RULES, PLAYERS, None)
     rows = store.db.execute("SELECT * FROM sessions").fetchall()
     assert all(token not in str(value) for row in rows for value in row)
-    stored = store.db.execute(
-        "SELECT token_hash FROM sessions WHERE id = ?", [created["id"]]
-    ).fetchone()[0]
+    stored = store.db.execute("SELECT token_hash FROM sessions WHERE id = ?", [created["id"]]).fetchone()[0]
     assert stored == hashlib.sha256(token.encode()).hexdigest()
     assert "token_hash" not in created
 
@@ -173,8 +176,7 @@ def test_version_bumps_on_every_change(store, session):
     assert store.version(sid) == 1
     deal, _ = store.add_deal(sid, deal_record(1))
     assert store.version(sid) == 2
-    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
-                      expected_revision=1)
+    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
     assert store.version(sid) == 3
     store.delete_deal(sid, deal["id"])
     assert store.version(sid) == 4
@@ -224,8 +226,7 @@ def test_idempotent_retry_replays_despite_changed_version(store, session):
     seen = store.version(sid)
     first, _ = store.add_deal(sid, deal_record(1), idempotency_key="k", expected_version=seen)
     # The retry carries the version the phone saw before its first attempt succeeded.
-    again, created = store.add_deal(sid, deal_record(1), idempotency_key="k",
-                                    expected_version=seen)
+    again, created = store.add_deal(sid, deal_record(1), idempotency_key="k", expected_version=seen)
     assert created is False and again["id"] == first["id"]
     assert count(store, "deals") == 1
 
@@ -289,8 +290,7 @@ def test_expected_version_conflict_leaves_data_unchanged(store, session):
 def test_update_deal_bumps_revision_and_logs_before_after(store, session):
     sid = session["id"]
     deal, _ = store.add_deal(sid, deal_record(1))
-    updated = store.update_deal(sid, deal["id"], deal_record(9), override=True,
-                                note="recount", expected_revision=1)
+    updated = store.update_deal(sid, deal["id"], deal_record(9), override=True, note="recount", expected_revision=1)
     assert updated["revision"] == 2
     assert updated["record"] == deal_record(9)
     assert (updated["override"], updated["note"]) == (True, "recount")
@@ -304,12 +304,10 @@ def test_update_deal_bumps_revision_and_logs_before_after(store, session):
 def test_update_with_stale_revision_conflicts(store, session):
     sid = session["id"]
     deal, _ = store.add_deal(sid, deal_record(1))
-    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
-                      expected_revision=1)
+    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
     version = store.version(sid)
     with pytest.raises(Conflict) as raised:
-        store.update_deal(sid, deal["id"], deal_record(3), override=True, note="mine",
-                          expected_revision=1)
+        store.update_deal(sid, deal["id"], deal_record(3), override=True, note="mine", expected_revision=1)
     assert "revision 2, you edited revision 1" in str(raised.value)
     current = store.get_deal(sid, deal["id"])
     assert current["record"] == deal_record(2)
@@ -322,8 +320,7 @@ def test_update_of_deleted_deal_conflicts(store, session):
     deal, _ = store.add_deal(sid, deal_record(1))
     store.delete_deal(sid, deal["id"])
     with pytest.raises(Conflict, match="deleted"):
-        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
-                          expected_revision=1)
+        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
 
 
 def test_deal_of_another_session_is_not_found(store, session):
@@ -332,8 +329,7 @@ def test_deal_of_another_session_is_not_found(store, session):
     with pytest.raises(NotFound):
         store.get_deal(session["id"], deal["id"])
     with pytest.raises(NotFound):
-        store.update_deal(session["id"], deal["id"], deal_record(2), override=False,
-                          note=None, expected_revision=1)
+        store.update_deal(session["id"], deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
     with pytest.raises(NotFound):
         store.delete_deal(session["id"], deal["id"])
     assert store.get_deal(other["id"], deal["id"])["record"] == deal_record(1)
@@ -341,11 +337,12 @@ def test_deal_of_another_session_is_not_found(store, session):
 
 def test_store_treats_a_huge_deal_id_as_not_found(store):
     from kunken_scorer.store import NotFound
+
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
     with pytest.raises(NotFound):
-        store.get_deal(session["id"], 2 ** 70)
+        store.get_deal(session["id"], 2**70)
     with pytest.raises(NotFound):
-        store.delete_deal(session["id"], -(2 ** 70))
+        store.delete_deal(session["id"], -(2**70))
 
 
 def test_delete_and_undo_renumber_live_deals(store, session):
@@ -389,8 +386,7 @@ def test_repeated_delete_does_nothing(store, session):
 def test_delete_with_stale_revision_conflicts(store, session):
     sid = session["id"]
     deal, _ = store.add_deal(sid, deal_record(1))
-    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
-                      expected_revision=1)
+    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
     with pytest.raises(Conflict):
         store.delete_deal(sid, deal["id"], expected_revision=1)
     assert [d["id"] for d in store.list_deals(sid)] == [deal["id"]]
@@ -421,8 +417,7 @@ def test_ended_session_rejects_writes_but_reads_work(store, session):
     with pytest.raises(SessionEnded):
         store.add_deal(sid, deal_record(2))
     with pytest.raises(SessionEnded):
-        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None,
-                          expected_revision=1)
+        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
     with pytest.raises(SessionEnded):
         store.delete_deal(sid, deal["id"])
     with pytest.raises(SessionEnded):
@@ -533,7 +528,7 @@ def test_concurrent_retries_with_same_key_store_one_deal(store, session, db_path
         return outcomes
 
     first, second = run_in_threads(db_path, work)
-    for (deal_a, created_a), (deal_b, created_b) in zip(first, second):
+    for (deal_a, created_a), (deal_b, created_b) in zip(first, second, strict=False):
         assert deal_a["id"] == deal_b["id"]
         assert sorted([created_a, created_b]) == [False, True]
     assert count(store, "deals") == rounds
@@ -547,7 +542,7 @@ def test_concurrent_writes_with_same_version_one_wins(store, session, db_path):
 
     def work(own, index, barrier):
         outcomes = []
-        for n in range(rounds):
+        for _n in range(rounds):
             barrier.wait()
             seen = own.version(sid)
             barrier.wait()  # both have read the same version before either writes
@@ -559,7 +554,7 @@ def test_concurrent_writes_with_same_version_one_wins(store, session, db_path):
         return outcomes
 
     first, second = run_in_threads(db_path, work)
-    assert all(sorted(pair) == ["conflict", "stored"] for pair in zip(first, second))
+    assert all(sorted(pair) == ["conflict", "stored"] for pair in zip(first, second, strict=False))
     assert count(store, "deals") == rounds
 
 
@@ -567,11 +562,7 @@ def test_concurrent_writes_with_same_version_one_wins(store, session, db_path):
 
 unicode_text = st.text(st.characters(codec="utf-8"), max_size=20)
 json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | unicode_text,
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | unicode_text,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(unicode_text, inner, max_size=4),
     max_leaves=15,
 )
@@ -633,11 +624,21 @@ def test_every_public_method_has_a_docstring():
 def test_a_database_from_the_first_release_is_upgraded_without_losing_data(db_path):
     """Migrations are append-only: a file made before m002 gains its table and keeps its sessions."""
     from sqlite_utils import Database
+
     old = Database(db_path)
     migrations.apply(old, stop_before="m002_creation_keys")
     assert "creation_keys" not in old.table_names()
-    old["sessions"].insert({"id": "old-session", "game": "kunken", "rules": "{}", "players": '["A", "B"]',
-                            "token_hash": "0" * 64, "created_at": "2025-01-01T00:00:00+00:00", "version": 1})
+    old["sessions"].insert(
+        {
+            "id": "old-session",
+            "game": "kunken",
+            "rules": "{}",
+            "players": '["A", "B"]',
+            "token_hash": "0" * 64,
+            "created_at": "2025-01-01T00:00:00+00:00",
+            "version": 1,
+        }
+    )
     old.close()
     store = Store.open(db_path)
     try:

@@ -8,19 +8,17 @@ import csv
 import io
 import json
 import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+from conftest import CSRF, SWAP_FORM, hidden, phone, shots_dir, start, submit, text
 
 from kunken_scorer import KunkenError, RuleSet
 from kunken_scorer.charts import bar_chart, running_chart
 from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
 from kunken_scorer.service import prepare_deal, scoreboard
 from kunken_scorer.web.summary import player_history, scoreboard_chart
-
-from conftest import shots_dir, CSRF, SWAP_FORM, hidden, phone, start, submit, text
 
 SVG = "{http://www.w3.org/2000/svg}"
 EN = {"Accept-Language": "en"}
@@ -35,6 +33,7 @@ def views_endpoints(app):
 
 
 # -- building sessions through the store and the service -----------------------------------
+
 
 def player(name, melds=(), hand="", vists=()):
     return {"name": name, "melds": list(melds), "vists": list(vists), "hand": hand}
@@ -57,15 +56,35 @@ def evening(store, names=("Anna", "Boris", "Vera"), switches=None):
     """A session with a plain deal, an express, a redeal and a deal recorded anyway with a note."""
     a, b, v = names
     session, token = new_session(store, names, switches=switches)
-    record(store, session, {"players": [player(a, ["A♠ A♥ A♦"], vists=[{"to": b, "meld": 0, "cards": "5♥"}]),
-                                        player(b, ["2♥ 3♥ 4♥"], "K♣ JK"), player(v, [], "5♠ 6♣")],
-                            "went_out": a})
-    record(store, session, {"players": [player(a, [], "7♣"), player(b, ["K♠ K♥ K♦"]), player(v, [], "Q♣")],
-                            "went_out": b, "express": True})
+    record(
+        store,
+        session,
+        {
+            "players": [
+                player(a, ["A♠ A♥ A♦"], vists=[{"to": b, "meld": 0, "cards": "5♥"}]),
+                player(b, ["2♥ 3♥ 4♥"], "K♣ JK"),
+                player(v, [], "5♠ 6♣"),
+            ],
+            "went_out": a,
+        },
+    )
+    record(
+        store,
+        session,
+        {
+            "players": [player(a, [], "7♣"), player(b, ["K♠ K♥ K♦"]), player(v, [], "Q♣")],
+            "went_out": b,
+            "express": True,
+        },
+    )
     record(store, session, {"players": [a, b, v], "redeal": True})
-    report = record(store, session, {"players": [player(a, ["9♣ 10♣ J♣"]), player(b, [], "3♠"),
-                                                 player(v, ["2♣ 3♦ 4♠"], "8♦")], "went_out": a},
-                    override=True, note="=SUM(A1) <we agreed>")
+    report = record(
+        store,
+        session,
+        {"players": [player(a, ["9♣ 10♣ J♣"]), player(b, [], "3♠"), player(v, ["2♣ 3♦ 4♠"], "8♦")], "went_out": a},
+        override=True,
+        note="=SUM(A1) <we agreed>",
+    )
     assert not report.valid
     return session, token
 
@@ -78,6 +97,7 @@ def csrf_token(client, path):
 
 
 # -- the chart ------------------------------------------------------------------------------
+
 
 def test_chart_is_wellformed_svg_with_one_line_per_player_and_escaped_names():
     names = ["Anna", '<b>&"', "Вера"]
@@ -114,8 +134,9 @@ def test_scoreboard_chart_numbers_the_axis_by_deal_skipping_redeals(store):
     session, _ = evening(store)
     board = scoreboard(store, session["id"])
     root = ET.fromstring(scoreboard_chart(board))
-    ticks = ["".join(t.itertext()) for g in root.iter(f"{SVG}g") if g.get("class") == "x-axis"
-             for t in g.iter(f"{SVG}text")]
+    ticks = [
+        "".join(t.itertext()) for g in root.iter(f"{SVG}g") if g.get("class") == "x-axis" for t in g.iter(f"{SVG}text")
+    ]
     assert ticks == ["0", "1", "2", "4"]
 
 
@@ -139,6 +160,7 @@ def test_chart_endpoint_serves_svg_with_etag(client, store):
 
 # -- CSV ------------------------------------------------------------------------------------
 
+
 def read_csv(response):
     raw = response.get_data()
     assert raw.startswith("\ufeff".encode("utf-8"))
@@ -153,21 +175,24 @@ def test_csv_has_a_row_per_player_per_deal_with_running_totals(client, store):
     assert response.status_code == 200
     assert response.content_type == "text/csv; charset=utf-8"
     disposition = response.headers["Content-Disposition"]
-    assert disposition.startswith("attachment;") and re.search(r'filename=[\w.-]+\.csv$', disposition)
+    assert disposition.startswith("attachment;") and re.search(r"filename=[\w.-]+\.csv$", disposition)
     text, rows = read_csv(response)
     assert tuple(rows[0].keys()) == CSV_COLUMNS
     assert len(rows) == len(board.players) * len(board.deals) == 12
     # The running total after each deal equals the scoreboard's (a redeal leaves it as it was).
     scored = [d.number for d in board.deals if not d.deal.redeal]
-    for number, totals in zip(scored, board.running):
+    for number, totals in zip(scored, board.running, strict=False):
         for name in board.players:
             row = next(r for r in rows if r["deal"] == str(number) and r["player"] == name)
             assert int(row["total"]) == totals[name]
     last = {r["player"]: int(r["total"]) for r in rows if r["deal"] == "4"}
     assert last == board.totals
     first = {r["player"]: (r["plus"], r["minus"], r["score"], r["went_out"]) for r in rows if r["deal"] == "1"}
-    assert first == {"Anna": ("35", "0", "35", "Anna"), "Boris": ("15", "20", "-5", "Anna"),
-                     "Vera": ("0", "10", "-10", "Anna")}
+    assert first == {
+        "Anna": ("35", "0", "35", "Anna"),
+        "Boris": ("15", "20", "-5", "Anna"),
+        "Vera": ("0", "10", "-10", "Anna"),
+    }
     assert {r["express"] for r in rows if r["deal"] == "2"} == {"1"}
     assert {r["redeal"] for r in rows if r["deal"] == "3"} == {"1"}
     assert {r["override"] for r in rows if r["deal"] == "4"} == {"1"}
@@ -191,6 +216,7 @@ def test_csv_of_an_unknown_session_is_404(client):
 
 
 # -- JSON export and import -----------------------------------------------------------------
+
 
 def test_export_document_shape(client, store):
     session, _ = evening(store, switches={"opening_points": 40})
@@ -217,17 +243,32 @@ def test_export_then_import_gives_a_new_session_with_identical_scores(store):
     assert after.running == before.running
     assert after.rules == before.rules and after.players == before.players
     assert [d.scores for d in after.deals] == [d.scores for d in before.deals]
-    assert [(d.row["override"], d.row["note"]) for d in after.deals] == \
-        [(d.row["override"], d.row["note"]) for d in before.deals]
+    assert [(d.row["override"], d.row["note"]) for d in after.deals] == [
+        (d.row["override"], d.row["note"]) for d in before.deals
+    ]
     # The CSV of the copy is the CSV of the original, row for row.
     assert csv_rows(after) == csv_rows(before)
 
 
 def broken_documents():
-    base = {"format": FORMAT, "id": "x", "game": "kunken", "rules": {}, "players": ["Anna", "Boris"],
-            "target": None, "created_at": "2024-01-01T00:00:00+00:00", "ended_at": None,
-            "deals": [{"number": 1, "record": {"players": [player("Anna", ["A♠ A♥ A♦"]), player("Boris", [], "K♣")],
-                                               "went_out": "Anna"}, "override": False, "note": None}]}
+    base = {
+        "format": FORMAT,
+        "id": "x",
+        "game": "kunken",
+        "rules": {},
+        "players": ["Anna", "Boris"],
+        "target": None,
+        "created_at": "2024-01-01T00:00:00+00:00",
+        "ended_at": None,
+        "deals": [
+            {
+                "number": 1,
+                "record": {"players": [player("Anna", ["A♠ A♥ A♦"]), player("Boris", [], "K♣")], "went_out": "Anna"},
+                "override": False,
+                "note": None,
+            }
+        ],
+    }
     yield "a list", [base]
     yield "no format", {k: v for k, v in base.items() if k != "format"}
     yield "another format", {**base, "format": "kunken-scorer/v9"}
@@ -264,8 +305,12 @@ def test_import_page_upload_makes_the_importer_the_scorer(client, store):
     session, _ = evening(store)
     exported = client.get(f"/s/{session['id']}/export.json").get_data()
     token = csrf_token(client, "/import")
-    response = client.post("/import", data={"csrf_token": token, "file": (io.BytesIO(exported), "evening.json")},
-                           content_type="multipart/form-data", headers=EN)
+    response = client.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(exported), "evening.json")},
+        content_type="multipart/form-data",
+        headers=EN,
+    )
     assert response.status_code == 302
     new_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
     assert new_id != session["id"]
@@ -283,20 +328,31 @@ def test_import_page_accepts_pasted_text_with_a_bom(client, store):
     assert len(store.recent_sessions()) == 2
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"file": (io.BytesIO(b"not json at all"), "x.json")}, "not valid JSON"),
-    ({"file": (io.BytesIO(b"\xff\xfe\x00garbage"), "x.json")}, "not UTF-8"),
-    ({"text": "[" * 100000}, "nested too deeply"),
-    ({"text": '{"format": "kunken-scorer/v1", "players": NaN}'}, "not valid JSON"),
-    ({"text": "[1, 2]"}, "Nothing was imported"),
-    ({"text": '{"format": "kunken-scorer/v1", "game": "kunken", "players": ["A", "B"], '
-              '"deals": [{"record": {"players": [{"name": "A", "hand": "11♥"}, {"name": "B"}]}}]}'},
-     "Deal 1 cannot be read"),
-    ({}, "Choose an exported file"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"file": (io.BytesIO(b"not json at all"), "x.json")}, "not valid JSON"),
+        ({"file": (io.BytesIO(b"\xff\xfe\x00garbage"), "x.json")}, "not UTF-8"),
+        ({"text": "[" * 100000}, "nested too deeply"),
+        ({"text": '{"format": "kunken-scorer/v1", "players": NaN}'}, "not valid JSON"),
+        ({"text": "[1, 2]"}, "Nothing was imported"),
+        (
+            {
+                "text": '{"format": "kunken-scorer/v1", "game": "kunken", "players": ["A", "B"], '
+                '"deals": [{"record": {"players": [{"name": "A", "hand": "11♥"}, {"name": "B"}]}}]}'
+            },
+            "Deal 1 cannot be read",
+        ),
+        ({}, "Choose an exported file"),
+    ],
+)
 def test_import_page_refuses_a_bad_file_with_a_form_error(client, store, data, message):
-    response = client.post("/import", data={"csrf_token": csrf_token(client, "/import"), **data},
-                           content_type="multipart/form-data", headers=EN)
+    response = client.post(
+        "/import",
+        data={"csrf_token": csrf_token(client, "/import"), **data},
+        content_type="multipart/form-data",
+        headers=EN,
+    )
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert message in page
@@ -311,6 +367,7 @@ def test_import_page_needs_the_csrf_token(client, store):
 
 
 # -- dates through export and import ----------------------------------------------------------------
+
 
 def test_export_import_keeps_created_and_ended(store):
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
@@ -333,44 +390,73 @@ def test_a_broken_timestamp_is_dated_now_not_refused(store):
 
 
 def export_doc(**fields) -> dict:
-    doc = {"format": FORMAT, "game": "kunken", "rules": {}, "players": ["Anna", "Boris"], "target": None,
-           "deals": [{"record": {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"]}, {"name": "Boris", "hand": "5♥"}],
-                                 "went_out": "Anna"}}]}
+    doc = {
+        "format": FORMAT,
+        "game": "kunken",
+        "rules": {},
+        "players": ["Anna", "Boris"],
+        "target": None,
+        "deals": [
+            {
+                "record": {
+                    "players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"]}, {"name": "Boris", "hand": "5♥"}],
+                    "went_out": "Anna",
+                }
+            }
+        ],
+    }
     doc.update(fields)
     return doc
 
 
 # -- an imported date near year 1 or 9999 broke the home page, /players and the summary (500) -------
 
-@pytest.mark.parametrize("field, stamp", [
-    ("created_at", "0001-01-01T00:00:00+14:00"), ("created_at", "9999-12-31T23:59:59-14:00"),
-    ("created_at", "0001-01-01"), ("ended_at", "0001-01-01T00:00:00+14:00"), ("ended_at", "9999-12-31T23:59:59-14:00"),
-])
+
+@pytest.mark.parametrize(
+    "field, stamp",
+    [
+        ("created_at", "0001-01-01T00:00:00+14:00"),
+        ("created_at", "9999-12-31T23:59:59-14:00"),
+        ("created_at", "0001-01-01"),
+        ("ended_at", "0001-01-01T00:00:00+14:00"),
+        ("ended_at", "9999-12-31T23:59:59-14:00"),
+    ],
+)
 def test_an_imported_out_of_range_date_does_not_break_any_page(app, field, stamp):
     client = phone(app)
     response = client.post("/api/v1/sessions/import", json=export_doc(**{field: stamp}))
     assert response.status_code == 201
     sid = response.get_json()["id"]
-    for url in ("/", "/players", f"/s/{sid}", f"/s/{sid}/summary", f"/s/{sid}/history", f"/s/{sid}/export.csv",
-                f"/s/{sid}/export.json"):
+    for url in (
+        "/",
+        "/players",
+        f"/s/{sid}",
+        f"/s/{sid}/summary",
+        f"/s/{sid}/history",
+        f"/s/{sid}/export.csv",
+        f"/s/{sid}/export.json",
+    ):
         for language in ("en", "ru"):
             client.set_cookie("lang", language)
             assert client.get(url).status_code == 200, (url, language)
 
 
 def test_an_out_of_range_date_is_replaced_and_a_normal_one_kept(store):
-    session, _ = import_document(store, export_doc(created_at="0001-01-01T00:00:00+14:00",
-                                                   ended_at="2025-02-14T23:00:00+00:00"))
+    session, _ = import_document(
+        store, export_doc(created_at="0001-01-01T00:00:00+14:00", ended_at="2025-02-14T23:00:00+00:00")
+    )
     assert session["created_at"].startswith("20") and session["ended_at"] == "2025-02-14T23:00:00+00:00"
 
 
 def test_the_when_filter_survives_a_stored_extreme_date(app):
     from kunken_scorer.web.views import when_filter
+
     with app.test_request_context("/"):
         assert when_filter("0001-01-01T00:00:00+14:00") == "0001-01-01T00:00:00+14:00"
 
 
 # -- the import page stored a second copy on a double tap / resent form ------------------------------
+
 
 def _import_form(client) -> dict:
     page = client.get("/import").get_data(as_text=True)
@@ -426,12 +512,13 @@ def test_store_import_with_a_repeated_key_returns_the_first_session(store):
 
 # -- the summary page -----------------------------------------------------------------------
 
+
 def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
     session, _ = evening(store, switches={"opening_points": 40, "joker_limit": "two"})
     board = scoreboard(store, session["id"])
     page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
     # Standings in order with totals.
-    standings = page[page.index('class="standings"'):page.index("</table>", page.index('class="standings"'))]
+    standings = page[page.index('class="standings"') : page.index("</table>", page.index('class="standings"'))]
     found = re.findall(r'<th scope="row">(\w+)</th><td class="num"><strong>([−-]?\d+)</strong>', standings)
     assert found == [(s.name, str(s.total).replace("-", "−")) for s in board.status.standings]
     # Every deal has its row; scores, the express, the redeal and who went out are shown.
@@ -491,11 +578,15 @@ def test_summary_and_csv_show_the_swap(client, store):
 
 # -- player history -------------------------------------------------------------------------
 
+
 def test_player_history_aggregates_across_sessions(client, store):
     first, _ = evening(store)  # Anna 35-5+0+30=..., see the scoreboard
     second, _ = new_session(store, ("anna", "Gleb"))
-    record(store, second, {"players": [player("anna", [], "K♠"), player("Gleb", ["Q♠ Q♥ Q♦"])],
-                           "went_out": "Gleb", "express": True})
+    record(
+        store,
+        second,
+        {"players": [player("anna", [], "K♠"), player("Gleb", ["Q♠ Q♥ Q♦"])], "went_out": "Gleb", "express": True},
+    )
     new_session(store, ("Anna", "Nobody"))  # no deals: does not count
     one = scoreboard(store, first["id"])
     history = {p.name.casefold(): p for p in player_history(store)}
@@ -519,22 +610,32 @@ def test_player_history_aggregates_across_sessions(client, store):
 
 # -- printing (a browser prints the summary of a 20-deal evening to PDF) ---------------------
 
+
 def twenty_deals(store):
     names = ("Anna", "Boris", "Vera", "Gleb")
     session, _ = new_session(store, names, switches={"opening_points": 40})
     hands = ["5♠ 6♣", "K♣", "7♦ 8♦ JK", ""]
     for i in range(20):
         out = names[i % 4]
-        body = {"players": [player(n, ["A♠ A♥ A♦"] if n == out else ["2♥ 3♥ 4♥"] if j % 2 else [],
-                                   "" if n == out else hands[j % 3]) for j, n in enumerate(names)],
-                "went_out": out, "express": i % 7 == 3}
+        body = {
+            "players": [
+                player(n, ["A♠ A♥ A♦"] if n == out else ["2♥ 3♥ 4♥"] if j % 2 else [], "" if n == out else hands[j % 3])
+                for j, n in enumerate(names)
+            ],
+            "went_out": out,
+            "express": i % 7 == 3,
+        }
         record(store, session, body)
     return session
 
 
-@pytest.mark.parametrize("language, words", [("en", ("Final standings|Standings after 20", "Total", "Points needed to take the bank: 40")),
-                                             ("ru", ("Положение после партии 20|Итоговое положение", "Итого",
-                                                     "Сколько очков нужно, чтобы взять банк: 40"))])
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", ("Final standings|Standings after 20", "Total", "Points needed to take the bank: 40")),
+        ("ru", ("Положение после партии 20|Итоговое положение", "Итого", "Сколько очков нужно, чтобы взять банк: 40")),
+    ],
+)
 def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store, tmp_path, language, words):
     """A4, at most two pages, the second never holding a line or two; the totals row keeps its label."""
     session = twenty_deals(store)
@@ -543,14 +644,19 @@ def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store
     page.goto(f"{live_server}/s/{session['id']}/summary")
     pdf = tmp_path / "summary.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
-    pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
-                                                            text=True, check=True).stdout).group(1))
-    subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), str(shots_dir(tmp_path) / f"print-summary-{language}")],
-                   check=True)
+    pages = int(
+        re.search(
+            r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+        ).group(1)
+    )
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "60", str(pdf), str(shots_dir(tmp_path) / f"print-summary-{language}")], check=True
+    )
     assert pages <= 2
     if pages == 2:
-        second = subprocess.run(["pdftotext", "-layout", "-f", "2", "-l", "2", str(pdf), "-"], capture_output=True,
-                                text=True, check=True).stdout
+        second = subprocess.run(
+            ["pdftotext", "-layout", "-f", "2", "-l", "2", str(pdf), "-"], capture_output=True, text=True, check=True
+        ).stdout
         assert len([line for line in second.splitlines() if line.strip()]) >= 5, second
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     heading, total, rule = words

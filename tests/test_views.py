@@ -8,12 +8,12 @@ import html as htmllib
 import re
 
 import pytest
-
 from conftest import CSRF, GOOD, csrf_from, deal_data, hidden, phone, record, rule_fields, start, text, totals
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
 # -- home and starting a session -------------------------------------------------------------------
+
 
 def test_home_shows_the_start_form_with_kunken_defaults(client):
     page = text(client.get("/"))
@@ -46,30 +46,43 @@ def test_unchanged_switches_take_the_chosen_games_defaults(client, store):
 
 
 def test_a_changed_switch_is_kept_over_the_chosen_games_preset(client, store):
-    sid = start(client, ["A", "B"], game="ordered-rummy", shown="kunken",
-                **{"rules-joker_in_hand": "double", "rules-opening_points": "40"})
+    sid = start(
+        client,
+        ["A", "B"],
+        game="ordered-rummy",
+        shown="kunken",
+        **{"rules-joker_in_hand": "double", "rules-opening_points": "40"},
+    )
     rules = store.get_session(sid)["rules"]
     assert rules["joker_in_hand"] == "double" and rules["opening_points"] == 40
     assert rules["ace_points"] == 15  # left as shown: ordered rummy's own value
 
 
 def test_show_defaults_reloads_the_switches_and_keeps_the_names(client, store):
-    data = {"csrf_token": csrf_from(client), "game": "ordered-rummy", "defaults_for": "kunken",
-            "players-0": "Anna", "show_defaults": "1", **rule_fields("kunken")}
+    data = {
+        "csrf_token": csrf_from(client),
+        "game": "ordered-rummy",
+        "defaults_for": "kunken",
+        "players-0": "Anna",
+        "show_defaults": "1",
+        **rule_fields("kunken"),
+    }
     page = text(client.post("/sessions", data=data))
     assert re.search(r'id="rules-joker_in_hand"[^>]*value="25"', page)
     assert 'value="Anna"' in page and hidden(page, "defaults_for") == "ordered-rummy"
     assert store.recent_sessions() == []
 
 
-@pytest.mark.parametrize("players, message", [
-    (["Anna"], "players"),
-    (["Anna", "anna"], "players"),
-    (["A", "B", "C", "D", "E", "F"], "players"),
-])
+@pytest.mark.parametrize(
+    "players, message",
+    [
+        (["Anna"], "players"),
+        (["Anna", "anna"], "players"),
+        (["A", "B", "C", "D", "E", "F"], "players"),
+    ],
+)
 def test_a_bad_player_list_is_a_form_error(client, store, players, message):
-    data = {"csrf_token": csrf_from(client), "game": "kunken", "defaults_for": "kunken", "create": "1",
-            **rule_fields()}
+    data = {"csrf_token": csrf_from(client), "game": "kunken", "defaults_for": "kunken", "create": "1", **rule_fields()}
     data.update({f"players-{i}": n for i, n in enumerate(players)})
     response = client.post("/sessions", data=data)
     assert response.status_code == 422
@@ -79,8 +92,15 @@ def test_a_bad_player_list_is_a_form_error(client, store, players, message):
 
 def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
     token = csrf_from(client)
-    base = {"csrf_token": token, "game": "kunken", "defaults_for": "kunken", "create": "1",
-            "players-0": "Anna", "players-1": "Boris", **rule_fields()}
+    base = {
+        "csrf_token": token,
+        "game": "kunken",
+        "defaults_for": "kunken",
+        "create": "1",
+        "players-0": "Anna",
+        "players-1": "Boris",
+        **rule_fields(),
+    }
     response = client.post("/sessions", data={**base, "rules-wild_card": "11♥"})
     assert response.status_code == 422 and 'id="rules-wild_card-errors"' in text(response)
     response = client.post("/sessions", data={**base, "target_kind": "deals", "target_value": ""})
@@ -100,8 +120,14 @@ def test_target_is_stored_and_shown(client, store):
 
 def test_the_home_page_lists_sessions_by_when_this_server_stored_them(client):
     for n in range(12):
-        document = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": [f"Old{n}", "B"],
-                    "deals": [], "created_at": "8999-12-31T00:00:00+00:00"}
+        document = {
+            "format": "kunken-scorer/v1",
+            "game": "kunken",
+            "rules": {},
+            "players": [f"Old{n}", "B"],
+            "deals": [],
+            "created_at": "8999-12-31T00:00:00+00:00",
+        }
         assert client.post("/api/v1/sessions/import", json=document).status_code == 201, n
     client.post("/api/v1/sessions", json={"players": ["Fresh", "Newer"]})
     home = text(client.get("/"))
@@ -113,14 +139,23 @@ def test_a_double_tap_on_start_creates_one_session(client, store):
     """The start form carries a one-time key: sending it twice creates one session, and the
     second answer goes to the same session page."""
     import re as _re
+
     page = client.get("/").get_data(as_text=True)
     fields = dict(_re.findall(r'<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"', page))
     key = fields["form_key"]
     assert len(key) >= 16
-    data = {"csrf_token": fields["csrf_token"], "form_key": key, "game": "kunken",
-            "defaults_for": fields.get("defaults_for", "kunken"), "players-0": "Anna", "players-1": "Boris",
-            "target_kind": "", "target_value": ""}
+    data = {
+        "csrf_token": fields["csrf_token"],
+        "form_key": key,
+        "game": "kunken",
+        "defaults_for": fields.get("defaults_for", "kunken"),
+        "players-0": "Anna",
+        "players-1": "Boris",
+        "target_kind": "",
+        "target_value": "",
+    }
     from kunken_scorer.web.forms import switch_values
+
     data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
     data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
     first = client.post("/sessions", data=data)
@@ -135,14 +170,17 @@ def test_a_double_tap_on_start_creates_one_session(client, store):
 
 # -- delete, undo, end, history ---------------------------------------------------------------------
 
+
 def test_delete_undo_and_end_are_recorded_in_the_history(client, store):
     sid = start(client)
     for _ in range(3):
         assert record(client, sid).status_code == 303
     deals = store.list_deals(sid)
     edit_page = text(client.get(f"/s/{sid}/deals/{deals[0]['id']}/edit"))
-    response = client.post(f"/s/{sid}/deals/{deals[0]['id']}/delete",
-                           data={"csrf_token": hidden(edit_page, "csrf_token"), "revision": deals[0]["revision"]})
+    response = client.post(
+        f"/s/{sid}/deals/{deals[0]['id']}/delete",
+        data={"csrf_token": hidden(edit_page, "csrf_token"), "revision": deals[0]["revision"]},
+    )
     assert response.status_code == 303 and len(store.list_deals(sid)) == 2
     assert "Deal 1 deleted." in text(client.get(f"/s/{sid}"))
 
@@ -189,10 +227,17 @@ def test_an_ended_session_refuses_writes_with_a_message(client, store):
 
 # -- who may write --------------------------------------------------------------------------------------
 
+
 def write_routes(sid: str, deal_id: int) -> list[tuple[str, str]]:
-    return [("GET", f"/s/{sid}/deals/new"), ("POST", f"/s/{sid}/deals/new"),
-            ("GET", f"/s/{sid}/deals/{deal_id}/edit"), ("POST", f"/s/{sid}/deals/{deal_id}/edit"),
-            ("POST", f"/s/{sid}/deals/{deal_id}/delete"), ("POST", f"/s/{sid}/undo"), ("POST", f"/s/{sid}/end")]
+    return [
+        ("GET", f"/s/{sid}/deals/new"),
+        ("POST", f"/s/{sid}/deals/new"),
+        ("GET", f"/s/{sid}/deals/{deal_id}/edit"),
+        ("POST", f"/s/{sid}/deals/{deal_id}/edit"),
+        ("POST", f"/s/{sid}/deals/{deal_id}/delete"),
+        ("POST", f"/s/{sid}/undo"),
+        ("POST", f"/s/{sid}/end"),
+    ]
 
 
 def test_the_viewer_link_is_read_only(client, store, app):
@@ -206,8 +251,13 @@ def test_the_viewer_link_is_read_only(client, store, app):
     assert 'id="record-deal"' not in page and 'id="scorer-link"' not in page and 'class="edit-deal"' not in page
     assert 'id="viewer-link"' in page and 'id="viewer-note"' in page
     token = csrf_from(viewer, "/")
-    form = {**deal_data(scorer_page, GOOD, "Anna"), "csrf_token": token, "save": "1",
-            "expected_version": str(before), "revision": "1"}
+    form = {
+        **deal_data(scorer_page, GOOD, "Anna"),
+        "csrf_token": token,
+        "save": "1",
+        "expected_version": str(before),
+        "revision": "1",
+    }
     for method, url in write_routes(sid, deal_id):
         response = viewer.open(url, method=method, data=form if method == "POST" else None)
         assert response.status_code == 403, (method, url)
@@ -240,10 +290,15 @@ def test_every_form_post_needs_the_csrf_token(client, store, route):
     page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
     before = (store.version(sid), len(store.recent_sessions()), store.get_deal(sid, deal_id)["revision"])
     form = deal_data(page, GOOD, "Anna")
-    url = {"create": "/sessions", "record": f"/s/{sid}/deals/new", "edit": f"/s/{sid}/deals/{deal_id}/edit",
-           "delete": f"/s/{sid}/deals/{deal_id}/delete", "undo": f"/s/{sid}/undo", "end": f"/s/{sid}/end"}[route]
-    data = {**form, "save": "1", "create": "1", "game": "kunken", "players-0": "X", "players-1": "Y",
-            **rule_fields()}
+    url = {
+        "create": "/sessions",
+        "record": f"/s/{sid}/deals/new",
+        "edit": f"/s/{sid}/deals/{deal_id}/edit",
+        "delete": f"/s/{sid}/deals/{deal_id}/delete",
+        "undo": f"/s/{sid}/undo",
+        "end": f"/s/{sid}/end",
+    }[route]
+    data = {**form, "save": "1", "create": "1", "game": "kunken", "players-0": "X", "players-1": "Y", **rule_fields()}
     for bad in (None, "forged-token"):
         if bad is None:
             data.pop("csrf_token", None)
@@ -257,14 +312,17 @@ def test_every_form_post_needs_the_csrf_token(client, store, route):
 
 # -- hostile input, unknown sessions ----------------------------------------------------------------------
 
+
 def test_names_with_html_are_escaped_everywhere(client, store):
-    evil = '<script>alert(1)</script>'
+    evil = "<script>alert(1)</script>"
     sid = start(client, [evil, '"><img src=x>'])
     players = {0: ("A♠ A♥ A♦", '"><img src=x>: 5♥', ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}
     assert record(client, sid, players, went_out=evil).status_code == 303
     deal_id = store.list_deals(sid)[0]["id"]
-    pages = [text(client.get(url)) for url in
-             ("/", f"/s/{sid}", f"/s/{sid}/history", f"/s/{sid}/deals/new", f"/s/{sid}/deals/{deal_id}/edit")]
+    pages = [
+        text(client.get(url))
+        for url in ("/", f"/s/{sid}", f"/s/{sid}/history", f"/s/{sid}/deals/new", f"/s/{sid}/deals/{deal_id}/edit")
+    ]
     pages.append(client.get(f"/s/{sid}/live").get_json()["html"])
     pages.append(text(record(client, sid, players, went_out=evil, button="check")))
     for page in pages:
@@ -274,14 +332,22 @@ def test_names_with_html_are_escaped_everywhere(client, store):
 
 def test_unknown_session_and_deal_are_404_pages(client):
     sid = start(client)
-    for url in ("/s/nope", "/s/nope/live", "/s/nope/history", "/s/nope/qr.svg", "/s/nope/deals/new",
-                f"/s/{sid}/deals/999/edit", "/s/nope/scorer/x"):
+    for url in (
+        "/s/nope",
+        "/s/nope/live",
+        "/s/nope/history",
+        "/s/nope/qr.svg",
+        "/s/nope/deals/new",
+        f"/s/{sid}/deals/999/edit",
+        "/s/nope/scorer/x",
+    ):
         response = client.get(url)
         assert response.status_code == 404, url
         assert "no such page or session" in text(response)
 
 
 # a deal id beyond SQLite's INTEGER in the URL was an OverflowError (500)
+
 
 def api_session(client, players=("Anna", "Boris")) -> tuple[str, str]:
     answer = client.post("/api/v1/sessions", json={"players": list(players)}).get_json()
@@ -295,21 +361,36 @@ def test_a_huge_deal_id_in_the_url_is_404_not_500(app, method, path):
     client.get(f"/s/{sid}/scorer/{token}")  # this phone becomes the scorer
     page = client.get(f"/s/{sid}").get_data(as_text=True)
     data = {"csrf_token": CSRF.search(page)[1]} if method == "post" else None
-    response = getattr(client, method)(f"/s/{sid}/deals/{10 ** 30}/{path}", data=data)
+    response = getattr(client, method)(f"/s/{sid}/deals/{10**30}/{path}", data=data)
     assert response.status_code == 404
 
 
 def test_hostile_start_input_never_gives_a_500(client, store):
     token = csrf_from(client)
-    for extra in ({"defaults_for": "<x>"}, {"rules-joker_limit": "all"}, {"rules-ace_points": "-5"},
-                  {"rules-hand_size": "many"}, {"target_kind": "score", "target_value": "999999999999"},
-                  {"players-0": "\x07bell"}, {"players-99": "Extra"}):
-        data = {"csrf_token": token, "game": "kunken", "defaults_for": "kunken", "create": "1",
-                "players-0": "Anna", "players-1": "Boris", **rule_fields(), **extra}
+    for extra in (
+        {"defaults_for": "<x>"},
+        {"rules-joker_limit": "all"},
+        {"rules-ace_points": "-5"},
+        {"rules-hand_size": "many"},
+        {"target_kind": "score", "target_value": "999999999999"},
+        {"players-0": "\x07bell"},
+        {"players-99": "Extra"},
+    ):
+        data = {
+            "csrf_token": token,
+            "game": "kunken",
+            "defaults_for": "kunken",
+            "create": "1",
+            "players-0": "Anna",
+            "players-1": "Boris",
+            **rule_fields(),
+            **extra,
+        }
         assert client.post("/sessions", data=data).status_code < 500
 
 
 # -- live updates and the QR code ---------------------------------------------------------------------------
+
 
 def test_live_endpoint_answers_304_while_nothing_changed(client, app):
     sid = start(client)
@@ -349,6 +430,7 @@ def test_pages_have_no_inline_scripts_styles_or_handlers(client, store):
 def test_the_qr_code_draws_exactly_the_modules_of_the_link():
     """The compact SVG path paints every dark module of the QR code and nothing else."""
     from kunken_scorer.web.qr import qr_modules, qr_svg
+
     url = "http://192.168.1.20:8000/s/Llek4jVjxJ4WDo0U7mVf_dXb"
     painted = set()
     for x, y, width in re.findall(r"M(\d+) (\d+)h(\d+)v1h-\3z", re.search(r' d="([^"]+)"', qr_svg(url))[1]):
@@ -358,6 +440,7 @@ def test_the_qr_code_draws_exactly_the_modules_of_the_link():
 
 
 # -- the manifest and the error page -------------------------------------------------------------
+
 
 @pytest.mark.lang(None)
 def test_the_manifest_speaks_the_page_language_and_points_at_local_icons(client):
@@ -377,6 +460,7 @@ def test_a_server_error_is_a_page_in_words_not_a_traceback(app, client):
     @app.get("/boom")
     def boom():
         raise RuntimeError("kaboom")
+
     app.config["PROPAGATE_EXCEPTIONS"] = False
     page = client.get("/boom", headers={"Accept-Language": "en"})
     assert page.status_code == 500
@@ -399,8 +483,11 @@ def test_undo_is_offered_only_with_a_deal_and_can_be_taken_back_once(client, sto
     page = text(client.get(response.headers["Location"]))
     assert "Deal 2 was undone." in page and "Bring deal 2 back" in page
     assert len(store.list_deals(sid)) == 1
-    redo = {"csrf_token": hidden(page, "csrf_token"), "deal_id": hidden(page, "deal_id"),
-            "expected_version": re.search(r'id="redo-form".*?name="expected_version" value="(\d+)"', page, re.S)[1]}
+    redo = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "deal_id": hidden(page, "deal_id"),
+        "expected_version": re.search(r'id="redo-form".*?name="expected_version" value="(\d+)"', page, re.S)[1],
+    }
     assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
     assert [d["number"] for d in store.list_deals(sid)] == [1, 2]
     assert "Deal 2 is back." in text(client.get(f"/s/{sid}"))
@@ -416,8 +503,10 @@ def test_a_deal_recorded_after_an_undo_keeps_the_undone_deal_away(client, store)
     for _ in range(2):
         assert record(client, sid).status_code == 303
     page = text(client.get(f"/s/{sid}"))
-    undone = client.post(f"/s/{sid}/undo", data={"csrf_token": hidden(page, "csrf_token"),
-                                                   "expected_version": hidden(page, "expected_version")})
+    undone = client.post(
+        f"/s/{sid}/undo",
+        data={"csrf_token": hidden(page, "csrf_token"), "expected_version": hidden(page, "expected_version")},
+    )
     page = text(client.get(undone.headers["Location"]))
     redo = {"csrf_token": hidden(page, "csrf_token"), "deal_id": hidden(page, "deal_id")}
     assert record(client, sid).status_code == 303  # another deal 2, recorded after the undo
@@ -427,7 +516,7 @@ def test_a_deal_recorded_after_an_undo_keeps_the_undone_deal_away(client, store)
 
 
 def test_the_history_line_keeps_its_spaces_between_facts(client, store):
-    """"Anna went out · express", never "Anna went out· express"."""
+    """ "Anna went out · express", never "Anna went out· express"."""
     sid = start(client)
     assert record(client, sid, express="y").status_code == 303
     history = text(client.get(f"/s/{sid}/history"))
@@ -439,14 +528,18 @@ def test_the_terminal_qr_code_sets_both_colours_of_every_cell_and_holds_the_code
     """make run prints the QR code with black and white both set (it scans on a light or a dark terminal),
     and reading the colours back gives the code's own modules inside a quiet zone."""
     from kunken_scorer.web.qr import qr_modules, qr_text
+
     url = "http://192.168.1.20:8000/"
     cells = [re.findall(r"\x1b\[(\d+);(\d+)m▀", line) for line in qr_text(url).splitlines()]
     assert all(line.endswith("\x1b[0m") for line in qr_text(url).splitlines())
-    assert {fg for row in cells for fg, _ in row} == {"30", "97"} and {bg for row in cells for _, bg in row} == {"40", "107"}
+    assert {fg for row in cells for fg, _ in row} == {"30", "97"} and {bg for row in cells for _, bg in row} == {
+        "40",
+        "107",
+    }
     read = []
     for row in cells:
         read.append([fg == "30" for fg, _ in row])
         read.append([bg == "40" for _, bg in row])
     modules = qr_modules(url)
-    assert [row[2:-2] for row in read[2:2 + len(modules)]] == modules
+    assert [row[2:-2] for row in read[2 : 2 + len(modules)]] == modules
     assert not any(read[0]) and not any(read[1]) and not any(row[0] or row[1] for row in read)  # the quiet zone

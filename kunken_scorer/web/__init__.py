@@ -7,19 +7,20 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-import functools
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any
 
-from flask import abort, Flask, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
@@ -28,7 +29,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
 from ..rules import SWITCHES, RuleSet
-from ..store import NotFound, Store, StorageUnavailable, StoreError
+from ..store import NotFound, StorageUnavailable, Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -38,9 +39,11 @@ GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("O
 SCORER_COOKIE_AGE = 365 * 24 * 3600
 #: The one Content-Security-Policy of every response: this server's own scripts, styles and images
 #: only (no inline script or style), no plugins, forms posting home, and never inside a frame.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 #: Cookies that carry a token: a response setting one is never stored by a cache or the browser.
 TOKEN_COOKIES = ("kunken_edit_", "kunken_seat_")
 csrf = CSRFProtect()
@@ -67,14 +70,19 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
-def configuration(test_config: Optional[dict] = None) -> Any:
+def configuration(test_config: dict | None = None) -> Any:
     """The settings alone (defaults, ``KUNKEN_*``, ``test_config``), with nothing opened or created."""
     return _new_app(test_config).config
 
 
-def _new_app(test_config: Optional[dict] = None) -> Flask:
-    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
-                instance_path=str(ROOT / "instance"), instance_relative_config=True)
+def _new_app(test_config: dict | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+    )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "kunken.db"),
         PUBLIC_URL=None,
@@ -96,13 +104,15 @@ def _new_app(test_config: Optional[dict] = None) -> Flask:
     return app
 
 
-def create_app(test_config: Optional[dict] = None) -> Flask:
+def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
     app = _new_app(test_config)
     stale = stale_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
     if stale:  # the pages would be in English without a word: say what to do instead
-        raise StartupError(f"the message catalog {stale[0].with_suffix('.mo')} is missing or older than its .po; "
-                           "run `make catalogs` (make run does it) and start again")
+        raise StartupError(
+            f"the message catalog {stale[0].with_suffix('.mo')} is missing or older than its .po; "
+            "run `make catalogs` (make run does it) and start again"
+        )
     try:
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
@@ -122,13 +132,20 @@ def create_app(test_config: Optional[dict] = None) -> Flask:
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.teardown_appcontext(_close_store)
-    app.jinja_env.globals.update(reason_text=reason_text, LANGUAGES=LANGUAGES, current_language=current_language,
-                                 rule_lines=rule_lines, switch_ref=switch_ref, switch_word=switch_word)
+    app.jinja_env.globals.update(
+        reason_text=reason_text,
+        LANGUAGES=LANGUAGES,
+        current_language=current_language,
+        rule_lines=rule_lines,
+        switch_ref=switch_ref,
+        switch_word=switch_word,
+    )
     app.jinja_env.filters["minus"] = minus_sign
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
     from . import api, desk, seats, summary, views
+
     app.register_blueprint(views.bp)
     app.register_blueprint(seats.bp)
     app.register_blueprint(api.bp)
@@ -171,6 +188,7 @@ def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
 
 def _refresh_all_stats(app: Flask, database: str) -> None:
     from ..service import refresh_stale_stats
+
     try:
         store = Store.connect(database)
         try:
@@ -256,6 +274,7 @@ def board_or_404(sid: str):
     """The session's scoreboard (``service.scoreboard``), or the 404 page."""
     from ..service import scoreboard
     from ..store import NotFound
+
     try:
         return scoreboard(get_store(), sid)
     except NotFound:
@@ -276,6 +295,7 @@ def _close_store(_exc: Any = None) -> None:
 
 # -- who may edit --------------------------------------------------------------------------
 
+
 def scorer_cookie(session_id: str) -> str:
     """The cookie that keeps a scorer's edit token on their device."""
     return f"kunken_edit_{session_id}"
@@ -283,15 +303,21 @@ def scorer_cookie(session_id: str) -> str:
 
 def set_scorer_cookie(response: Any, session_id: str, token: str) -> None:
     """Make this device the session's scorer: keep the edit token in an httponly cookie."""
-    response.set_cookie(scorer_cookie(session_id), token, max_age=SCORER_COOKIE_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure)
+    response.set_cookie(
+        scorer_cookie(session_id),
+        token,
+        max_age=SCORER_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
 
 
-def edit_token(session_id: str) -> Optional[str]:
+def edit_token(session_id: str) -> str | None:
     """The edit token this request carries: a Bearer header or the scorer cookie."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        return header[len("Bearer "):].strip() or None
+        return header[len("Bearer ") :].strip() or None
     return request.cookies.get(scorer_cookie(session_id))
 
 
@@ -300,7 +326,7 @@ def can_edit(session_id: str) -> bool:
     return get_store().check_token(session_id, edit_token(session_id))
 
 
-def bearer_token() -> Optional[str]:
+def bearer_token() -> str | None:
     """The token of an ``Authorization: Bearer`` header, or None."""
     scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
@@ -321,18 +347,28 @@ def scorer_session(sid: str) -> dict:
         abort(404, description=gettext("There is no score sheet with this id.") if api else None)
     if not scorer:
         if api and token is None:
-            abort(401, description=gettext("Changing a score sheet needs its edit token: "
-                                           "send the header “Authorization: Bearer <edit_token>”."))
-        abort(403, description=gettext("This edit token does not belong to this score sheet.") if api else
-              gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."))
+            abort(
+                401,
+                description=gettext(
+                    "Changing a score sheet needs its edit token: send the header “Authorization: Bearer <edit_token>”."
+                ),
+            )
+        abort(
+            403,
+            description=gettext("This edit token does not belong to this score sheet.")
+            if api
+            else gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."),
+        )
     return session
 
 
 def scorer_required(view: Callable) -> Callable:
     """Run ``view`` only for the session's scorer (``scorer_session``), passing the session as ``session``."""
+
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         return view(*args, session=scorer_session(kwargs.get("sid") or kwargs["session_id"]), **kwargs)
+
     return wrapper
 
 
@@ -343,11 +379,18 @@ def seat_cookie(session_id: str) -> str:
 
 def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> None:
     """Let this phone hold ``seat``: an httponly cookie sent only to the session's own pages."""
-    response.set_cookie(seat_cookie(session_id), f"{seat}.{token}", max_age=SCORER_COOKIE_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure, path=f"/s/{session_id}")
+    response.set_cookie(
+        seat_cookie(session_id),
+        f"{seat}.{token}",
+        max_age=SCORER_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+        path=f"/s/{session_id}",
+    )
 
 
-def seat_claim(session_id: str) -> tuple[Optional[int], Optional[str]]:
+def seat_claim(session_id: str) -> tuple[int | None, str | None]:
     """(seat, token) this phone's seat cookie names, held or not; (None, None) without one."""
     seat, _, token = request.cookies.get(seat_cookie(session_id), "").partition(".")
     if not seat.isdigit() or len(seat) > 3 or not token:
@@ -355,7 +398,7 @@ def seat_claim(session_id: str) -> tuple[Optional[int], Optional[str]]:
     return int(seat), token
 
 
-def held_seat(session_id: str) -> Optional[int]:
+def held_seat(session_id: str) -> int | None:
     """The seat this phone holds in the session (its cookie still the seat's), or None."""
     seat, token = seat_claim(session_id)
     if seat is None or get_store().seat_of(session_id, token) != seat:
@@ -386,19 +429,26 @@ def creation_allowed() -> None:
     if limit <= 0:
         return
     if not get_store().allow_creation(request.remote_addr or "unknown", limit):
-        raise TooManyRequests(gettext("Too many sessions were started or imported from this address in the last "
-                                      "minute (at most %(n)s). Nothing was created; wait a minute and try again.",
-                                      n=limit), retry_after=60)
+        raise TooManyRequests(
+            gettext(
+                "Too many sessions were started or imported from this address in the last "
+                "minute (at most %(n)s). Nothing was created; wait a minute and try again.",
+                n=limit,
+            ),
+            retry_after=60,
+        )
 
 
 @lru_cache(maxsize=1)
 def _lan_address(_minute: int) -> str:
     """The LAN address, looked up at most once a minute (it changes only when the network does)."""
     from .qr import lan_address
+
     return lan_address()
 
 
 # -- languages -----------------------------------------------------------------------------
+
 
 def select_locale() -> str:
     """The language remembered on this device, else the browser's preference, else Russian."""
@@ -466,7 +516,8 @@ def switch_ref(name: str) -> Markup:
     """A switch named in running text: its label in quotes, linked to its row of the rules in force."""
     quotes = "«»" if current_language() == "ru" else "“”"
     return Markup('<a class="switch-ref" href="#switch-{}">{}{}{}</a>').format(
-        name, quotes[0], gettext(SWITCHES[name].label), quotes[1])
+        name, quotes[0], gettext(SWITCHES[name].label), quotes[1]
+    )
 
 
 def switch_word(name: str, value: str) -> str:
@@ -480,7 +531,7 @@ class RuleLine:
 
     name: str
     label: str
-    help: Optional[str]
+    help: str | None
     value: str
     preset: str
     differs: bool
@@ -492,9 +543,16 @@ def rule_lines(rules: RuleSet, names: Iterable[str]) -> list[RuleLine]:
     lines = []
     for name in names:
         switch, value, default = SWITCHES[name], getattr(rules, name), getattr(preset, name)
-        lines.append(RuleLine(name, gettext(switch.label), gettext(switch.help) if switch.help else None,
-                              reason_text(switch.describe(value)), reason_text(switch.describe(default)),
-                              value != default))
+        lines.append(
+            RuleLine(
+                name,
+                gettext(switch.label),
+                gettext(switch.help) if switch.help else None,
+                reason_text(switch.describe(value)),
+                reason_text(switch.describe(default)),
+                value != default,
+            )
+        )
     return lines
 
 
@@ -503,8 +561,12 @@ def set_language(code: str):
     target = request.args.get("next") or request.form.get("next") or "/"
     # Only a path on this site: browsers drop tabs and newlines and read "\\" as "/", so
     # "/\t/evil.example" would otherwise leave as "//evil.example" (an open redirect).
-    if (not target.startswith("/") or target.startswith("//") or "\\" in target
-            or any(ch.isspace() or not ch.isprintable() for ch in target)):
+    if (
+        not target.startswith("/")
+        or target.startswith("//")
+        or "\\" in target
+        or any(ch.isspace() or not ch.isprintable() for ch in target)
+    ):
         target = "/"
     response = redirect(target)
     if code in LANGUAGES:
@@ -514,21 +576,40 @@ def set_language(code: str):
 
 def manifest():
     """The web app manifest (install on a phone's home screen), in the page language."""
-    icon = lambda size, purpose: {"src": url_for("static", filename=f"icons/icon-{size}.png"),  # noqa: E731
-                                  "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
-    response = current_app.response_class(json.dumps({
-        "name": gettext("Kunken scorer"), "short_name": gettext("Kunken"), "lang": current_language(),
-        "description": gettext("Score keeper for Kunken and ordered rummy, played with real cards"),
-        "start_url": "/", "scope": "/", "display": "standalone",
-        "background_color": "#f6f4ef", "theme_color": "#0b6e4f",
-        "icons": [icon(192, "any"), icon(512, "any maskable")],
-    }, ensure_ascii=False), mimetype="application/manifest+json")
+
+    def icon(size: int, purpose: str) -> dict:
+        return {
+            "src": url_for("static", filename=f"icons/icon-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": purpose,
+        }
+
+    response = current_app.response_class(
+        json.dumps(
+            {
+                "name": gettext("Kunken scorer"),
+                "short_name": gettext("Kunken"),
+                "lang": current_language(),
+                "description": gettext("Score keeper for Kunken and ordered rummy, played with real cards"),
+                "start_url": "/",
+                "scope": "/",
+                "display": "standalone",
+                "background_color": "#f6f4ef",
+                "theme_color": "#0b6e4f",
+                "icons": [icon(192, "any"), icon(512, "any maskable")],
+            },
+            ensure_ascii=False,
+        ),
+        mimetype="application/manifest+json",
+    )
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response
 
 
 # -- errors --------------------------------------------------------------------------------
+
 
 def wants_json() -> bool:
     """True for API requests: errors are answered as JSON there."""
@@ -563,16 +644,24 @@ def _storage_error(error: StorageUnavailable):
     current_app.logger.error("storage unavailable: %s", error)
     g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
     message = {
-        "missing": gettext("The server's database file is missing, so nothing can be saved. Nothing was saved by "
-                           "this request. Tell whoever runs the server: restore the file from a backup and "
-                           "restart it."),
-        "read_only": gettext("The server's database file is read-only, so nothing can be saved. Nothing was saved "
-                             "by this request. Tell whoever runs the server to make the file writable."),
-        "full": gettext("The server's disk (or database size limit) is full, so nothing can be saved. Nothing was "
-                        "saved by this request. Tell whoever runs the server to free some space."),
+        "missing": gettext(
+            "The server's database file is missing, so nothing can be saved. Nothing was saved by "
+            "this request. Tell whoever runs the server: restore the file from a backup and "
+            "restart it."
+        ),
+        "read_only": gettext(
+            "The server's database file is read-only, so nothing can be saved. Nothing was saved "
+            "by this request. Tell whoever runs the server to make the file writable."
+        ),
+        "full": gettext(
+            "The server's disk (or database size limit) is full, so nothing can be saved. Nothing was "
+            "saved by this request. Tell whoever runs the server to free some space."
+        ),
         "busy": gettext("The server's database is busy. Nothing was saved by this request; try again in a moment."),
-    }.get(error.kind) or gettext("The server's database cannot be used right now. Nothing was saved by this "
-                                 "request. Tell whoever runs the server.")
+    }.get(error.kind) or gettext(
+        "The server's database cannot be used right now. Nothing was saved by this "
+        "request. Tell whoever runs the server."
+    )
     if wants_json():
         response = jsonify(error=message)
     else:

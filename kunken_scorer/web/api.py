@@ -14,20 +14,40 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Optional
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import (Card, Deal, KunkenError, Reason, RuleSet, Target, check_discard, check_meld, evaluate_deal,
-               check_opening, check_swap)
-from ..messages import M_
+from .. import (
+    Card,
+    Deal,
+    KunkenError,
+    Reason,
+    RuleSet,
+    Target,
+    check_discard,
+    check_meld,
+    check_opening,
+    check_swap,
+    evaluate_deal,
+)
 from ..deal import MAX_NOTE, read_cards, read_flag
-from ..exports import DocumentError, export_document, import_document
 from ..draft import read_part
-from ..service import (Draft, ScoredDeal, draft_deal, load_draft, prepare_deal, scoreboard, session_players,
-                       session_tally, with_end)
+from ..exports import DocumentError, export_document, import_document
+from ..messages import M_
+from ..service import (
+    Draft,
+    ScoredDeal,
+    draft_deal,
+    load_draft,
+    prepare_deal,
+    scoreboard,
+    session_players,
+    session_tally,
+    with_end,
+)
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
 from . import creation_allowed, get_store, no_store, public_base_url, reason_text, scorer_session
 
@@ -54,7 +74,8 @@ class ApiError(Exception):
 
 # -- plumbing ------------------------------------------------------------------------------
 
-def _error(status: int, message: str, headers: Optional[dict] = None, **extra: Any):
+
+def _error(status: int, message: str, headers: dict | None = None, **extra: Any):
     response = jsonify({"error": message, **extra})
     response.status_code = status
     if headers:
@@ -65,10 +86,10 @@ def _error(status: int, message: str, headers: Optional[dict] = None, **extra: A
 # Every refusal of an API view is a JSON 4xx, in the language web.select_locale picks (the ``lang``
 # cookie, else ``Accept-Language``, else English for the API).
 
+
 @bp.errorhandler(ApiError)
 def _refused(err: ApiError):
-    return _error(err.status, err.message, {"WWW-Authenticate": "Bearer"} if err.status == 401 else None,
-                  **err.extra)
+    return _error(err.status, err.message, {"WWW-Authenticate": "Bearer"} if err.status == 401 else None, **err.extra)
 
 
 @bp.errorhandler(KunkenError)
@@ -93,8 +114,12 @@ def _conflict(_err: Conflict):
 
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(_err: RequestEntityTooLarge):
-    return _error(413, gettext("The request is too large: at most %(limit)s bytes.",
-                               limit=current_app.config.get("MAX_CONTENT_LENGTH")))
+    return _error(
+        413,
+        gettext(
+            "The request is too large: at most %(limit)s bytes.", limit=current_app.config.get("MAX_CONTENT_LENGTH")
+        ),
+    )
 
 
 def _reject_constant(name: str):
@@ -123,11 +148,11 @@ def _body() -> dict:
     except ValueError as err:
         why = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
         position = f" (line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
-        raise ApiError(400, gettext("The request body is not valid JSON: %(why)s%(where)s.",
-                                    why=why, where=position)) from None
+        raise ApiError(
+            400, gettext("The request body is not valid JSON: %(why)s%(where)s.", why=why, where=position)
+        ) from None
     if not isinstance(body, dict):
-        raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.",
-                                    kind=_json_kind(body)))
+        raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
     if _SURROGATE_ESCAPE.search(text) is None:
         return body  # decoded UTF-8 holds no surrogates; only a \uD800-\uDFFF escape can make one
     try:
@@ -193,9 +218,12 @@ def _problems(reasons) -> list[dict]:
 def _links(session_id: str, token: str) -> dict:
     no_store()  # the answer carries the edit token
     base = public_base_url()
-    return {"id": session_id, "edit_token": token,
-            "view_url": base + url_for("views.session", sid=session_id),
-            "edit_url": base + url_for("views.scorer", sid=session_id, token=token)}
+    return {
+        "id": session_id,
+        "edit_token": token,
+        "view_url": base + url_for("views.session", sid=session_id),
+        "edit_url": base + url_for("views.scorer", sid=session_id, token=token),
+    }
 
 
 def _replay(status: int, body: dict):
@@ -212,14 +240,14 @@ def _created(body: dict, session_id: str):
     return response
 
 
-def _idempotency_key() -> Optional[str]:
+def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key", "").strip()
     if len(key) > MAX_IDEMPOTENCY_KEY:
         raise ApiError(400, gettext("Idempotency-Key: at most %(limit)s characters.", limit=MAX_IDEMPOTENCY_KEY))
     return key or None
 
 
-def _expected_version(body: dict) -> Optional[int]:
+def _expected_version(body: dict) -> int | None:
     """The session version the client saw: header ``If-Match`` or body field ``version``."""
     header = request.headers.get("If-Match")
     if header is not None and header.strip() not in ("", "*"):
@@ -232,12 +260,12 @@ def _expected_version(body: dict) -> Optional[int]:
     version = body.get("version")
     if version is None:
         return None
-    if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 10 ** 12:
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 10**12:
         raise _bad("version", M_("the score sheet's version, a whole number"))
     return version
 
 
-def _note(value: Any, field: str = "note") -> Optional[str]:
+def _note(value: Any, field: str = "note") -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > MAX_NOTE:
@@ -251,19 +279,26 @@ def _same_rules(body: dict, rules: RuleSet) -> None:
     if game is not None and game != rules.game:
         if not isinstance(game, str):
             raise _bad("game", M_('"kunken" or "ordered-rummy"'))
-        raise ApiError(400, gettext("This score sheet plays %(game)s, not %(other)s; leave out game.",
-                                    game=rules.game, other=game))
+        raise ApiError(
+            400, gettext("This score sheet plays %(game)s, not %(other)s; leave out game.", game=rules.game, other=game)
+        )
     switches = body.get("rules")
     if switches in (None, {}):
         return
     asked = RuleSet.for_game(rules.game, switches)  # refuses unknown switches and values
     differ = [name for name in switches if name != "game" and getattr(asked, name) != getattr(rules, name)]
     if differ:
-        raise ApiError(400, gettext("This score sheet keeps the rules it was created with; these differ: "
-                                    "%(switches)s. Leave out rules.", switches=", ".join(differ)))
+        raise ApiError(
+            400,
+            gettext(
+                "This score sheet keeps the rules it was created with; these differ: %(switches)s. Leave out rules.",
+                switches=", ".join(differ),
+            ),
+        )
 
 
 # -- rule checks ---------------------------------------------------------------------------
+
 
 @bp.get("/health")
 def health():
@@ -278,8 +313,13 @@ def check_meld_view():
     rules = _rules(body)
     cards = read_cards(body.get("cards"), "cards", required=True)
     result = check_meld(cards, rules, _meld_list(body, "table", required=False))
-    return {"legal": result.legal, "kind": result.kind, "points": result.points,
-            "cards": [str(c) for c in result.cards], "reasons": _reasons(result.reasons)}
+    return {
+        "legal": result.legal,
+        "kind": result.kind,
+        "points": result.points,
+        "cards": [str(c) for c in result.cards],
+        "reasons": _reasons(result.reasons),
+    }
 
 
 @bp.post("/swaps/check")
@@ -303,8 +343,13 @@ def check_opening_view():
     rules = _rules(body)
     melds = _meld_list(body, "melds", required=True)
     bank_card = read_cards(body.get("bank_card"), "bank_card", required=True)
-    result = check_opening(melds, bank_card, rules, has_layout=read_flag(body, "has_layout"),
-                           table=_meld_list(body, "table", required=False))
+    result = check_opening(
+        melds,
+        bank_card,
+        rules,
+        has_layout=read_flag(body, "has_layout"),
+        table=_meld_list(body, "table", required=False),
+    )
     return {"legal": result.legal, "points": result.points, "reasons": _reasons(result.reasons)}
 
 
@@ -326,17 +371,21 @@ def score_deal():
     body = _body()
     rules = _rules(body)
     report = evaluate_deal(Deal.from_dict(body), rules)
-    return {"valid": report.valid, "problems": _problems(report.problems),
-            "warnings": _problems(report.warnings), "players": [p.to_dict() for p in report.players]}
+    return {
+        "valid": report.valid,
+        "problems": _problems(report.problems),
+        "warnings": _problems(report.warnings),
+        "players": [p.to_dict() for p in report.players],
+    }
 
 
 # -- sessions ------------------------------------------------------------------------------
 
+
 def _deal_entry(scored: ScoredDeal) -> dict:
     """A stored deal as the API shows it: as recorded, with its scores and problems."""
     row = scored.row
-    entry = {"number": row["number"], "record": row["record"], "override": row["override"],
-             "note": row["note"]}
+    entry = {"number": row["number"], "record": row["record"], "override": row["override"], "note": row["note"]}
     if scored.report is not None:
         entry["players"] = [p.to_dict() for p in scored.report.players]
         entry["problems"] = _problems(scored.report.problems)
@@ -356,8 +405,9 @@ def create_session():
     players = session_players(rules, body.get("players"))
     target = Target.from_dict(body.get("target"))
     creation_allowed()
-    session, token = get_store().create_session(rules.game, rules.to_dict(), players,
-                                                target.to_dict() if target else None)
+    session, token = get_store().create_session(
+        rules.game, rules.to_dict(), players, target.to_dict() if target else None
+    )
     return _created(_links(session["id"], token), session["id"])
 
 
@@ -366,13 +416,21 @@ def get_session(session_id: str):
     """A score sheet: rules, players, every deal with its scores, totals and version."""
     board = scoreboard(get_store(), session_id)
     session = board.session
-    return {"id": session["id"], "game": session["game"], "rules": session["rules"],
-            "players": board.players, "deals": [_deal_entry(d) for d in board.deals],
-            "totals": board.totals, "version": board.version, "target": session["target"],
-            "created_at": session["created_at"], "ended_at": session["ended_at"]}
+    return {
+        "id": session["id"],
+        "game": session["game"],
+        "rules": session["rules"],
+        "players": board.players,
+        "deals": [_deal_entry(d) for d in board.deals],
+        "totals": board.totals,
+        "version": board.version,
+        "target": session["target"],
+        "created_at": session["created_at"],
+        "ended_at": session["ended_at"],
+    }
 
 
-def _open_to_record(store: Store, session_id: str) -> tuple[dict, Optional[str], Any]:
+def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, Any]:
     """(session, Idempotency-Key, replay): the edit token checked, the session open; ``replay`` is the
     answer already sent for a repeated key (nothing more to do)."""
     session = scorer_session(session_id)
@@ -392,8 +450,7 @@ def _refuse_problems(report, override: bool, message: str) -> None:
         raise ApiError(422, message, problems=_problems(report.problems), warnings=_problems(report.warnings))
 
 
-def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: Optional[str],
-                **options: Any):
+def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
     """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key)."""
     deal, created = store.add_deal(session_id, record, idempotency_key=key, **options)
     if not created:  # the same key stored a deal in a request running alongside this one
@@ -402,8 +459,13 @@ def _store_deal(store: Store, session_id: str, record: dict, report, rules: Rule
             return _replay(*replay)
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
     tally = session_tally(store, session_id, (deal["record"], report, store.made_version) if created else None)
-    answer = {"number": deal["number"], "players": [p.to_dict() for p in report.players],
-              "warnings": _problems(report.warnings), "totals": tally.points, "version": tally.version}
+    answer = {
+        "number": deal["number"],
+        "players": [p.to_dict() for p in report.players],
+        "warnings": _problems(report.warnings),
+        "totals": tally.points,
+        "version": tally.version,
+    }
     if key is not None:
         try:
             store.save_response(session_id, key, 201, answer)
@@ -428,10 +490,14 @@ def record_deal(session_id: str):
     override = read_flag(body, "override")
     note = _note(body.get("note"))
     record, report = prepare_deal(session, body)
-    _refuse_problems(report, override, gettext('The deal has problems; correct it, or send "override": true '
-                                               'with a note to record it anyway.'))
-    return _store_deal(store, session_id, record, report, rules, key, override=override, note=note,
-                       expected_version=expected)
+    _refuse_problems(
+        report,
+        override,
+        gettext('The deal has problems; correct it, or send "override": true with a note to record it anyway.'),
+    )
+    return _store_deal(
+        store, session_id, record, report, rules, key, override=override, note=note, expected_version=expected
+    )
 
 
 @bp.post("/sessions/<session_id>/token")
@@ -444,6 +510,7 @@ def new_token(session_id: str):
 
 
 # -- export and import (the document format lives in ``exports``, shared with the pages) ----------
+
 
 @bp.get("/sessions/<session_id>/export")
 def export_session(session_id: str):
@@ -471,7 +538,8 @@ def import_session():
 
 # -- seats and the draft of the next deal (each player enters their own part) -------------------
 
-def _bearer() -> Optional[str]:
+
+def _bearer() -> str | None:
     scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
@@ -480,8 +548,13 @@ def _part_writer(store: Store, session_id: str, seat: int) -> str:
     """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token)."""
     token = _bearer()
     if token is None:
-        raise ApiError(401, gettext("Writing a part needs the seat's token (from taking the seat) or the edit "
-                                    "token: send the header “Authorization: Bearer <token>”."))
+        raise ApiError(
+            401,
+            gettext(
+                "Writing a part needs the seat's token (from taking the seat) or the edit "
+                "token: send the header “Authorization: Bearer <token>”."
+            ),
+        )
     if store.check_token(session_id, token):
         return "scorer"
     if store.seat_of(session_id, token) == seat:
@@ -495,11 +568,11 @@ def _seat_index(draft: Draft, seat: int) -> str:
     return draft.players[seat]
 
 
-def _whole(body: dict, field: str, required: bool) -> Optional[int]:
+def _whole(body: dict, field: str, required: bool) -> int | None:
     value = body.get(field)
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10 ** 9:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
         if value is None:
             raise _missing(field)
         raise _bad(field, M_("a whole number, 0 or more"))
@@ -509,19 +582,35 @@ def _whole(body: dict, field: str, required: bool) -> Optional[int]:
 def _part_entry(draft: Draft, seat: int) -> dict:
     entry = draft.parts.get(seat)
     check = draft.check.seats[seat]
-    return {"seat": seat, "player": draft.players[seat], "taken": seat in draft.taken, "state": check.state,
-            "part": entry["part"] if entry else None, "revision": entry["revision"] if entry else 0,
-            "written_by": entry["written_by"] if entry else None, "written_at": entry["written_at"] if entry else None,
-            "problems": _problems(check.problems), "waiting_for": list(check.waiting_for)}
+    return {
+        "seat": seat,
+        "player": draft.players[seat],
+        "taken": seat in draft.taken,
+        "state": check.state,
+        "part": entry["part"] if entry else None,
+        "revision": entry["revision"] if entry else 0,
+        "written_by": entry["written_by"] if entry else None,
+        "written_at": entry["written_at"] if entry else None,
+        "problems": _problems(check.problems),
+        "waiting_for": list(check.waiting_for),
+    }
 
 
 def _draft_body(draft: Draft) -> dict:
     check = draft.check
-    return {"deal": draft.deal, "version": draft.version, "complete": check.complete, "valid": check.ready,
-            "went_out": check.went_out, "express": draft.end["express"], "redeal": draft.end["redeal"],
-            "seats": [_part_entry(draft, seat) for seat in range(len(draft.players))],
-            "problems": _problems(check.problems), "warnings": _problems(check.report.warnings),
-            "players": [p.to_dict() for p in check.report.players]}
+    return {
+        "deal": draft.deal,
+        "version": draft.version,
+        "complete": check.complete,
+        "valid": check.ready,
+        "went_out": check.went_out,
+        "express": draft.end["express"],
+        "redeal": draft.end["redeal"],
+        "seats": [_part_entry(draft, seat) for seat in range(len(draft.players))],
+        "problems": _problems(check.problems),
+        "warnings": _problems(check.report.warnings),
+        "players": [p.to_dict() for p in check.report.players],
+    }
 
 
 @bp.get("/sessions/<session_id>/draft")
@@ -564,14 +653,27 @@ def write_part(session_id: str, seat: int):
     try:
         store.save_part(session_id, seat, part, revision=revision, by=writer, deal=deal)
     except DraftClosed as err:
-        raise ApiError(409, gettext("Deal %(old)s has already been recorded (or the deals changed): nothing was "
-                                    "saved. The draft is now for deal %(new)s.", old=deal, new=err.deal),
-                       deal=err.deal) from None
+        raise ApiError(
+            409,
+            gettext(
+                "Deal %(old)s has already been recorded (or the deals changed): nothing was "
+                "saved. The draft is now for deal %(new)s.",
+                old=deal,
+                new=err.deal,
+            ),
+            deal=err.deal,
+        ) from None
     except Conflict:
         fresh = load_draft(store, session_id)
-        raise ApiError(409, gettext("This part was changed since revision %(revision)s: nothing was saved. "
-                                    "The part as it is now is in “current”.", revision=revision),
-                       current=_part_entry(fresh, seat)) from None
+        raise ApiError(
+            409,
+            gettext(
+                "This part was changed since revision %(revision)s: nothing was saved. "
+                "The part as it is now is in “current”.",
+                revision=revision,
+            ),
+            current=_part_entry(fresh, seat),
+        ) from None
     fresh = load_draft(store, session_id)
     return {**_part_entry(fresh, seat), "draft": _draft_body(fresh)}
 
@@ -596,8 +698,13 @@ def record_draft(session_id: str):
     draft = load_draft(store, session_id)
     expected = _whole(body, "version", required=False)
     if expected is not None and expected != draft.version:
-        raise ApiError(409, gettext("The draft changed since version %(version)s: nothing was recorded. "
-                                    "Read it again.", version=expected), version=draft.version)
+        raise ApiError(
+            409,
+            gettext(
+                "The draft changed since version %(version)s: nothing was recorded. Read it again.", version=expected
+            ),
+            version=draft.version,
+        )
     end = dict(draft.end)
     if "went_out" in body:
         went_out = body["went_out"]
@@ -611,10 +718,17 @@ def record_draft(session_id: str):
     note = _note(body.get("note"))
     chosen = with_end(draft, end)
     if not chosen.check.complete:
-        raise ApiError(422, reason_text(Reason("draft_waiting", {"players": ", ".join(chosen.check.missing)})),
-                       waiting_for=list(chosen.check.missing))
+        raise ApiError(
+            422,
+            reason_text(Reason("draft_waiting", {"players": ", ".join(chosen.check.missing)})),
+            waiting_for=list(chosen.check.missing),
+        )
     record, report = draft_deal(chosen)
-    _refuse_problems(report, override, gettext('The deal has problems; correct the parts, or send "override": '
-                                               'true with a note to record it anyway.'))
-    return _store_deal(store, session_id, record, report, draft.rules, key, override=override, note=note,
-                       draft_version=draft.version)
+    _refuse_problems(
+        report,
+        override,
+        gettext('The deal has problems; correct the parts, or send "override": true with a note to record it anyway.'),
+    )
+    return _store_deal(
+        store, session_id, record, report, draft.rules, key, override=override, note=note, draft_version=draft.version
+    )

@@ -8,7 +8,7 @@ last deal; opened alone, the preset of the game chosen on the page.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -19,12 +19,12 @@ from wtforms.validators import DataRequired, Length, ValidationError
 
 from .. import service
 from ..cards import format_cards, parse_cards
-from .forms import split_lines
 from ..melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist
 from ..messages import KunkenError, Reason
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from ..store import NotFound
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
+from .forms import split_lines
 
 bp = Blueprint("desk", __name__)
 
@@ -61,6 +61,7 @@ RULE_TITLES = {
     "wild-card": _l("Wild card"),
     "house-rules": _l("House rules"),
 }
+
 
 def rules_in_force(rules: RuleSet) -> list:
     """The house rules, and every other switch that differs from the preset, in words."""
@@ -105,7 +106,7 @@ class MeldLines:
                 raise ValidationError(gettext("Line %(n)s: %(why)s", n=number, why=reason_text(err.reason))) from None
 
 
-def meld_lines(text: Optional[str]) -> list[str]:
+def meld_lines(text: str | None) -> list[str]:
     """The melds typed one per line."""
     return [line for _, line in split_lines(text)]
 
@@ -174,17 +175,26 @@ QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discar
 
 # -- answers -------------------------------------------------------------------------------
 
+
 def meld_summary(check: MeldCheck) -> dict:
     """What the answer says about one meld: each joker's written position (1-based), the card it stands
     for and, in a set whose joker may take more than one suit, every card it could be."""
     options = [str(card) for card in check.joker_options]
-    jokers = [{"position": i + 1, "card": str(card), "options": options if i in check.open_jokers else []}
-              for i, card in check.jokers]
+    jokers = [
+        {"position": i + 1, "card": str(card), "options": options if i in check.open_jokers else []}
+        for i, card in check.jokers
+    ]
     # a joker with a choice of suits is shown as written, not pinned to the first suit
     shown = check.written if check.joker_options else (check.assigned or check.written)
-    return {"legal": check.legal, "kind": check.kind, "kind_text": KIND_NAMES.get(check.kind),
-            "points": check.points, "cards": format_cards(shown), "written": format_cards(check.written),
-            "jokers": jokers}
+    return {
+        "legal": check.legal,
+        "kind": check.kind,
+        "kind_text": KIND_NAMES.get(check.kind),
+        "points": check.points,
+        "cards": format_cards(shown),
+        "written": format_cards(check.written),
+        "jokers": jokers,
+    }
 
 
 def answer_meld(form: MeldForm, rules: RuleSet) -> dict:
@@ -199,8 +209,12 @@ def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
     table = meld_lines(form.table.data)
     result = check_swap(form.meld.data, form.card.data, rules, table, has_layout=bool(form.has_layout.data))
     card = format_cards(parse_cards(form.card.data))
-    answer = {"legal": result.legal, "card": card, "reasons": list(result.reasons),
-              "meld": meld_summary(result.meld) if result.meld is not None else None}
+    answer = {
+        "legal": result.legal,
+        "card": card,
+        "reasons": list(result.reasons),
+        "meld": meld_summary(result.meld) if result.meld is not None else None,
+    }
     if result.legal and result.joker is not None:
         answer["joker_position"] = result.joker + 1
         pin = result.meld.assigned[result.joker].pin
@@ -212,19 +226,30 @@ def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
 def answer_opening(form: OpeningForm, rules: RuleSet) -> dict:
     """The answer to "may I take the bank with this card and these melds?"."""
     table = meld_lines(form.table.data)
-    result = check_opening(meld_lines(form.melds.data), form.bank_card.data, rules,
-                           has_layout=bool(form.has_layout.data), table=table)
-    return {"legal": result.legal, "points": result.points, "needed": rules.opening_points,
-            "has_layout": bool(form.has_layout.data), "reasons": list(result.reasons),
-            "melds": [meld_summary(m) for m in result.melds]}
+    result = check_opening(
+        meld_lines(form.melds.data), form.bank_card.data, rules, has_layout=bool(form.has_layout.data), table=table
+    )
+    return {
+        "legal": result.legal,
+        "points": result.points,
+        "needed": rules.opening_points,
+        "has_layout": bool(form.has_layout.data),
+        "reasons": list(result.reasons),
+        "melds": [meld_summary(m) for m in result.melds],
+    }
 
 
 def answer_discard(form: DiscardForm, rules: RuleSet) -> dict:
     """The answer to "does this discard fit a meld on the table?"."""
     melds = meld_lines(form.melds.data)
     result = check_discard(form.card.data, melds, rules)
-    answer = {"legal": result.fits, "fits": result.fits, "card": format_cards(parse_cards(form.card.data)),
-              "reasons": list(result.reasons), "rummy_call": rules.rummy_call}
+    answer = {
+        "legal": result.fits,
+        "fits": result.fits,
+        "card": format_cards(parse_cards(form.card.data)),
+        "reasons": list(result.reasons),
+        "rummy_call": rules.rummy_call,
+    }
     if result.fits and result.meld is not None:
         answer["meld_number"] = result.meld + 1
         answer["meld_cards"] = format_cards(parse_cards(melds[result.meld]))
@@ -236,13 +261,23 @@ def answer_vist(form: VistForm, rules: RuleSet) -> dict:
     added = parse_cards(form.cards.data)
     table = meld_lines(form.table.data)
     check = check_vist(form.meld.data, added, rules, table)
-    added_points = sum(check.card_points[len(check.card_points) - len(added):]) if check.legal else None
-    return {"legal": check.legal, "meld": meld_summary(check), "reasons": list(check.reasons),
-            "added": format_cards(added), "added_points": added_points}
+    added_points = sum(check.card_points[len(check.card_points) - len(added) :]) if check.legal else None
+    return {
+        "legal": check.legal,
+        "meld": meld_summary(check),
+        "reasons": list(check.reasons),
+        "added": format_cards(added),
+        "added_points": added_points,
+    }
 
 
-ANSWERS = {"meld": answer_meld, "swap": answer_swap, "opening": answer_opening,
-           "discard": answer_discard, "vist": answer_vist}
+ANSWERS = {
+    "meld": answer_meld,
+    "swap": answer_swap,
+    "opening": answer_opening,
+    "discard": answer_discard,
+    "vist": answer_vist,
+}
 
 
 def nested_reasons(reason: Reason) -> Iterable[Reason]:
@@ -265,6 +300,7 @@ def reason_links(reason: Reason) -> list[dict]:
 
 # -- session context -----------------------------------------------------------------------
 
+
 def session_rules(session: dict) -> RuleSet:
     """The rule set a session was played under (the session's game when the record omits it)."""
     data = dict(session.get("rules") or {})
@@ -276,7 +312,7 @@ def session_rules(session: dict) -> RuleSet:
         return RuleSet.preset(game)
 
 
-def last_deal_melds(board: service.Scoreboard) -> tuple[Optional[int], list[str]]:
+def last_deal_melds(board: service.Scoreboard) -> tuple[int | None, list[str]]:
     """The melds on the table at the end of the last recorded deal (vists added to their melds)."""
     if not board.deals:
         return None, []
@@ -304,11 +340,18 @@ def load_session(sid: str) -> dict:
         deal_number, table = last_deal_melds(service.scoreboard(store, sid))
     except (KunkenError, NotFound):
         pass  # an unreadable record: the desk still answers, just without the table prefilled
-    return {"id": sid, "record": session, "rules": rules, "players": session.get("players", []),
-            "deal_number": deal_number, "table": table}
+    return {
+        "id": sid,
+        "record": session,
+        "rules": rules,
+        "players": session.get("players", []),
+        "deal_number": deal_number,
+        "table": table,
+    }
 
 
 # -- views ---------------------------------------------------------------------------------
+
 
 @bp.route("/rules/desk", methods=["GET", "POST"])
 def desk():
@@ -357,9 +400,22 @@ def desk():
 
     action = url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game)
     return render_template(
-        "desk.html", forms=forms, answers=answers, posted=posted, rules=rules, game=game, games=GAMES,
-        game_names=GAME_NAMES, session=session, action=action, prefill=prefill, rule_url=rule_url, reason_links=reason_links, rule_titles=RULE_TITLES,
-        differences=rule_lines(rules, rules.differences())), status
+        "desk.html",
+        forms=forms,
+        answers=answers,
+        posted=posted,
+        rules=rules,
+        game=game,
+        games=GAMES,
+        game_names=GAME_NAMES,
+        session=session,
+        action=action,
+        prefill=prefill,
+        rule_url=rule_url,
+        reason_links=reason_links,
+        rule_titles=RULE_TITLES,
+        differences=rule_lines(rules, rules.differences()),
+    ), status
 
 
 @bp.get("/rules/<game>")
@@ -378,8 +434,15 @@ def reference(game: str):
     language = current_language()
     language = language if language in ("ru", "en") else "en"
     return render_template(
-        "rules_reference.html", game=game, game_names=GAME_NAMES, games=GAMES, rules=rules, session=session,
-        rows=rules_in_force(rules), content=f"rules/{game}_{language}.html", language=language,
+        "rules_reference.html",
+        game=game,
+        game_names=GAME_NAMES,
+        games=GAMES,
+        rules=rules,
+        session=session,
+        rows=rules_in_force(rules),
+        content=f"rules/{game}_{language}.html",
+        language=language,
         house_rules=rule_lines(RuleSet.preset(game), HOUSE_RULES),
-        desk_url=url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game))
-
+        desk_url=url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game),
+    )

@@ -9,13 +9,26 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Optional as Opt, Sequence
+from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
-from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, IntegerField, RadioField, SelectChoice,
-                     SelectField, StringField, SubmitField, TextAreaField)
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import NumberInput
 
@@ -48,20 +61,34 @@ def _switch_field(name: str):
     switch = SWITCHES[name]
     label, hint = lazy_gettext(switch.label), lazy_gettext(switch.help) if switch.help else None
     if switch.kind == "choice":
-        return SelectField(label, description=hint,
-                           choices=[SelectChoice(str(v), lazy_gettext(switch.words[v])) for v in switch.choices])
+        return SelectField(
+            label,
+            description=hint,
+            choices=[SelectChoice(str(v), lazy_gettext(switch.words[v])) for v in switch.choices],
+        )
     if switch.kind == "bool":
         return BooleanField(label, description=hint)
     if switch.kind == "int":
-        return IntegerField(label, description=hint, widget=NumberInput(), validators=[
-            NumberRange(min=0, max=100000, message=lazy_gettext("Enter a whole number."))])
-    return StringField(label, description=hint, validators=[Length(max=20)],
-                       render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
+        return IntegerField(
+            label,
+            description=hint,
+            widget=NumberInput(),
+            validators=[NumberRange(min=0, max=100000, message=lazy_gettext("Enter a whole number."))],
+        )
+    return StringField(
+        label,
+        description=hint,
+        validators=[Length(max=20)],
+        render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"},
+    )
 
 
 #: The house-rule switches of the start form, one field each (names as in ``rules.HOUSE_RULES``).
-RulesForm = type("RulesForm", (Form,), {"__doc__": "The house-rule switches, one field each.",
-                                        **{name: _switch_field(name) for name in HOUSE_RULES}})
+RulesForm = type(
+    "RulesForm",
+    (Form,),
+    {"__doc__": "The house-rule switches, one field each.", **{name: _switch_field(name) for name in HOUSE_RULES}},
+)
 
 
 def switch_values(game: str) -> dict:
@@ -85,18 +112,32 @@ class SessionForm(FlaskForm):
     """Start a session: game, players in seat order, house rules and an optional target."""
 
     game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, GAME_NAMES.get(g, g)) for g in GAMES])
-    players = FieldList(StringField(lazy_gettext("Player"), validators=[
-        Optional(), Length(max=MAX_NAME, message=lazy_gettext("At most %(max)d characters."))],
-        render_kw={"autocomplete": "off", "autocapitalize": "words"}),
-        label=lazy_gettext("Players, in seating order"), min_entries=MAX_SEATS, max_entries=MAX_SEATS)
+    players = FieldList(
+        StringField(
+            lazy_gettext("Player"),
+            validators=[Optional(), Length(max=MAX_NAME, message=lazy_gettext("At most %(max)d characters."))],
+            render_kw={"autocomplete": "off", "autocapitalize": "words"},
+        ),
+        label=lazy_gettext("Players, in seating order"),
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
+    )
     target_kind = SelectField(lazy_gettext("Target"), choices=TARGET_KINDS, default="")
-    target_value = IntegerField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000),
-                                validators=[Optional(), NumberRange(min=1, max=100000)])
+    target_value = IntegerField(
+        lazy_gettext("Target value"),
+        widget=NumberInput(min=1, max=100000),
+        validators=[Optional(), NumberRange(min=1, max=100000)],
+    )
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
-    hand_entry = SelectField(lazy_gettext("Cards left in hand are entered as"), default="cards", choices=[
-        SelectChoice("cards", lazy_gettext("cards (or points)")),
-        SelectChoice("counts", lazy_gettext("counts (Kunken)")),
-        SelectChoice("points", lazy_gettext("points and jokers"))])
+    hand_entry = SelectField(
+        lazy_gettext("Cards left in hand are entered as"),
+        default="cards",
+        choices=[
+            SelectChoice("cards", lazy_gettext("cards (or points)")),
+            SelectChoice("counts", lazy_gettext("counts (Kunken)")),
+            SelectChoice("points", lazy_gettext("points and jokers")),
+        ],
+    )
     #: one-time key of this rendering of the form: a double tap on Start creates one session
     form_key = HiddenField()
     #: the game whose defaults the switches showed; only switches changed from them are kept
@@ -110,9 +151,18 @@ class SessionForm(FlaskForm):
         #: errors about the player list as a whole, and about the house rules as a whole
         self.players_errors: list[str] = []
         self.rules_errors: list[str] = []
-        self.game.choices = [SelectChoice(g, gettext("%(game)s (%(min)s–%(max)s players)", game=GAME_NAMES.get(g, g),
-                                         min=PRESETS[g].min_players, max=PRESETS[g].max_players))
-                             for g in GAMES]
+        self.game.choices = [
+            SelectChoice(
+                g,
+                gettext(
+                    "%(game)s (%(min)s–%(max)s players)",
+                    game=GAME_NAMES.get(g, g),
+                    min=PRESETS[g].min_players,
+                    max=PRESETS[g].max_players,
+                ),
+            )
+            for g in GAMES
+        ]
 
     def validate_target_value(self, field: IntegerField) -> None:
         """A target needs a value."""
@@ -133,7 +183,7 @@ class SessionForm(FlaskForm):
                 seats.append(i)
         return names, seats
 
-    def target(self) -> Opt[dict]:
+    def target(self) -> dict | None:
         """The target as plain data (``Target.from_dict`` reads it)."""
         if not self.target_kind.data:
             return None
@@ -142,11 +192,12 @@ class SessionForm(FlaskForm):
 
 # -- recording a deal -----------------------------------------------------------------------
 
+
 class VistSyntaxError(ValueError):
     """A vist line that does not read as ``name: cards`` or ``name meld: cards``."""
 
 
-def split_lines(text: Opt[str]) -> list[tuple[int, str]]:
+def split_lines(text: str | None) -> list[tuple[int, str]]:
     """The non-blank lines of a textarea, with their 1-based line numbers."""
     return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
 
@@ -175,7 +226,7 @@ def parse_vist_line(line: str, names: list[str]) -> dict:
     for name in sorted(names, key=len, reverse=True):
         if not folded.startswith(name.casefold()):
             continue
-        match = _AFTER_NAME.match(line[len(name):])
+        match = _AFTER_NAME.match(line[len(name) :])
         if not match:
             continue
         meld = match["meld"]
@@ -191,10 +242,16 @@ def parse_vist_line(line: str, names: list[str]) -> dict:
         return {"to": name, "meld": None if meld is None else int(meld) - 1, "cards": format_cards(cards)}
     if ":" not in line:
         example = (names[0] if names else "Anna") + ": 5♥"
-        raise VistSyntaxError(gettext("write the player's name, a colon, then the cards, like “%(example)s”.",
-                                      example=example))
-    raise VistSyntaxError(gettext("“%(who)s” is not a player in this session (%(players)s).",
-                                  who=line.split(":", 1)[0].strip(), players=", ".join(names)))
+        raise VistSyntaxError(
+            gettext("write the player's name, a colon, then the cards, like “%(example)s”.", example=example)
+        )
+    raise VistSyntaxError(
+        gettext(
+            "“%(who)s” is not a player in this session (%(players)s).",
+            who=line.split(":", 1)[0].strip(),
+            players=", ".join(names),
+        )
+    )
 
 
 def vist_line(vist: dict, names: Sequence[str] = ()) -> str:
@@ -215,25 +272,31 @@ def vist_line(vist: dict, names: Sequence[str] = ()) -> str:
 class PlayerForm(Form):
     """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
 
-    melds = TextAreaField(lazy_gettext("Melds, one per line"), validators=[
-        Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
-    vists = TextAreaField(lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
-                          validators=[Length(max=MAX_CARDS_TEXT,
-                                             message=lazy_gettext("Too long: at most %(max)d characters."))])
-    swaps = TextAreaField(lazy_gettext("Joker swaps, one per line: name: the card put in (or name 2: card for their meld 2)"),
-                          validators=[Length(max=MAX_CARDS_TEXT,
-                                             message=lazy_gettext("Too long: at most %(max)d characters."))])
-    hand = StringField(lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"), validators=[
-        Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    melds = TextAreaField(
+        lazy_gettext("Melds, one per line"),
+        validators=[Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+    )
+    vists = TextAreaField(
+        lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
+        validators=[Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+    )
+    swaps = TextAreaField(
+        lazy_gettext("Joker swaps, one per line: name: the card put in (or name 2: card for their meld 2)"),
+        validators=[Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+    )
+    hand = StringField(
+        lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"),
+        validators=[Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+    )
     # counts of the cards left in hand (the "counts" way of entering hands)
-    small = IntegerField(lazy_gettext("Small cards, 2 to 10"), widget=NumberInput(min=0),
-                         validators=[Optional(), NumberRange(min=0)])
-    faces = IntegerField(lazy_gettext("J Q K"), widget=NumberInput(min=0),
-                         validators=[Optional(), NumberRange(min=0)])
-    aces = IntegerField(lazy_gettext("Aces"), widget=NumberInput(min=0),
-                        validators=[Optional(), NumberRange(min=0)])
-    jokers = IntegerField(lazy_gettext("Jokers"), widget=NumberInput(min=0),
-                          validators=[Optional(), NumberRange(min=0)])
+    small = IntegerField(
+        lazy_gettext("Small cards, 2 to 10"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)]
+    )
+    faces = IntegerField(lazy_gettext("J Q K"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
+    aces = IntegerField(lazy_gettext("Aces"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
+    jokers = IntegerField(
+        lazy_gettext("Jokers"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)]
+    )
 
 
 class CardReading:
@@ -246,8 +309,10 @@ class CardReading:
         """A player's fields as the API's player record (without the name) and their swaps."""
         melds = self._card_lines(entry.melds, MAX_MELDS)
         vists = self._vist_lines(entry.vists)
-        swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]}
-                 for s in self._vist_lines(entry.swaps, one_card=True)]
+        swaps = [
+            {"from": s["to"], "meld": s["meld"], "card": s["cards"]}
+            for s in self._vist_lines(entry.swaps, one_card=True)
+        ]
         if counts:
             hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
         else:
@@ -263,7 +328,6 @@ class CardReading:
         """Hands not entered by counts: the count fields' errors do not count."""
         for key in HAND_COUNTS:
             entry[key].errors = []
-
 
     def _card_lines(self, field, limit: int) -> list[str]:
         """Each non-blank line as canonical cards; a line that does not read is an error naming it."""
@@ -293,7 +357,9 @@ class CardReading:
                 self._error(field, line_error(number, line, str(err)))
                 continue
             if one_card and len(vist["cards"].split()) != 1:
-                self._error(field, line_error(number, line, gettext("a swap puts exactly one card in the joker’s place.")))
+                self._error(
+                    field, line_error(number, line, gettext("a swap puts exactly one card in the joker’s place."))
+                )
                 continue
             out.append(vist)
         return out
@@ -335,8 +401,10 @@ class DealEnd:
     express = BooleanField(lazy_gettext("Express: went out in a single turn"))
     redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
     override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
-    note = TextAreaField(lazy_gettext("Note (needed to record anyway)"), validators=[
-        Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))])
+    note = TextAreaField(
+        lazy_gettext("Note (needed to record anyway)"),
+        validators=[Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))],
+    )
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
 
 
@@ -347,7 +415,7 @@ class DealForm(DealEnd, CardReading, FlaskForm):
     check = SubmitField(lazy_gettext("Check"))
     save = SubmitField(lazy_gettext("Save"))
 
-    body: Opt[dict] = None
+    body: dict | None = None
 
     def validate_expected(self, field: HiddenField) -> None:
         """The version or revision this form was filled in against: a whole number."""
@@ -361,9 +429,14 @@ class DealForm(DealEnd, CardReading, FlaskForm):
             for entry in self.players.entries:
                 self.clear_count_errors(entry.form)
             ok = not any(f.errors for name, f in self._fields.items() if name != "players")
-        body = {"players": [], "went_out": self.went_out.data or None,
-                "express": bool(self.express.data), "redeal": bool(self.redeal.data), "swaps": []}
-        for name, entry in zip(self.names, self.players.entries):
+        body = {
+            "players": [],
+            "went_out": self.went_out.data or None,
+            "express": bool(self.express.data),
+            "redeal": bool(self.redeal.data),
+            "swaps": [],
+        }
+        for name, entry in zip(self.names, self.players.entries, strict=False):
             if self.redeal.data:
                 body["players"].append({"name": name})
                 continue
@@ -376,6 +449,7 @@ class DealForm(DealEnd, CardReading, FlaskForm):
         self.body = body if ok else None
         return ok
 
+
 class PartForm(CardReading, FlaskForm):
     """One seat's part of the draft, entered on that player's phone (or by the scorer)."""
 
@@ -385,7 +459,7 @@ class PartForm(CardReading, FlaskForm):
     revision = HiddenField()
     save = SubmitField(lazy_gettext("Save my part"))
 
-    part: Opt[dict] = None
+    part: dict | None = None
 
     def validate_deal(self, field: HiddenField) -> None:
         """The deal number and the part's revision this form was filled in against: whole numbers."""
@@ -416,12 +490,14 @@ def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
     return form
 
 
-def part_form_data(part: Opt[dict], seat: int, names: list[str], rules: RuleSet, russian: bool) -> dict:
+def part_form_data(part: dict | None, seat: int, names: list[str], rules: RuleSet, russian: bool) -> dict:
     """A stored part of ``seat`` as the part form's player data (cards in the page's notation)."""
     name = names[seat]
     part = part or {}
-    record = {"players": [{"name": name, **{k: v for k, v in part.items() if k != "swaps"}}],
-              "swaps": [{"by": name, **s} for s in part.get("swaps") or []]}
+    record = {
+        "players": [{"name": name, **{k: v for k, v in part.items() if k != "swaps"}}],
+        "swaps": [{"by": name, **s} for s in part.get("swaps") or []],
+    }
     return deal_form_data(record, names, rules=rules, russian=russian)["players"][seat]
 
 
@@ -438,14 +514,18 @@ class DraftForm(DealEnd, FlaskForm):
         """The draft's end as ``service.DRAFT_END`` keeps it: ``went_out`` is "auto", "none" or a seat."""
         choice = self.went_out.data or "auto"
         went_out = names[int(choice)] if choice.isdigit() and int(choice) < len(names) else None
-        return {"went_out": went_out, "went_out_set": choice != "auto", "express": bool(self.express.data),
-                "redeal": bool(self.redeal.data)}
+        return {
+            "went_out": went_out,
+            "went_out_set": choice != "auto",
+            "express": bool(self.express.data),
+            "redeal": bool(self.redeal.data),
+        }
 
 
 _NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
 
 
-def hand_text(hand: Any, rules: Opt[RuleSet] = None) -> str:
+def hand_text(hand: Any, rules: RuleSet | None = None) -> str:
     """A stored hand as the hand field shows it: cards, or points then jokers (counts become points).
 
     >>> hand_text({"points": 35, "jokers": 2}), hand_text("K♠ JK")
@@ -461,15 +541,17 @@ def hand_text(hand: Any, rules: Opt[RuleSet] = None) -> str:
 
 @lru_cache(maxsize=16)
 def _deal_form_class(seats: int) -> type:
-    return type(f"DealForm{seats}", (DealForm,), {
-        "players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats)})
+    return type(
+        f"DealForm{seats}",
+        (DealForm,),
+        {"players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats)},
+    )
 
 
-HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("points"),
-                    "cards": lazy_gettext("cards")}
+HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("points"), "cards": lazy_gettext("cards")}
 
 
-def deal_form(names: list[str], rules: Opt[RuleSet] = None, **kwargs: Any) -> DealForm:
+def deal_form(names: list[str], rules: RuleSet | None = None, **kwargs: Any) -> DealForm:
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
     form = _deal_form_class(len(names))(**kwargs)
     form.names = list(names)
@@ -488,8 +570,14 @@ def new_form_key() -> str:
     return "form-" + secrets.token_urlsafe(16)
 
 
-def deal_form_data(record: dict, names: list[str], override: bool = False, note: Opt[str] = None,
-                   rules: Opt[RuleSet] = None, russian: bool = False) -> dict:
+def deal_form_data(
+    record: dict,
+    names: list[str],
+    override: bool = False,
+    note: str | None = None,
+    rules: RuleSet | None = None,
+    russian: bool = False,
+) -> dict:
     """A stored deal record as the deal form's data, players in seat order (swaps under the swapper),
     cards in the page's notation."""
     by_name = {p.get("name"): p for p in record.get("players", []) if isinstance(p, dict)}
@@ -499,13 +587,27 @@ def deal_form_data(record: dict, names: list[str], override: bool = False, note:
         p = by_name.get(name, {})
         hand = p.get("hand")
         counts = hand if isinstance(hand, dict) and "points" not in hand else {}
-        players.append({**{key: counts.get(key, 0) for key in HAND_COUNTS},
-                        "melds": "\n".join(shown_cards(m, russian) for m in p.get("melds") or []),
-                        "vists": "\n".join(vist_line({**v, "cards": shown_cards(v.get("cards", ""), russian)}, names)
-                                            for v in p.get("vists") or []),
-                        "swaps": "\n".join(vist_line({"to": s["from"], "meld": s.get("meld"),
-                                                      "cards": shown_cards(s["card"], russian)}, names)
-                                           for s in swaps if s.get("by") == name),
-                        "hand": shown_cards(hand_text(p.get("hand"), rules), russian)})
-    return {"players": players, "went_out": record.get("went_out") or "", "express": bool(record.get("express")),
-            "redeal": bool(record.get("redeal")), "override": override, "note": note or ""}
+        players.append(
+            {
+                **{key: counts.get(key, 0) for key in HAND_COUNTS},
+                "melds": "\n".join(shown_cards(m, russian) for m in p.get("melds") or []),
+                "vists": "\n".join(
+                    vist_line({**v, "cards": shown_cards(v.get("cards", ""), russian)}, names)
+                    for v in p.get("vists") or []
+                ),
+                "swaps": "\n".join(
+                    vist_line({"to": s["from"], "meld": s.get("meld"), "cards": shown_cards(s["card"], russian)}, names)
+                    for s in swaps
+                    if s.get("by") == name
+                ),
+                "hand": shown_cards(hand_text(p.get("hand"), rules), russian),
+            }
+        )
+    return {
+        "players": players,
+        "went_out": record.get("went_out") or "",
+        "express": bool(record.get("express")),
+        "redeal": bool(record.get("redeal")),
+        "override": override,
+        "note": note or "",
+    }

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import ipaddress
 import socket
 
@@ -73,8 +72,10 @@ def qr_svg(url: str, label: str = "QR code") -> str:
                 x += 1
             runs.append(f"M{start} {y}h{x - start}v1h-{x - start}z")
     label = label.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" class="qr" '
-            f'viewBox="0 0 {size} {size}" shape-rendering="crispEdges"><path d="{"".join(runs)}"/></svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{label}" class="qr" '
+        f'viewBox="0 0 {size} {size}" shape-rendering="crispEdges"><path d="{"".join(runs)}"/></svg>'
+    )
 
 
 #: ANSI colours of the terminal QR code: black modules on a white ground whatever the terminal's theme
@@ -96,7 +97,9 @@ def qr_text(url: str) -> str:
         rows.append([False] * len(rows[0]))
     lines = []
     for top, bottom in zip(rows[::2], rows[1::2], strict=True):
-        cells = "".join(f"\x1b[{_DARK_FG if t else _LIGHT_FG};{_DARK_BG if b else _LIGHT_BG}m▀"
-                        for t, b in zip(top, bottom, strict=True))
+        cells = "".join(
+            f"\x1b[{_DARK_FG if t else _LIGHT_FG};{_DARK_BG if b else _LIGHT_BG}m▀"
+            for t, b in zip(top, bottom, strict=True)
+        )
         lines.append(cells + "\x1b[0m")
     return "\n".join(lines)

@@ -9,7 +9,7 @@ forms and renders.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -18,8 +18,18 @@ from .. import service
 from ..draft import read_part
 from ..messages import KunkenError
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded
-from . import (can_edit, scorer_required, scorer_session, current_language, get_store, held_seat, reason_text, seat_claim, seat_cookie,
-               set_seat_cookie)
+from . import (
+    can_edit,
+    current_language,
+    get_store,
+    held_seat,
+    reason_text,
+    scorer_required,
+    scorer_session,
+    seat_claim,
+    seat_cookie,
+    set_seat_cookie,
+)
 from .forms import DraftForm, new_form_key, part_form, part_form_data
 from .views import PLAYER_FIELD, _picks, hand_entry
 
@@ -45,9 +55,10 @@ def _to(endpoint: str, **values: Any) -> Response:
 
 # -- seats -------------------------------------------------------------------------------------
 
+
 @bp.post("/s/<sid>/seat")
 def take_seat(sid: str):
-    """"This is me": this phone takes a seat (from another phone too, which is then told)."""
+    """ "This is me": this phone takes a seat (from another phone too, which is then told)."""
     seat = request.form.get("seat", type=int)
     store = get_store()
     try:
@@ -62,8 +73,10 @@ def take_seat(sid: str):
         flash(gettext("This session has ended: it can be read but no longer changed."), "error")
         return _to("views.session", sid=sid)
     if took_over:
-        flash(gettext("This phone is now %(name)s. Another phone held this seat: it has been told.",
-                      name=names[seat]), "ok")
+        flash(
+            gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=names[seat]),
+            "ok",
+        )
     else:
         flash(gettext("This phone is now %(name)s: enter your part of each deal here.", name=names[seat]), "ok")
     response = _to("seats.part", sid=sid, seat=seat)
@@ -110,7 +123,8 @@ def me(sid: str):
 
 # -- one seat's part -------------------------------------------------------------------------------
 
-def _writer(sid: str, seat: int) -> Optional[str]:
+
+def _writer(sid: str, seat: int) -> str | None:
     """Who this request writes the part as: the seat's own phone, the scorer, or nobody."""
     if held_seat(sid) == seat:
         return "player"
@@ -124,16 +138,24 @@ def _entered(form: Any) -> str:
     entry = form.player.form
     fields = [entry.melds, entry.vists, entry.swaps]
     if form.hand_mode.data == "counts":
-        counts = ", ".join(f"{entry[k].label.text}: {entry[k].data}" for k in ("small", "faces", "aces", "jokers")
-                           if entry[k].data)
+        counts = ", ".join(
+            f"{entry[k].label.text}: {entry[k].data}" for k in ("small", "faces", "aces", "jokers") if entry[k].data
+        )
         shown = [f.data for f in fields if (f.data or "").strip()] + ([counts] if counts else [])
     else:
         shown = [f.data for f in fields + [entry.hand] if (f.data or "").strip()]
     return " · ".join(" / ".join(line.strip() for line in text.splitlines() if line.strip()) for text in shown)
 
 
-def _render_part(draft: service.Draft, seat: int, form: Any, *, status: int = 200, notice: Optional[str] = None,
-                 conflict: Optional[str] = None):
+def _render_part(
+    draft: service.Draft,
+    seat: int,
+    form: Any,
+    *,
+    status: int = 200,
+    notice: str | None = None,
+    conflict: str | None = None,
+):
     sid = draft.session["id"]
     writer = _writer(sid, seat)
     check = draft.check
@@ -148,32 +170,61 @@ def _render_part(draft: service.Draft, seat: int, form: Any, *, status: int = 20
     claimed, _ = seat_claim(sid)
     lost = None
     if writer is None and claimed == seat:
-        lost = (gettext("Another phone took the seat of %(name)s. This phone can no longer write it.",
-                        name=draft.players[seat]) if seat in draft.taken else
-                gettext("The scorer freed the seat of %(name)s. Take it again to go on.", name=draft.players[seat]))
+        lost = (
+            gettext(
+                "Another phone took the seat of %(name)s. This phone can no longer write it.", name=draft.players[seat]
+            )
+            if seat in draft.taken
+            else gettext("The scorer freed the seat of %(name)s. Take it again to go on.", name=draft.players[seat])
+        )
     picks = [p for p in _picks(draft.players, report, draft.rules) if p["seat"] != seat]
     entry = draft.parts.get(seat)
     return render_template(
-        "part.html", sid=sid, seat=seat, name=draft.players[seat], draft=draft, form=form, check=check,
-        seat_check=check.seats[seat], detail=report.details[seat] if report.details else None,
-        score=report.players[seat], placed=placed, general=(), picks=picks, writer=writer, lost=lost,
-        entry=entry, notice=notice, conflict=conflict, rules_game=draft.session["game"],
-        scorer=can_edit(sid)), status
+        "part.html",
+        sid=sid,
+        seat=seat,
+        name=draft.players[seat],
+        draft=draft,
+        form=form,
+        check=check,
+        seat_check=check.seats[seat],
+        detail=report.details[seat] if report.details else None,
+        score=report.players[seat],
+        placed=placed,
+        general=(),
+        picks=picks,
+        writer=writer,
+        lost=lost,
+        entry=entry,
+        notice=notice,
+        conflict=conflict,
+        rules_game=draft.session["game"],
+        scorer=can_edit(sid),
+    ), status
 
 
 def _part_form(draft: service.Draft, seat: int, **kwargs: Any):
     return part_form(draft.players, draft.rules, **kwargs)
 
 
-def _stored_form(draft: service.Draft, seat: int, mode: Optional[str] = None):
+def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
     """The part form filled with the stored part (or empty), for the draft's deal."""
     entry = draft.parts.get(seat)
-    data = part_form_data(entry["part"] if entry else None, seat, draft.players, draft.rules,
-                          russian=current_language() == "ru")
+    data = part_form_data(
+        entry["part"] if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
+    )
     mode = mode or hand_entry(draft.session, draft.rules)
-    return _part_form(draft, seat, formdata=None, data={
-        "player": data, "deal": str(draft.deal), "revision": str(entry["revision"] if entry else 0),
-        "hand_mode": mode})
+    return _part_form(
+        draft,
+        seat,
+        formdata=None,
+        data={
+            "player": data,
+            "deal": str(draft.deal),
+            "revision": str(entry["revision"] if entry else 0),
+            "hand_mode": mode,
+        },
+    )
 
 
 @bp.route("/s/<sid>/draft/<int:seat>", methods=["GET", "POST"])
@@ -185,9 +236,14 @@ def part(sid: str, seat: int):
         return _render_part(draft, seat, _stored_form(draft, seat))
     writer = _writer(sid, seat)
     if writer is None:
-        abort(403, description=gettext(
-            "Only the phone holding the seat of %(name)s, or the scorer, can write this part. "
-            "Take the seat on the session page (“This is me”).", name=name))
+        abort(
+            403,
+            description=gettext(
+                "Only the phone holding the seat of %(name)s, or the scorer, can write this part. "
+                "Take the seat on the session page (“This is me”).",
+                name=name,
+            ),
+        )
     if draft.session["ended_at"]:
         flash(gettext("This session has ended: it can be read but no longer changed."), "error")
         return _to("views.session", sid=sid)
@@ -201,23 +257,28 @@ def part(sid: str, seat: int):
         return _render_part(draft, seat, form, status=422)
     store = get_store()
     try:
-        store.save_part(sid, seat, part_value, revision=int(form.revision.data), by=writer,
-                        deal=int(form.deal.data))
+        store.save_part(sid, seat, part_value, revision=int(form.revision.data), by=writer, deal=int(form.deal.data))
     except DraftClosed as err:
         fresh = service.load_draft(store, sid)
-        message = gettext("Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
-                          "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
-                          old=form.deal.data, new=err.deal, typed=_entered(form) or "—")
-        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409,
-                            conflict=message)
+        message = gettext(
+            "Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
+            "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
+            old=form.deal.data,
+            new=err.deal,
+            typed=_entered(form) or "—",
+        )
+        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
     except Conflict:
         fresh = service.load_draft(store, sid)
         current = fresh.parts.get(seat)
-        who = (gettext("the scorer") if current and current["written_by"] == "scorer" else gettext("another phone"))
-        message = gettext("This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
-                          "it is now is shown. What you typed: %(typed)s", who=who, typed=_entered(form) or "—")
-        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409,
-                            conflict=message)
+        who = gettext("the scorer") if current and current["written_by"] == "scorer" else gettext("another phone")
+        message = gettext(
+            "This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
+            "it is now is shown. What you typed: %(typed)s",
+            who=who,
+            typed=_entered(form) or "—",
+        )
+        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
     except SessionEnded:
         flash(gettext("This session has ended: it can be read but no longer changed."), "error")
         return _to("views.session", sid=sid)
@@ -230,14 +291,15 @@ def part(sid: str, seat: int):
 
 # -- the scorer's view of the draft ---------------------------------------------------------------
 
+
 def _draft_form(draft: service.Draft, **kwargs: Any) -> DraftForm:
     form = DraftForm(**kwargs)
     form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
     suggested = draft.check.suggested
-    auto = (gettext("No cards left: %(name)s", name=suggested) if suggested
-            else gettext("No cards left: nobody yet"))
+    auto = gettext("No cards left: %(name)s", name=suggested) if suggested else gettext("No cards left: nobody yet")
     form.went_out.choices = [("auto", auto), ("none", gettext("Nobody (the stock ran out)"))] + [
-        (str(i), n) for i, n in enumerate(draft.players)]
+        (str(i), n) for i, n in enumerate(draft.players)
+    ]
     return form
 
 
@@ -246,15 +308,30 @@ def _end_data(draft: service.Draft) -> dict:
     choice = "auto"
     if end["went_out_set"]:
         choice = str(draft.players.index(end["went_out"])) if end["went_out"] in draft.players else "none"
-    return {"went_out": choice, "express": end["express"], "redeal": end["redeal"],
-            "version": str(draft.version), "deal": str(draft.deal), "form_key": new_form_key()}
+    return {
+        "went_out": choice,
+        "express": end["express"],
+        "redeal": end["redeal"],
+        "version": str(draft.version),
+        "deal": str(draft.deal),
+        "form_key": new_form_key(),
+    }
 
 
-def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, message: Optional[str] = None):
+def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, message: str | None = None):
     sid = draft.session["id"]
-    return render_template("draft.html", sid=sid, draft=draft, check=draft.check, report=draft.check.report,
-                           form=form, editor=can_edit(sid), message=message, rules_game=draft.session["game"],
-                           mine=held_seat(sid)), status
+    return render_template(
+        "draft.html",
+        sid=sid,
+        draft=draft,
+        check=draft.check,
+        report=draft.check.report,
+        form=form,
+        editor=can_edit(sid),
+        message=message,
+        rules_game=draft.session["game"],
+        mine=held_seat(sid),
+    ), status
 
 
 @bp.route("/s/<sid>/draft", methods=["GET", "POST"])
@@ -269,8 +346,12 @@ def draft(sid: str):
         return _to("views.session", sid=sid)
     form = _draft_form(current)
     if not form.validate():
-        return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)), status=422,
-                             message=gettext("The form is damaged; reload it."))
+        return _render_draft(
+            current,
+            _draft_form(current, formdata=None, data=_end_data(current)),
+            status=422,
+            message=gettext("The form is damaged; reload it."),
+        )
     store = get_store()
     end = form.end(current.players)
     if not form.record.data:  # "Check": keep how the deal ended, show the scores with it
@@ -292,9 +373,15 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         return _to("views.session", sid=sid)
     expected = int(form.version.data)
     if expected != current.version or int(form.deal.data) != current.deal:
-        return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)), status=409,
-                             message=gettext("A part of this deal changed since your page showed it. Nothing was "
-                                             "recorded: look at the parts again, then record."))
+        return _render_draft(
+            current,
+            _draft_form(current, formdata=None, data=_end_data(current)),
+            status=409,
+            message=gettext(
+                "A part of this deal changed since your page showed it. Nothing was "
+                "recorded: look at the parts again, then record."
+            ),
+        )
     chosen = service.with_end(current, end)
     try:
         record, report = service.draft_deal(chosen)
@@ -302,20 +389,33 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         return _render_draft(chosen, form, status=422, message=reason_text(err.reason))
     note = (form.note.data or "").strip() or None
     if report.problems and not (form.override.data and note):
-        return _render_draft(chosen, form, status=422, message=gettext(
-            "The deal has problems (shown with each part). Correct the parts, or tick “Record anyway” and "
-            "write a note."))
+        return _render_draft(
+            chosen,
+            form,
+            status=422,
+            message=gettext(
+                "The deal has problems (shown with each part). Correct the parts, or tick “Record anyway” and "
+                "write a note."
+            ),
+        )
     try:
-        stored, created = store.add_deal(sid, record, override=bool(report.problems), note=note,
-                                         idempotency_key=key, draft_version=expected)
+        stored, created = store.add_deal(
+            sid, record, override=bool(report.problems), note=note, idempotency_key=key, draft_version=expected
+        )
     except SessionEnded:
         flash(gettext("This session has ended: it can be read but no longer changed."), "error")
         return _to("views.session", sid=sid)
     except Conflict:
         fresh = service.load_draft(store, sid)
-        return _render_draft(fresh, _draft_form(fresh, formdata=None, data=_end_data(fresh)), status=409,
-                             message=gettext("A part of this deal changed since your page showed it. Nothing was "
-                                             "recorded: look at the parts again, then record."))
+        return _render_draft(
+            fresh,
+            _draft_form(fresh, formdata=None, data=_end_data(fresh)),
+            status=409,
+            message=gettext(
+                "A part of this deal changed since your page showed it. Nothing was "
+                "recorded: look at the parts again, then record."
+            ),
+        )
     if created:
         flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
     else:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from typing import Optional
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext
@@ -21,12 +20,21 @@ from wtforms import HiddenField, SubmitField, TextAreaField
 from .. import KunkenError, RuleSet
 from ..charts import ChartWords, bar_chart, running_chart
 from ..exports import csv_text, export_document, import_document
-from .forms import FORM_KEY, new_form_key
 from ..rules import GAMES, KEY_SWITCHES
 from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
 from ..store import NotFound
-from . import (board_or_404, can_edit, creation_allowed, current_language, game_name, get_store, reason_text,
-               rule_lines, set_scorer_cookie)
+from . import (
+    board_or_404,
+    can_edit,
+    creation_allowed,
+    current_language,
+    game_name,
+    get_store,
+    reason_text,
+    rule_lines,
+    set_scorer_cookie,
+)
+from .forms import FORM_KEY, new_form_key
 
 bp = Blueprint("summary", __name__)
 
@@ -34,11 +42,14 @@ bp = Blueprint("summary", __name__)
 def rules_in_force(rules: RuleSet) -> dict:
     """The game, every switch that differs from the preset, and the preset's key values kept."""
     changed = rules.differences()
-    return {"game": game_name(rules.game), "changed": rule_lines(rules, changed),
-            "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed])}
+    return {
+        "game": game_name(rules.game),
+        "changed": rule_lines(rules, changed),
+        "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed]),
+    }
 
 
-def _when(stamp: Optional[str]) -> Optional[datetime]:
+def _when(stamp: str | None) -> datetime | None:
     if not stamp:
         return None
     try:
@@ -65,8 +76,12 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
 def scoreboard_chart(board: Scoreboard) -> str:
     """The running-totals chart of a scoreboard in the page's language (x axis: deal numbers, redeals left out)."""
     numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
-    return running_chart(board.players, board.running, deal_numbers=numbers,
-                         words=ChartWords(gettext("Running totals"), gettext("Total"), gettext("Deal")))
+    return running_chart(
+        board.players,
+        board.running,
+        deal_numbers=numbers,
+        words=ChartWords(gettext("Running totals"), gettext("Total"), gettext("Deal")),
+    )
 
 
 @bp.app_template_global("running_chart_svg")
@@ -76,6 +91,7 @@ def running_chart_svg(board: Scoreboard) -> Markup:
 
 
 # -- the summary page -----------------------------------------------------------------------
+
 
 @bp.get("/s/<sid>/summary")
 def summary(sid: str):
@@ -128,6 +144,7 @@ def export_json(sid: str):
 
 # -- import ---------------------------------------------------------------------------------
 
+
 class ImportForm(FlaskForm):
     """Upload or paste a session exported as JSON."""
 
@@ -166,8 +183,11 @@ class ImportForm(FlaskForm):
         except ValueError as err:
             where = getattr(err, "lineno", None)
             if where is not None:
-                field.errors.append(gettext("This is not valid JSON (line %(line)s, column %(column)s).",
-                                            line=err.lineno, column=err.colno))
+                field.errors.append(
+                    gettext(
+                        "This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno
+                    )
+                )
             else:
                 field.errors.append(gettext("This is not valid JSON."))
             return False
@@ -195,8 +215,13 @@ def import_page():
             # token None: a double tap or a resent form; that import is stored already, and the
             # phone that sent it got the scorer cookie with the first answer.
             if token is not None or can_edit(session["id"]):
-                flash(gettext("The score sheet was imported with %(count)s deal(s). You keep score for it on this "
-                              "device.", count=len(form.document.get("deals") or [])), "success")
+                flash(
+                    gettext(
+                        "The score sheet was imported with %(count)s deal(s). You keep score for it on this device.",
+                        count=len(form.document.get("deals") or []),
+                    ),
+                    "success",
+                )
             if token is None:
                 return response
             set_scorer_cookie(response, session["id"], token)
@@ -206,6 +231,7 @@ def import_page():
 
 
 # -- player history -------------------------------------------------------------------------
+
 
 def _average(value: float) -> str:
     return format_decimal(value, format="#,##0.0")
@@ -218,8 +244,24 @@ def players():
     if game not in GAMES:
         game = None
     history = player_history(get_store(), game)
-    chart_svg = Markup(bar_chart([(p.name, round(p.average, 1)) for p in history],
-                                 title=gettext("Average deal score"), format_value=_average)) if history else None
+    chart_svg = (
+        Markup(
+            bar_chart(
+                [(p.name, round(p.average, 1)) for p in history],
+                title=gettext("Average deal score"),
+                format_value=_average,
+            )
+        )
+        if history
+        else None
+    )
     last = {p.name: format_date(_when(p.last_played), "medium") if _when(p.last_played) else "" for p in history}
-    return render_template("players.html", history=history, chart_svg=chart_svg, game=game,
-                           games=[(g, game_name(g)) for g in GAMES], average=_average, last=last)
+    return render_template(
+        "players.html",
+        history=history,
+        chart_svg=chart_svg,
+        game=game,
+        games=[(g, game_name(g)) for g in GAMES],
+        average=_average,
+        last=last,
+    )

@@ -12,36 +12,56 @@ import threading
 from collections import OrderedDict
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
-from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
-                   session as flask_session, url_for)
-from flask_wtf.csrf import generate_csrf
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import session as flask_session
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
 from ..deal import Deal, DealReport, hand_entries
-from .forms import (FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values,
-                    vist_line)
 from ..messages import KunkenError, Reason
-from .qr import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound, SessionEnded
-from . import (board_or_404, can_edit, scorer_required, creation_allowed, current_language, edit_token, game_name, get_store, held_seat,
-               no_store, public_base_url, reason_text, set_scorer_cookie)
+from . import (
+    board_or_404,
+    can_edit,
+    creation_allowed,
+    current_language,
+    edit_token,
+    game_name,
+    get_store,
+    held_seat,
+    no_store,
+    public_base_url,
+    reason_text,
+    scorer_required,
+    set_scorer_cookie,
+)
+from .forms import FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values, vist_line
+from .qr import qr_svg
 
 bp = Blueprint("views", __name__)
 
 #: Where a problem of a deal is shown: the field of the player it names, or a deal-wide field.
-PLAYER_FIELD = {"illegal_meld": "melds", "no_run": "melds", "illegal_vist": "vists", "vist_fits_nothing": "vists",
-                "vist_no_meld": "vists", "unknown_player": "vists", "went_out_with_cards": "hand",
-                "went_out_with_hand": "hand", "illegal_swap": "swaps", "swap_fits_nothing": "swaps",
-                "swap_no_meld": "swaps"}
-DEAL_FIELD = {"unknown_went_out": "went_out", "express_without_going_out": "express",
-              "express_not_in_game": "express"}
+PLAYER_FIELD = {
+    "illegal_meld": "melds",
+    "no_run": "melds",
+    "illegal_vist": "vists",
+    "vist_fits_nothing": "vists",
+    "vist_no_meld": "vists",
+    "unknown_player": "vists",
+    "went_out_with_cards": "hand",
+    "went_out_with_hand": "hand",
+    "illegal_swap": "swaps",
+    "swap_fits_nothing": "swaps",
+    "swap_no_meld": "swaps",
+}
+DEAL_FIELD = {"unknown_went_out": "went_out", "express_without_going_out": "express", "express_not_in_game": "express"}
 _API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)(?:\.(small|faces|aces|jokers))?\b")
 
 
@@ -73,7 +93,7 @@ def cards_filter(cards: Any) -> Markup:
 
 
 @bp.app_template_filter("when")
-def when_filter(stamp: Optional[str]) -> str:
+def when_filter(stamp: str | None) -> str:
     """A stored UTC time as the table's local date and time."""
     if not stamp:
         return ""
@@ -84,7 +104,7 @@ def when_filter(stamp: Optional[str]) -> str:
 
 
 @bp.app_template_filter("clock")
-def clock_filter(stamp: Optional[str]) -> str:
+def clock_filter(stamp: str | None) -> str:
     """A stored UTC time as the table's local time of day (HH:MM)."""
     shown = when_filter(stamp)
     return shown[-5:] if len(shown) == 16 else shown
@@ -100,6 +120,7 @@ def _qr_labelled(url: str, label: str) -> str:
 
 
 # -- access ----------------------------------------------------------------------------------
+
 
 def _session(sid: str) -> dict:
     """The session, or the 404 page."""
@@ -125,22 +146,30 @@ def _add_error(field: Any, message: str) -> None:
 
 # -- home: start a session ---------------------------------------------------------------------
 
-def _start_data(game: Optional[str], form: Optional[SessionForm] = None) -> dict:
+
+def _start_data(game: str | None, form: SessionForm | None = None) -> dict:
     """The start form's data: ``game``'s default switches, and what ``form`` already holds."""
     game = game if game in GAMES else "kunken"
     data = {"game": game, "defaults_for": game, "rules": switch_values(game)}
     if form is not None:
-        data.update(players=[e.data or "" for e in form.players.entries],
-                    target_kind=form.target_kind.data if form.target_kind.data in TARGET_KINDS
-                    else "", target_value=form.target_value.data)
+        data.update(
+            players=[e.data or "" for e in form.players.entries],
+            target_kind=form.target_kind.data if form.target_kind.data in TARGET_KINDS else "",
+            target_value=form.target_value.data,
+        )
     return data
 
 
 def _presets() -> dict:
     """Each game's switches as the start form shows them, and the note naming the game: the page swaps
     them in when the table picks another game (static/start.js)."""
-    return {game: {"rules": switch_values(game),
-                   "note": gettext("These are the defaults of %(game)s.", game=game_name(game))} for game in GAMES}
+    return {
+        game: {
+            "rules": switch_values(game),
+            "note": gettext("These are the defaults of %(game)s.", game=game_name(game)),
+        }
+        for game in GAMES
+    }
 
 
 def _render_home(form: SessionForm, status: int = 200):
@@ -153,11 +182,11 @@ def _render_home(form: SessionForm, status: int = 200):
 #: Pages every phone sees alike, rendered once: by (page, what it shows, language), with their
 #: one-time values (the CSRF token, a form's key) taken out and put back for each phone. The start
 #: form's fifty fields, or a session page's hundred deals, cost most of a request to render.
-_SHARED_PAGES: "OrderedDict[tuple, str]" = OrderedDict()
+_SHARED_PAGES: OrderedDict[tuple, str] = OrderedDict()
 _SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
 
 
-def _shared_page(key: tuple, render: Any, form_key: Optional[str] = None) -> str:
+def _shared_page(key: tuple, render: Any, form_key: str | None = None) -> str:
     """The page ``render()`` makes, rendered once per ``key`` (a page with a message to show once is not)."""
     if "_flashes" in flask_session:
         return render()
@@ -188,8 +217,12 @@ def home():
         form.form_key.data = form_key
         return render_template("home.html", presets=_presets(), form=form, recent=recent)
 
-    key = ("home", game if game in GAMES else "kunken", tuple((r["id"], r["ended_at"]) for r in recent),
-           current_language())
+    key = (
+        "home",
+        game if game in GAMES else "kunken",
+        tuple((r["id"], r["ended_at"]) for r in recent),
+        current_language(),
+    )
     return _shared_page(key, render, form_key)
 
 
@@ -222,8 +255,9 @@ def create_session():
         return _render_home(form, 422)
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
     creation_allowed()
-    session, token = get_store().create_session(form.game.data, rules.to_dict(), players,
-                                                target.to_dict() if target else None, idempotency_key=key)
+    session, token = get_store().create_session(
+        form.game.data, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key
+    )
     response = _to_session(session["id"])
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
         return response
@@ -234,7 +268,7 @@ def create_session():
     return response
 
 
-def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
+def _chosen_rules(form: SessionForm) -> RuleSet | None:
     """The chosen game's preset plus the switches the table changed from the defaults shown.
 
     The switches show the defaults of ``form.shown_game``; a switch left as shown takes the
@@ -252,8 +286,9 @@ def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
             form.rules_errors.append(reason_text(err.reason))
         return None
     preset = RuleSet.preset(shown)
-    changed = {name: getattr(as_shown, name) for name in HOUSE_RULES
-               if getattr(as_shown, name) != getattr(preset, name)}
+    changed = {
+        name: getattr(as_shown, name) for name in HOUSE_RULES if getattr(as_shown, name) != getattr(preset, name)
+    }
     try:
         return RuleSet.for_game(form.game.data, changed)
     except RuleSetError as err:
@@ -263,16 +298,16 @@ def _chosen_rules(form: SessionForm) -> Optional[RuleSet]:
 
 # -- the session page and its live update --------------------------------------------------------
 
+
 def _live_context(board: service.Scoreboard, editor: bool) -> dict:
     sid = board.session["id"]
     edit_base = url_for("views.edit_deal", sid=sid, deal_id=0)
-    return {"board": board, "sid": sid, "editor": editor, "rows": board.lines,
-            "edit_base": edit_base[:-len("0/edit")]}
+    return {"board": board, "sid": sid, "editor": editor, "rows": board.lines, "edit_base": edit_base[: -len("0/edit")]}
 
 
 #: Rendered scoreboard and deals by (session, version, language, scorer?): a session's version
 #: changes with every write, so an entry never goes stale; phones polling or reloading reuse it.
-_LIVE_CACHE: "OrderedDict[tuple, tuple[int, bool, str]]" = OrderedDict()
+_LIVE_CACHE: OrderedDict[tuple, tuple[int, bool, str]] = OrderedDict()
 _LIVE_LOCK = threading.Lock()
 _LIVE_CACHE_SIZE = 64
 
@@ -288,8 +323,11 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
             return hit
     board = board_or_404(sid)
     context = _live_context(board, editor)
-    html = Markup(render_template("_scoreboard.html", **context) + render_template("_chart.html", **context)
-                  + render_template("_deals_card.html", **context))
+    html = Markup(
+        render_template("_scoreboard.html", **context)
+        + render_template("_chart.html", **context)
+        + render_template("_deals_card.html", **context)
+    )
     value = (board.version, board.ended, html)
     with _LIVE_LOCK:
         _LIVE_CACHE[(sid, board.version, language, editor)] = value
@@ -316,18 +354,32 @@ def session(sid: str):
         if editor:
             scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid))
         return render_template(
-            "session.html", sid=sid, session=record, rules=RuleSet.from_dict(record["rules"]),
-            target=Target.from_dict(record.get("target")), version=version, ended=ended, editor=editor,
-            live_html=live_html, view_url=view_url, scorer_url=scorer_url, qr=Markup(_qr(view_url)),
-            my_seat=my_seat, taken=store.taken_seats(sid), next_deal=store.next_number(sid), undone=undone)
+            "session.html",
+            sid=sid,
+            session=record,
+            rules=RuleSet.from_dict(record["rules"]),
+            target=Target.from_dict(record.get("target")),
+            version=version,
+            ended=ended,
+            editor=editor,
+            live_html=live_html,
+            view_url=view_url,
+            scorer_url=scorer_url,
+            qr=Markup(_qr(view_url)),
+            my_seat=my_seat,
+            taken=store.taken_seats(sid),
+            next_deal=store.next_number(sid),
+            undone=undone,
+        )
 
     if editor or my_seat is not None:
         page = render()
         if editor:
             no_store()  # the page shows the scorer link, token and all
     else:  # every watching phone sees the same page: rendered once per version of the session and its seats
-        page = _shared_page(("session", sid, record["version"], store.draft_tag(sid), current_language(),
-                             public_base_url()), render)
+        page = _shared_page(
+            ("session", sid, record["version"], store.draft_tag(sid), current_language(), public_base_url()), render
+        )
     response = Response(page)
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -362,10 +414,16 @@ def table_screen(sid: str):
     deal = board.deals[-1].deal if board.deals else None
     view_url = public_base_url() + url_for("views.session", sid=sid)
     return render_template(
-        "table.html", board=board, sid=sid, last=last,
-        changes=dict(zip(board.players, last.results)) if last else {},
+        "table.html",
+        board=board,
+        sid=sid,
+        last=last,
+        changes=dict(zip(board.players, last.results, strict=False)) if last else {},
         melds={p.name: p.melds for p in deal.players} if deal else {},
-        fresh=since is not None and since < board.version, view_url=view_url, qr=Markup(_qr(view_url)))
+        fresh=since is not None and since < board.version,
+        view_url=view_url,
+        qr=Markup(_qr(view_url)),
+    )
 
 
 @bp.get("/s/<sid>/qr.svg")
@@ -393,14 +451,19 @@ def scorer(sid: str, token: str):
 def new_token(sid: str, session: dict):
     """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on."""
     token = get_store().new_token(sid)
-    flash(gettext("A new scorer link was made. The old link no longer works, and phones that opened it can "
-                  "no longer record."), "ok")
+    flash(
+        gettext(
+            "A new scorer link was made. The old link no longer works, and phones that opened it can no longer record."
+        ),
+        "ok",
+    )
     response = _to_session(sid)
     set_scorer_cookie(response, sid, token)
     return response
 
 
 # -- recording and editing a deal ------------------------------------------------------------------
+
 
 def _place_problems(form: Any, report: DealReport) -> tuple[dict, list]:
     """Each problem next to the field it is about: {field id: [Reason]}, and the deal-wide rest."""
@@ -436,48 +499,92 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
     return [reason_text(err.reason)]
 
 
-def _render_deal(form: Any, session: dict, deal: Optional[dict], *, status: int = 200, report=None,
-                 placed=None, general=(), form_errors=(), conflict: Optional[str] = None,
-                 action: Optional[str] = None):
+def _render_deal(
+    form: Any,
+    session: dict,
+    deal: dict | None,
+    *,
+    status: int = 200,
+    report=None,
+    placed=None,
+    general=(),
+    form_errors=(),
+    conflict: str | None = None,
+    action: str | None = None,
+):
     board = board_or_404(session["id"])
     preview = None
     if report is not None:
         details = report.details or (None,) * len(report.players)
-        preview = list(zip(report.checked_players, details))
+        preview = list(zip(report.checked_players, details, strict=False))
     empty = [] if report is None or form.body is None else Deal.from_dict(form.body).empty_hands
-    return render_template("deal_form.html", form=form, session=session, sid=session["id"], deal=deal,
-                           board=board, report=report, preview=preview, placed=placed or {},
-                           general=list(general), form_errors=list(form_errors), conflict=conflict,
-                           rules_game=session["game"], picks=_picks(form.names, report, form.rules),
-                           went_out_suggestion=empty[0] if len(empty) == 1 else "",
-                           action=action or request.path), status
+    return render_template(
+        "deal_form.html",
+        form=form,
+        session=session,
+        sid=session["id"],
+        deal=deal,
+        board=board,
+        report=report,
+        preview=preview,
+        placed=placed or {},
+        general=list(general),
+        form_errors=list(form_errors),
+        conflict=conflict,
+        rules_game=session["game"],
+        picks=_picks(form.names, report, form.rules),
+        went_out_suggestion=empty[0] if len(empty) == 1 else "",
+        action=action or request.path,
+    ), status
 
 
-def _picks(names: list[str], report: Optional[DealReport], rules: RuleSet) -> list[dict]:
+def _picks(names: list[str], report: DealReport | None, rules: RuleSet) -> list[dict]:
     """The keypad's vist and swap targets: each player's name (the first meld that fits), then every
     meld typed so far; ``seat`` says whose, so the page can leave out the player's own."""
-    picks = [{"kind": "vists", "insert": f"{name}: ", "label": f"{name}:", "seat": i,
-              "spoken": gettext("Vist to %(name)s", name=name)} for i, name in enumerate(names)]
+    picks = [
+        {
+            "kind": "vists",
+            "insert": f"{name}: ",
+            "label": f"{name}:",
+            "seat": i,
+            "spoken": gettext("Vist to %(name)s", name=name),
+        }
+        for i, name in enumerate(names)
+    ]
     details = report.details if report is not None else ()
     for i, name in enumerate(names):
         checks = details[i].melds if i < len(details) else ()
         for j, check in enumerate(checks):
             start = vist_line({"to": name, "meld": j, "cards": ""}, names)
             shown = str(cards_filter(check.written))
-            label = Markup('<span>%s%s</span>') % (start, Markup(shown))
-            picks.append({"kind": "vists", "insert": start, "label": label, "seat": i,
-                          "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name)})
+            label = Markup("<span>%s%s</span>") % (start, Markup(shown))
+            picks.append(
+                {
+                    "kind": "vists",
+                    "insert": start,
+                    "label": label,
+                    "seat": i,
+                    "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name),
+                }
+            )
             if any(rules.is_joker(c) for c in check.written):
-                picks.append({"kind": "swaps", "insert": start, "label": label, "seat": i,
-                              "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name)})
+                picks.append(
+                    {
+                        "kind": "swaps",
+                        "insert": start,
+                        "label": label,
+                        "seat": i,
+                        "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name),
+                    }
+                )
     return picks
 
 
-def _same_as_stored(stored: dict, record: dict, override: bool, note: Optional[str]) -> bool:
+def _same_as_stored(stored: dict, record: dict, override: bool, note: str | None) -> bool:
     return stored["record"] == record and stored["override"] == override and stored["note"] == note
 
 
-def _post_deal(form: Any, session: dict, deal: Optional[dict]):
+def _post_deal(form: Any, session: dict, deal: dict | None):
     """Check or save a submitted deal form (new when ``deal`` is None): read it, check it with the core,
     remember the table's way of entering hands, then (on Save) store it or show why not."""
     if not form.validate():
@@ -517,41 +624,47 @@ def _remember_hand_entry(session: dict, mode: str) -> dict:
     return {**session, "hand_entry": mode}
 
 
-def _anyway_explained(form: Any, note: Optional[str]) -> bool:
+def _anyway_explained(form: Any, note: str | None) -> bool:
     """A deal with problems is saved only with "Record anyway" ticked and a note; mark what is missing."""
     if not form.override.data:
-        _add_error(form.override, gettext(
-            "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."))
+        _add_error(
+            form.override,
+            gettext(
+                "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."
+            ),
+        )
     if not note:
         _add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
     return bool(form.override.data and note)
 
 
-def _store_deal(session: dict, deal: Optional[dict], record: dict, override: bool, note: Optional[str],
-                form: Any) -> None:
+def _store_deal(session: dict, deal: dict | None, record: dict, override: bool, note: str | None, form: Any) -> None:
     """Add the deal (idempotent by the form's key) or change it (at the revision the form was made from)."""
     store, sid, expected = get_store(), session["id"], int(form.expected.data)
     if deal is not None:
         stored = store.update_deal(sid, deal["id"], record, override=override, note=note, expected_revision=expected)
         flash(gettext("Deal %(n)s changed.", n=stored["number"]), "ok")
         return
-    stored, created = store.add_deal(sid, record, override=override, note=note,
-                                     idempotency_key=form.form_key.data, expected_version=expected)
+    stored, created = store.add_deal(
+        sid, record, override=override, note=note, idempotency_key=form.form_key.data, expected_version=expected
+    )
     if created:
         flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
     else:
         flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
 
 
-def _conflict_message(session: dict, deal: Optional[dict], record: dict, override: bool, note: Optional[str],
-                      form: Any) -> Optional[str]:
+def _conflict_message(
+    session: dict, deal: dict | None, record: dict, override: bool, note: str | None, form: Any
+) -> str | None:
     """What to tell a phone whose save met another phone's change (None: that change was this very deal)."""
     store, sid = get_store(), session["id"]
     if deal is None:
         form.expected.data = str(store.version(sid))
         return gettext(
             "Another phone changed this session while you were filling in this form. Nothing was saved. "
-            "Check the deals on the session page: if your deal is not there, press Save again.")
+            "Check the deals on the session page: if your deal is not there, press Save again."
+        )
     try:
         current = store.get_deal(sid, deal["id"])
     except NotFound:
@@ -561,7 +674,8 @@ def _conflict_message(session: dict, deal: Optional[dict], record: dict, overrid
         return None
     return gettext(
         "This deal was changed on another phone while you were editing it. Nothing was saved and nothing was "
-        "overwritten. Your entries are kept below; open the deal again to see the other change.")
+        "overwritten. Your entries are kept below; open the deal again to see the other change."
+    )
 
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
@@ -572,8 +686,11 @@ def record_deal(sid: str, session: dict):
         return _refuse_ended(sid)
     rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
-        form = deal_form(session["players"], rules, data={"expected": str(session["version"]),
-                                                          "hand_mode": hand_entry(session, rules)})
+        form = deal_form(
+            session["players"],
+            rules,
+            data={"expected": str(session["version"]), "hand_mode": hand_entry(session, rules)},
+        )
         return _render_deal(form, session, None)
     return _post_deal(deal_form(session["players"], rules), session, None)
 
@@ -593,8 +710,9 @@ def edit_deal(sid: str, deal_id: int, session: dict):
             return _edit_of_deleted(session, rules)
         abort(404)
     if request.method == "GET":
-        data = deal_form_data(deal["record"], names, deal["override"], deal["note"], rules,
-                              russian=current_language() == "ru")
+        data = deal_form_data(
+            deal["record"], names, deal["override"], deal["note"], rules, russian=current_language() == "ru"
+        )
         mode = _entered_as(deal["record"], hand_entry(session, rules))
         form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
         return _render_deal(form, session, deal)
@@ -607,9 +725,17 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
     form.validate()
     form.expected.data = str(session["version"])
     form.save.data = False
-    return _render_deal(form, session, None, status=409, action=url_for("views.record_deal", sid=session["id"]),
-                        conflict=gettext("This deal was deleted on another phone, so your change was not saved. "
-                                         "What you typed is kept below: Save records it as a new deal."))
+    return _render_deal(
+        form,
+        session,
+        None,
+        status=409,
+        action=url_for("views.record_deal", sid=session["id"]),
+        conflict=gettext(
+            "This deal was deleted on another phone, so your change was not saved. "
+            "What you typed is kept below: Save records it as a new deal."
+        ),
+    )
 
 
 def _entered_as(record: dict, default: str) -> str:
@@ -619,8 +745,7 @@ def _entered_as(record: dict, default: str) -> str:
     hand then shows as its points); a deal whose hands say nothing takes the table's way.
     """
     hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
-    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards"
-             for h in hands if h}
+    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards" for h in hands if h}
     return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
 
 
@@ -643,8 +768,13 @@ def delete_deal(sid: str, deal_id: int, session: dict):
     except NotFound:
         number = None
     if revision is None and number is not None:
-        abort(400, description=gettext("The delete form did not say which version of the deal it showed, so "
-                                       "nothing was deleted. Open the deal again and delete it from there."))
+        abort(
+            400,
+            description=gettext(
+                "The delete form did not say which version of the deal it showed, so "
+                "nothing was deleted. Open the deal again and delete it from there."
+            ),
+        )
     try:
         store.delete_deal(sid, deal_id, expected_revision=revision)
     except NotFound:
@@ -652,8 +782,7 @@ def delete_deal(sid: str, deal_id: int, session: dict):
     except SessionEnded:
         return _refuse_ended(sid)
     except Conflict:
-        flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."),
-              "error")
+        flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."), "error")
         return redirect(url_for("views.edit_deal", sid=sid, deal_id=deal_id), 303)
     if number is None:
         flash(gettext("That deal was already deleted."), "ok")
@@ -674,8 +803,13 @@ def undo(sid: str, session: dict):
     except SessionEnded:
         return _refuse_ended(sid)
     except Conflict:
-        flash(gettext("The session changed on another phone since this page was loaded; nothing was undone. "
-                      "Look at the deals and try again."), "error")
+        flash(
+            gettext(
+                "The session changed on another phone since this page was loaded; nothing was undone. "
+                "Look at the deals and try again."
+            ),
+            "error",
+        )
         return _to_session(sid)
     if undone is None:
         flash(gettext("There is no deal to undo."), "ok")
@@ -691,13 +825,21 @@ def redo(sid: str, session: dict):
     if session["ended_at"]:
         return _refuse_ended(sid)
     try:
-        back = get_store().redo_undone(sid, request.form.get("deal_id", type=int) or 0,
-                                       expected_version=request.form.get("expected_version", type=int))
+        back = get_store().redo_undone(
+            sid,
+            request.form.get("deal_id", type=int) or 0,
+            expected_version=request.form.get("expected_version", type=int),
+        )
     except NotFound:
         back = None
     except Conflict:
-        flash(gettext("The session changed on another phone since the undo; the deal was not brought back. "
-                      "Record it again if it is missing."), "error")
+        flash(
+            gettext(
+                "The session changed on another phone since the undo; the deal was not brought back. "
+                "Record it again if it is missing."
+            ),
+            "error",
+        )
         return _to_session(sid)
     if back is None:
         flash(gettext("There is no undone deal to bring back."), "ok")
