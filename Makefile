@@ -7,7 +7,7 @@ PORT ?= 8000
 # The compiled message catalogs (.mo, not in git), one per translations/<lang>/LC_MESSAGES/messages.po.
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
-.PHONY: run test browser bench i18n catalogs lock
+.PHONY: run test lint browser bench i18n catalogs lock
 
 # The app runs on the pinned versions of requirements.lock (the ranges are in requirements.txt).
 $(VENV)/.runtime: requirements.lock
@@ -36,7 +36,14 @@ browser:
 	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils; }
 
-test: $(VENV)/.dev catalogs browser
+# ruff (lint, import order, format) and mypy (strict on the rules core) fail the test run on a finding.
+# Neither keeps a cache in the clone.
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check --no-cache .
+	$(VENV)/bin/ruff format --no-cache --check .
+	$(VENV)/bin/mypy --cache-dir=/dev/null kunken_scorer app.py
+
+test: $(VENV)/.dev catalogs browser lint
 	$(PY) -m pytest
 
 # wrk models the polling phones (Debian: apt-get install -y wrk); the club-night table is bench_club.py's.

@@ -135,3 +135,13 @@ def test_every_pin_of_the_locks_is_hashed():
         entries = re.split(r"\n(?=[A-Za-z0-9])", text)
         unhashed = [entry.split()[0] for entry in entries if PIN.match(entry) and "--hash=sha256:" not in entry]
         assert not unhashed, f"{lock}: pinned without a hash (pip would refuse the file): {unhashed}"
+
+
+def test_make_test_runs_the_linters_first_and_they_write_no_cache_into_the_clone():
+    """`make test` fails on a ruff or mypy finding: the test target depends on lint, which runs them."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    prerequisites = re.search(r"^test:(.*)$", makefile, re.M)[1].split()
+    assert "lint" in prerequisites
+    recipe = re.search(r"^lint:.*\n((?:\t.*\n)+)", makefile, re.M)[1]
+    assert "ruff check --no-cache ." in recipe and "ruff format --no-cache --check ." in recipe
+    assert "mypy --cache-dir=/dev/null kunken_scorer app.py" in recipe
