@@ -31,19 +31,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 #: tricks undone in the source itself (a hash must be what it is when the first dict is built):
 #: file -> (text, replacement)
 SOURCE_EDITS = {
-    "card_hash": (
-        "cards.py",
-        [
-            ("    _hash: int = field(default=0, init=False, repr=False, compare=False)\n", ""),
-            ('        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.pin)))\n', "        pass\n"),
-            ("    def __hash__(self) -> int:\n        return self._hash\n", ""),
-        ],
-    ),
     "enum_hash": (
         "cards.py",
         [
-            ("    __hash__ = str.__hash__  # C-level hashing: cards are counted in hot loops\n", ""),
-            ("    __hash__ = int.__hash__  # C-level hashing: cards are counted in hot loops\n", ""),
+            ("    __hash__ = str.__hash__\n", ""),
+            ("    __hash__ = int.__hash__  # as Suit's\n", ""),
         ],
     ),
 }
@@ -51,7 +43,6 @@ SOURCE_EDITS = {
 #: trick -> what it is
 TRICKS = {
     "none": "every trick on (the reference)",
-    "card_hash": "Card keeps its hash (computed once when built)",
     "enum_hash": "Suit and Rank hash at C level (str/int hash)",
     "interned_rules": "rules._INTERNED: one RuleSet object per stored rule set",
     "natural_melds": "RuleSet.natural_meld_checks: verdicts of melds without jokers",

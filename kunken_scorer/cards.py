@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from functools import lru_cache
 
@@ -32,7 +32,9 @@ class Suit(StrEnum):
     DIAMONDS = "♦"
     CLUBS = "♣"
 
-    __hash__ = str.__hash__  # C-level hashing: cards are counted in hot loops
+    # C-level hashing (Enum's own hashes the member's name in Python): a deal's cards are counted in hot
+    # loops; without it scoring 400 deals is 1.41× slower (benchmarks/bench_tricks.py)
+    __hash__ = str.__hash__
 
 
 class Rank(IntEnum):
@@ -52,7 +54,7 @@ class Rank(IntEnum):
     KING = 13
     ACE = 14
 
-    __hash__ = int.__hash__  # C-level hashing: cards are counted in hot loops
+    __hash__ = int.__hash__  # as Suit's
 
     def __str__(self) -> str:
         return _RANK_TEXT[self]
@@ -116,14 +118,6 @@ class Card:
     rank: Rank | None
     suit: Suit | None
     pin: Card | None = None
-    _hash: int = field(default=0, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        # computed once: cards are hashed many times when a table's copies are counted
-        object.__setattr__(self, "_hash", hash((self.rank, self.suit, self.pin)))
-
-    def __hash__(self) -> int:
-        return self._hash
 
     @classmethod
     def natural(cls, rank: Rank, suit: Suit) -> Card:
@@ -237,6 +231,7 @@ class Card:
         return f"{self.rank.russian}{self.suit.value}"
 
 
+# these three pay: scoring deals 2.64× slower without them (figure: benchmarks/bench_tricks.py, this switched off)
 @lru_cache(maxsize=4096)
 def _parse_token(token: str) -> Card:
     return Card._parse_uncached(token)

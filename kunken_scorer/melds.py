@@ -237,6 +237,7 @@ def _windows(size: int, rules: RuleSet) -> tuple[_Window, ...]:
     return _window_table(size, rules.wrap, rules.ace_low)[0]
 
 
+# pays: scoring deals 2.15× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
 @cache
 def _window_table(
     size: int, wrap: bool, ace_low: bool

@@ -182,6 +182,8 @@ def _render_home(form: SessionForm, status: int = 200):
 #: Pages every phone sees alike, rendered once: by (page, what it shows, language), with their
 #: one-time values (the CSRF token, a form's key) taken out and put back for each phone. The start
 #: form's fifty fields, or a session page's hundred deals, cost most of a request to render.
+#: pays: the home page 14.7× and a watched session page 2.2× slower without it
+#: (figure: benchmarks/bench_tricks.py, this switched off)
 _SHARED_PAGES: OrderedDict[tuple, str] = OrderedDict()
 _SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
 
@@ -307,6 +309,7 @@ def _live_context(board: service.Scoreboard, editor: bool) -> dict:
 
 #: Rendered scoreboard and deals by (session, version, language, scorer?): a session's version
 #: changes with every write, so an entry never goes stale; phones polling or reloading reuse it.
+# pays: a changed live poll 13.5× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
 _LIVE_CACHE: OrderedDict[tuple, tuple[int, bool, str]] = OrderedDict()
 _LIVE_LOCK = threading.Lock()
 _LIVE_CACHE_SIZE = 64
