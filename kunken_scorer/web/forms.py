@@ -14,8 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from flask_babel import gettext, lazy_gettext
-from flask_wtf import FlaskForm
-from wtforms import (
+from flask_wtf import FlaskForm  # type: ignore[import-untyped]
+from wtforms import (  # type: ignore[import-untyped]
     BooleanField,
     FieldList,
     Form,
@@ -29,8 +29,8 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
-from wtforms.widgets import NumberInput
+from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError  # type: ignore[import-untyped]
+from wtforms.widgets import NumberInput  # type: ignore[import-untyped]
 
 from ..cards import CardError, format_cards, parse_cards
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
@@ -429,21 +429,23 @@ class DealForm(DealEnd, CardReading, FlaskForm):
             for entry in self.players.entries:
                 self.clear_count_errors(entry.form)
             ok = not any(f.errors for name, f in self._fields.items() if name != "players")
+        players: list[dict[str, Any]] = []
+        swaps: list[dict[str, Any]] = []
         body = {
-            "players": [],
+            "players": players,
             "went_out": self.went_out.data or None,
             "express": bool(self.express.data),
             "redeal": bool(self.redeal.data),
-            "swaps": [],
+            "swaps": swaps,
         }
         for name, entry in zip(self.names, self.players.entries, strict=False):
             if self.redeal.data:
-                body["players"].append({"name": name})
+                players.append({"name": name})
                 continue
-            player, swaps = self.read_player(entry.form, self.hand_mode.data == "counts")
-            body["swaps"] += [{"by": name, **s} for s in swaps]
-            body["players"].append({"name": name, **player})
-        if len(body["swaps"]) > MAX_SWAPS:
+            player, own_swaps = self.read_player(entry.form, self.hand_mode.data == "counts")
+            swaps += [{"by": name, **s} for s in own_swaps]
+            players.append({"name": name, **player})
+        if len(swaps) > MAX_SWAPS:
             self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None

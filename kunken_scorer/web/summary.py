@@ -12,10 +12,10 @@ from datetime import datetime
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext
-from flask_wtf import FlaskForm
-from flask_wtf.file import FileField
+from flask_wtf import FlaskForm  # type: ignore[import-untyped]
+from flask_wtf.file import FileField  # type: ignore[import-untyped]
 from markupsafe import Markup
-from wtforms import HiddenField, SubmitField, TextAreaField
+from wtforms import HiddenField, SubmitField, TextAreaField  # type: ignore[import-untyped]
 
 from .. import KunkenError, RuleSet
 from ..charts import ChartWords, bar_chart, running_chart
@@ -180,16 +180,13 @@ class ImportForm(FlaskForm):
         except RecursionError:
             field.errors.append(gettext("The JSON is nested too deeply to be an export."))
             return False
-        except ValueError as err:
-            where = getattr(err, "lineno", None)
-            if where is not None:
-                field.errors.append(
-                    gettext(
-                        "This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno
-                    )
-                )
-            else:
-                field.errors.append(gettext("This is not valid JSON."))
+        except json.JSONDecodeError as err:
+            field.errors.append(
+                gettext("This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno)
+            )
+            return False
+        except ValueError:  # NaN or Infinity (_no_constant), or a number too long to read
+            field.errors.append(gettext("This is not valid JSON."))
             return False
         return True
 
