@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
@@ -118,6 +119,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
     except OSError as err:
         raise StartupError(f"cannot keep the secret key in {app.instance_path}: {err.strerror or err}") from None
+    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own: the app sets no other json_provider_class
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 
@@ -624,6 +626,8 @@ def _http_error(error: HTTPException):
         413: gettext("The request is too large."),
         500: gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
     }
+    if error.code is None:  # a proxy exception carries its own response (Flask answers those without a handler)
+        return error.get_response()
     custom = error.description if error.description != type(error).description else None
     message = custom or messages.get(error.code) or gettext("The request could not be completed.")
     if wants_json():

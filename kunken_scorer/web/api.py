@@ -36,7 +36,7 @@ from .. import (
 from ..deal import MAX_NOTE, read_cards, read_flag
 from ..draft import read_part
 from ..exports import DocumentError, export_document, import_document
-from ..messages import M_
+from ..messages import M_, Text
 from ..service import (
     Draft,
     ScoredDeal,
@@ -177,7 +177,7 @@ def _json_kind(value: Any) -> str:
     return gettext("a number")
 
 
-def _bad(field: str, expected: str) -> KunkenError:
+def _bad(field: str, expected: Text | Reason) -> KunkenError:
     return KunkenError(Reason("bad_field", {"field": field, "expected": expected}))
 
 
@@ -454,11 +454,16 @@ def _store_deal(store: Store, session_id: str, record: dict, report, rules: Rule
     """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key)."""
     deal, created = store.add_deal(session_id, record, idempotency_key=key, **options)
     if not created:  # the same key stored a deal in a request running alongside this one
+        assert key is not None  # add_deal stores nothing only for a key it has seen
         replay = store.stored_response(session_id, key)
         if replay is not None:
             return _replay(*replay)
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
-    tally = session_tally(store, session_id, (deal["record"], report, store.made_version) if created else None)
+    added = None
+    if created:
+        assert store.made_version is not None  # set by add_deal whenever it stores a deal
+        added = (deal["record"], report, store.made_version)
+    tally = session_tally(store, session_id, added)
     answer = {
         "number": deal["number"],
         "players": [p.to_dict() for p in report.players],

@@ -189,7 +189,7 @@ def meld_summary(check: MeldCheck) -> dict:
     return {
         "legal": check.legal,
         "kind": check.kind,
-        "kind_text": KIND_NAMES.get(check.kind),
+        "kind_text": KIND_NAMES.get(check.kind) if check.kind is not None else None,
         "points": check.points,
         "cards": format_cards(shown),
         "written": format_cards(check.written),
@@ -215,7 +215,7 @@ def answer_swap(form: SwapForm, rules: RuleSet) -> dict:
         "reasons": list(result.reasons),
         "meld": meld_summary(result.meld) if result.meld is not None else None,
     }
-    if result.legal and result.joker is not None:
+    if result.legal and result.joker is not None and result.meld is not None:  # a joker is found in a meld
         answer["joker_position"] = result.joker + 1
         pin = result.meld.assigned[result.joker].pin
         # a set's joker has an open suit: it stands for whichever missing card replaces it
@@ -335,7 +335,8 @@ def load_session(sid: str) -> dict:
     except NotFound:
         abort(404)
     rules = session_rules(session)
-    deal_number, table = None, []
+    deal_number: int | None = None
+    table: list[str] = []
     try:
         deal_number, table = last_deal_melds(service.scoreboard(store, sid))
     except (KunkenError, NotFound):

@@ -429,21 +429,23 @@ class DealForm(DealEnd, CardReading, FlaskForm):
             for entry in self.players.entries:
                 self.clear_count_errors(entry.form)
             ok = not any(f.errors for name, f in self._fields.items() if name != "players")
+        players: list[dict[str, Any]] = []
+        swaps: list[dict[str, Any]] = []
         body = {
-            "players": [],
+            "players": players,
             "went_out": self.went_out.data or None,
             "express": bool(self.express.data),
             "redeal": bool(self.redeal.data),
-            "swaps": [],
+            "swaps": swaps,
         }
         for name, entry in zip(self.names, self.players.entries, strict=False):
             if self.redeal.data:
-                body["players"].append({"name": name})
+                players.append({"name": name})
                 continue
-            player, swaps = self.read_player(entry.form, self.hand_mode.data == "counts")
-            body["swaps"] += [{"by": name, **s} for s in swaps]
-            body["players"].append({"name": name, **player})
-        if len(body["swaps"]) > MAX_SWAPS:
+            player, own_swaps = self.read_player(entry.form, self.hand_mode.data == "counts")
+            swaps += [{"by": name, **s} for s in own_swaps]
+            players.append({"name": name, **player})
+        if len(swaps) > MAX_SWAPS:
             self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import service
 from ..draft import read_part
@@ -49,7 +50,7 @@ def _seat_or_404(draft: service.Draft, seat: int) -> str:
     return draft.players[seat]
 
 
-def _to(endpoint: str, **values: Any) -> Response:
+def _to(endpoint: str, **values: Any) -> WerkzeugResponse:
     return redirect(url_for(endpoint, **values), 303)
 
 

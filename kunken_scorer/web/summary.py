@@ -180,16 +180,13 @@ class ImportForm(FlaskForm):
         except RecursionError:
             field.errors.append(gettext("The JSON is nested too deeply to be an export."))
             return False
-        except ValueError as err:
-            where = getattr(err, "lineno", None)
-            if where is not None:
-                field.errors.append(
-                    gettext(
-                        "This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno
-                    )
-                )
-            else:
-                field.errors.append(gettext("This is not valid JSON."))
+        except json.JSONDecodeError as err:
+            field.errors.append(
+                gettext("This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno)
+            )
+            return False
+        except ValueError:  # NaN or Infinity (_no_constant), or a number too long to read
+            field.errors.append(gettext("This is not valid JSON."))
             return False
         return True
 

@@ -12,13 +12,14 @@ import threading
 from collections import OrderedDict
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask import session as flask_session
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
@@ -130,11 +131,11 @@ def _session(sid: str) -> dict:
         abort(404)
 
 
-def _to_session(sid: str) -> Response:
+def _to_session(sid: str) -> WerkzeugResponse:
     return redirect(url_for("views.session", sid=sid), 303)
 
 
-def _refuse_ended(sid: str) -> Response:
+def _refuse_ended(sid: str) -> WerkzeugResponse:
     """Turn a write on an ended session away, with a message on the session page."""
     flash(gettext("This session has ended: it can be read but no longer changed."), "error")
     return _to_session(sid)
@@ -309,8 +310,8 @@ def _live_context(board: service.Scoreboard, editor: bool) -> dict:
 
 #: Rendered scoreboard and deals by (session, version, language, scorer?): a session's version
 #: changes with every write, so an entry never goes stale; phones polling or reloading reuse it.
-# pays: a changed live poll 13.5× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
-_LIVE_CACHE: OrderedDict[tuple, tuple[int, bool, str]] = OrderedDict()
+#: It pays: a changed live poll is 13.5× slower without it (benchmarks/bench_tricks.py).
+_LIVE_CACHE: OrderedDict[tuple[str, int, str, bool], tuple[int, bool, Markup]] = OrderedDict()
 _LIVE_LOCK = threading.Lock()
 _LIVE_CACHE_SIZE = 64
 
@@ -468,7 +469,7 @@ def new_token(sid: str, session: dict):
 # -- recording and editing a deal ------------------------------------------------------------------
 
 
-def _place_problems(form: Any, report: DealReport) -> tuple[dict, list]:
+def _place_problems(form: Any, report: DealReport) -> tuple[dict[str, list[Reason]], list[Reason]]:
     """Each problem next to the field it is about: {field id: [Reason]}, and the deal-wide rest."""
     placed: dict[str, list[Reason]] = {}
     general: list[Reason] = []
@@ -500,6 +501,14 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
         _add_error(field, reason_text(shown))
         return []
     return [reason_text(err.reason)]
+
+
+class _Checked(TypedDict):
+    """A checked deal as ``_render_deal`` shows it: the core's report, its problems placed on the form."""
+
+    report: DealReport
+    placed: dict[str, list[Reason]]
+    general: list[Reason]
 
 
 def _render_deal(
@@ -597,7 +606,7 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     except KunkenError as err:
         return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
     placed, general = _place_problems(form, report)
-    show = {"report": report, "placed": placed, "general": general}
+    show: _Checked = {"report": report, "placed": placed, "general": general}
     session = _remember_hand_entry(session, form.hand_mode.data)
     if not form.save.data:
         return _render_deal(form, session, deal, **show)
