@@ -72,6 +72,15 @@ def _num(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def _minus(value: object) -> str:
+    """A number as printed on the chart: negative with a true minus sign, like the pages around it.
+
+    >>> _minus(-65), _minus(20)
+    ('−65', '20')
+    """
+    return str(value).replace("-", "\u2212")
+
+
 def _short(name: str, limit: int = 16) -> str:
     """A name cut to ``limit`` characters for a label (the full name stays in the tooltip)."""
     return name if len(name) <= limit else name[: limit - 1] + "…"
@@ -266,7 +275,7 @@ def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]
         y = frame.y(v)
         if v != 0:  # the zero line is drawn darker on top of the grid
             grid.append(f"M{_num(left)} {_num(y)}h{_num(plot_w)}")
-        labels.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}">{v}</text>')
+        labels.append(f'<text x="{_num(left - 6)}" y="{_num(y + 4)}">{_minus(v)}</text>')
         v += frame.step
     out = ['<g class="y-axis" text-anchor="end">']
     if grid:
@@ -333,7 +342,7 @@ def _end_labels(frame: _Frame, ends: list[tuple[float, int, str, int]]) -> list[
             f'stroke="{colour}" stroke-width="1"/>',
             f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>',
             f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
-            f'<tspan font-weight="bold">{total}</tspan></text></g>',
+            f'<tspan font-weight="bold">{_minus(total)}</tspan></text></g>',
         ]
     out.append("</g>")
     return out
@@ -375,7 +384,7 @@ def bar_chart(
         y = top + i * row
         x0, x1 = sorted((zero_x, zero_x + float(value) * scale))
         filled = value >= 0
-        out.append(f'<g class="bar"><title>{_esc(label)}: {_esc(format_value(value))}</title>')
+        out.append(f'<g class="bar"><title>{_esc(label)}: {_esc(_minus(format_value(value)))}</title>')
         out.append(
             f'<text x="{_num(name_w - 8)}" y="{_num(y + row / 2 + 4)}" text-anchor="end" '
             f'fill="{_INK}">{_esc(_short(label, 20))}</text>'
@@ -387,7 +396,7 @@ def bar_chart(
         anchor, tx = ("start", x1 + 5) if filled else ("end", x0 - 5)
         out.append(
             f'<text x="{_num(tx)}" y="{_num(y + row / 2 + 4)}" text-anchor="{anchor}" '
-            f'fill="{_INK}">{_esc(format_value(value))}</text></g>'
+            f'fill="{_INK}">{_esc(_minus(format_value(value)))}</text></g>'
         )
     out.append(
         f'<line class="zero" x1="{_num(zero_x)}" y1="{_num(top - 4)}" x2="{_num(zero_x)}" '

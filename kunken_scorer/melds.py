@@ -3,7 +3,7 @@
 >>> from kunken_scorer.rules import RuleSet
 >>> kunken = RuleSet.preset("kunken")
 >>> check = check_meld("5♥ JK 7♥", kunken)
->>> check.legal, check.kind, check.points, format_cards(check.cards)
+>>> check.legal, str(check.kind), check.points, format_cards(check.cards)
 (True, 'run', 15, '5♥ JK=6♥ 7♥')
 >>> [r.code for r in check_meld("K♦ K♦ K♥", kunken).reasons]
 ['set_duplicate_card']
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -32,12 +33,19 @@ _Window = tuple[Rank, ...]
 _Placement = tuple[list[int], _Window, bool]
 
 
+class MeldKind(StrEnum):
+    """What a meld is: a set (cards of one rank) or a run (cards of one suit in order)."""
+
+    SET = "set"
+    RUN = "run"
+
+
 @dataclass(frozen=True)
 class MeldCheck:
     """The verdict on one meld: legal or not, its kind and points, and what every joker stands for."""
 
     legal: bool
-    kind: str | None
+    kind: MeldKind | None
     points: int
     cards: tuple[Card, ...]
     reasons: tuple[Reason, ...] = ()
@@ -59,7 +67,7 @@ class MeldCheck:
         """
         return {
             "legal": self.legal,
-            "kind": self.kind,
+            "kind": str(self.kind) if self.kind else None,
             "points": self.points,
             "cards": [str(c) for c in self.cards],
             "reasons": [r.message for r in self.reasons],
@@ -72,7 +80,7 @@ class MeldCheck:
 
     def extension_base(self) -> tuple[Card, ...]:
         """The meld as later additions see it: run jokers keep their card; set jokers keep an open suit."""
-        if self.kind == "run" and self.legal:
+        if self.kind == MeldKind.RUN and self.legal:
             return self.cards
         return self.written
 
@@ -156,14 +164,14 @@ def _joker_limit_reason(jokers: int, size: int, limit: int, rules: RuleSet) -> R
     )
 
 
-def _illegal(meld: Sequence[Card], kind: str | None, rules: RuleSet, *reasons: Reason) -> MeldCheck:
+def _illegal(meld: Sequence[Card], kind: MeldKind | None, rules: RuleSet, *reasons: Reason) -> MeldCheck:
     points = tuple(rules.face_points(c) for c in meld)
     return MeldCheck(False, kind, sum(points), tuple(meld), tuple(reasons), tuple(meld), points, tuple(meld))
 
 
 def _verdict(
     meld: Sequence[Card],
-    kind: str,
+    kind: MeldKind,
     rules: RuleSet,
     assigned: Sequence[Card],
     display: Sequence[Card],
@@ -183,7 +191,7 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
     rank = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].rank
     assert rank is not None  # a natural card's, or a pinned joker's card's
     if len(meld) > 4:
-        return _illegal(meld, "set", rules, Reason("set_too_many_cards", {"count": len(meld)}))
+        return _illegal(meld, MeldKind.SET, rules, Reason("set_too_many_cards", {"count": len(meld)}))
     reasons: list[Reason] = []
     jokers = sum(1 for c in meld if rules.is_joker(c))
     limit = rules.joker_limit_for(len(meld))
@@ -192,7 +200,7 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
     seen: set[Card] = set()
     for card in naturals:
         if card in seen:
-            return _illegal(meld, "set", rules, Reason("set_duplicate_card", {"card": str(card)}), *reasons)
+            return _illegal(meld, MeldKind.SET, rules, Reason("set_duplicate_card", {"card": str(card)}), *reasons)
         seen.add(card)
     for card in meld:
         if card.is_joker and card.pin is not None:
@@ -215,7 +223,7 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
                 continue
             assigned[i] = Card.joker(open_cards.pop(0))
     points = [rules.points_by_rank[rank]] * len(meld)
-    verdict = _verdict(meld, "set", rules, assigned, assigned, points, _dedupe(reasons))
+    verdict = _verdict(meld, MeldKind.SET, rules, assigned, assigned, points, _dedupe(reasons))
     if options and verdict.legal:
         return replace(verdict, joker_options=options, open_jokers=tuple(free))
     return verdict
@@ -268,15 +276,17 @@ def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
     assert suit is not None  # a natural card's, or a pinned joker's card's
     size = len(meld)
     if size > 13:
-        return _illegal(meld, "run", rules, Reason("run_too_many_cards", {"count": size}))
+        return _illegal(meld, MeldKind.RUN, rules, Reason("run_too_many_cards", {"count": size}))
     seen: set[Card] = set()
     for card in naturals:
         if card in seen:
-            return _illegal(meld, "run", rules, Reason("run_duplicate_card", {"card": str(card)}))
+            return _illegal(meld, MeldKind.RUN, rules, Reason("run_duplicate_card", {"card": str(card)}))
         seen.add(card)
     for card in meld:
         if card.is_joker and card.pin is not None and card.pin.suit != suit:
-            return _illegal(meld, "run", rules, Reason("pin_wrong_suit", {"joker": str(card), "suit": suit.value}))
+            return _illegal(
+                meld, MeldKind.RUN, rules, Reason("pin_wrong_suit", {"joker": str(card), "suit": suit.value})
+            )
     windows = _windows(size, rules)
     placements = _written_placements(meld, windows, rules, pins=True)
     if not placements:
@@ -294,9 +304,9 @@ def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
             )
             needed = Card(window[order.index(pinned)], suit)
             return _illegal(
-                meld, "run", rules, Reason("pin_mismatch", {"joker": str(meld[pinned]), "needed": str(needed)})
+                meld, MeldKind.RUN, rules, Reason("pin_mismatch", {"joker": str(meld[pinned]), "needed": str(needed)})
             )
-        return _illegal(meld, "run", rules, _gap_reason(naturals, meld, rules))
+        return _illegal(meld, MeldKind.RUN, rules, _gap_reason(naturals, meld, rules))
     first = None
     for order, window, written in placements:
         verdict = _run_verdict(meld, order, window, suit, written, rules, laid)
@@ -407,7 +417,7 @@ def _run_verdict(
         if rank == Rank.ACE and _short_ace(window, k, rules):
             points[i] = rules.short_ace_points
     display = assigned if written else [assigned[i] for i in order]
-    return _verdict(meld, "run", rules, assigned, display, points, reasons)
+    return _verdict(meld, MeldKind.RUN, rules, assigned, display, points, reasons)
 
 
 def _short_ace(window: _Window, k: int, rules: RuleSet) -> bool:
@@ -493,7 +503,7 @@ def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
         return SwapCheck(False, (Reason("swap_no_joker", {}),), meld=check)
     if not check.legal:
         return SwapCheck(False, (Reason("swap_illegal_meld", {}),) + check.reasons, meld=check)
-    if check.kind == "set":
+    if check.kind == MeldKind.SET:
         rank = next(n for n in (c.natural_card for c in check.assigned) if n is not None).rank
         if natural.rank != rank:
             return SwapCheck(
@@ -556,7 +566,7 @@ def check_opening(
     if not has_layout:
         if points < rules.opening_points:
             reasons.append(Reason("opening_too_few_points", {"points": points, "needed": rules.opening_points}))
-        if rules.first_meld_run and checks and checks[0].kind != "run":
+        if rules.first_meld_run and checks and checks[0].kind != MeldKind.RUN:
             reasons.append(Reason("opening_first_meld_run", {}))
     return OpeningCheck(not reasons, points, tuple(reasons), checks)
 

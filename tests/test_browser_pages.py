@@ -58,6 +58,8 @@ DEALS = [
 LAYOUT = """() => {
   const found = [];
   const width = window.innerWidth;
+  const bar = document.querySelector('.topbar');
+  if (bar && bar.getBoundingClientRect().height > 60) found.push(`header ${bar.getBoundingClientRect().height}px tall`);
   const wide = document.documentElement.scrollWidth;
   if (wide > width + 1) found.push(`page ${wide}px wide`);
   const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
@@ -123,6 +125,7 @@ def look(page: Page, shots, name: str, language: str) -> list[str]:
     found = page.evaluate(LAYOUT)
     text = page.locator("body").inner_text()
     found += [f"code name: {c}" for c in sorted(CODE_NAMES & set(re.findall(r"[a-z_]+", text)))]
+    found += [f"a hyphen for a minus: {m!r}" for m in re.findall(r"(?<![\w./:-])-\d+", text)]
     found += [
         f"axe {v['id']}: {v['nodes'][0]['html'][:100]}" for v in Axe().run(page, options=WCAG_AA).response["violations"]
     ]
@@ -236,3 +239,19 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
     expect(laptop.locator(".table-screen-melds li").first.locator(".meld")).to_have_count(2)
     laptop.screenshot(path=str(shots / "page-table-screen-laptop-ru.png"))
     laptop.context.close()
+
+
+def test_the_start_form_keeps_start_on_screen_and_shows_the_chosen_games_defaults(server, phones):
+    page = phones(locale="ru-RU").new_page()
+    page.goto(server + "/")
+    expect(page.locator("#create")).to_be_in_viewport()  # eight seats do not push it off the first screen
+    page.locator("#players-7").fill("Восьмой")  # the last seat, at the bottom of the seats
+    expect(page.locator("#create")).to_be_in_viewport()
+    page.locator("#house-rules > summary").tap()
+    expect(page.locator("#rules-hand_size")).to_have_value("13")
+    page.locator("#rules-opening_points").fill("40")  # the table's own choice stays as typed
+    page.locator("#game").select_option("ordered-rummy")
+    expect(page.locator("#rules-hand_size")).to_have_value("8")
+    expect(page.locator("#rules-ace_points")).to_have_value("15")
+    expect(page.locator("#rules-opening_points")).to_have_value("40")
+    expect(page.locator("#defaults-of")).to_contain_text("порядковый рамми", ignore_case=True)

@@ -447,7 +447,7 @@ def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(c
     data = deal_data(page, {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
     checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
     assert re.search(r'data-kind="swaps" data-seat="0" data-insert="Ann 1: "', checked)  # the wild card is a joker
-    assert "Left in hand: 35 points, 1 joker(s)." in checked
+    assert "Left in hand: 35 points, 1 joker." in checked
 
 
 def test_a_russian_page_names_cards_in_russian_in_its_problems(app):

@@ -553,3 +553,15 @@ def test_the_desk_lets_a_phone_jump_to_each_question_and_names_each_field_once(c
     assert page.count("<summary>Other melds on the table</summary>") == 4
     labels = re.findall(r"<label ([^>]*)>Other melds on the table, one per line \(optional\)</label>", page)
     assert len(labels) == 4 and all('class="visually-hidden"' in attrs for attrs in labels)
+
+
+def test_a_run_with_a_gap_and_no_joker_is_explained_in_plain_russian(client):
+    page = client.get("/rules/desk", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
+    answer = client.post(
+        "/rules/desk",
+        data={"meld-csrf_token": token, "meld-cards": "5♥ 6♥ 8♥", "meld-submit": "x"},
+        headers={"Accept-Language": "ru"},
+    ).get_data(as_text=True)
+    assert "Карты не идут подряд: в пропусках 1 карта, а джокеров, чтобы их закрыть, — ни одного." in answer
+    assert "только 0" not in answer and "(s)" not in answer

@@ -475,7 +475,7 @@ def test_sending_the_import_form_twice_imports_once(app, store):
     assert second.status_code == 302 and second.headers["Location"] == first.headers["Location"]
     assert len(store.recent_sessions(10)) == 1
     page = client.get(f"/s/{sid}").get_data(as_text=True)
-    assert "was imported with 1 deal(s)" in page and 'id="record-deal"' in page  # still this phone's
+    assert "was imported with 1 deal." in page and 'id="record-deal"' in page  # still this phone's
 
 
 def test_a_fresh_import_form_imports_again(app, store):

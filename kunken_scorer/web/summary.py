@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext
+from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup
@@ -213,9 +213,10 @@ def import_page():
             # phone that sent it got the scorer cookie with the first answer.
             if token is not None or can_edit(session["id"]):
                 flash(
-                    gettext(
-                        "The score sheet was imported with %(count)s deal(s). You keep score for it on this device.",
-                        count=len(form.document.get("deals") or []),
+                    ngettext(
+                        "The score sheet was imported with %(num)s deal. You keep score for it on this device.",
+                        "The score sheet was imported with %(num)s deals. You keep score for it on this device.",
+                        len(form.document.get("deals") or []),
                     ),
                     "success",
                 )
