@@ -8,7 +8,7 @@ properties check the scoring over generated deals.
 from __future__ import annotations
 
 import pytest
-from conftest import kunken, naturals, ordered, rule_sets
+from conftest import DEAL, kunken, naturals, ordered, rule_sets
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -43,15 +43,7 @@ def score(body: dict, rules: RuleSet = KUNKEN):
 
 # --- Deals: API.md example --------------------------------------------------------------------
 
-API_DEAL = {
-    "game": "kunken",
-    "players": [
-        {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♥"}], "hand": ""},
-        {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣ JK"},
-    ],
-    "went_out": "Anna",
-    "express": False,
-}
+API_DEAL = DEAL  # the example of docs/api.md, shared with the API tests
 
 
 def test_api_deal_example():

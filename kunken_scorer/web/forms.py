@@ -269,24 +269,29 @@ def vist_line(vist: dict, names: Sequence[str] = ()) -> str:
     return f"{where}: {vist.get('cards', '')}"
 
 
+def _at_most(characters: int) -> Length:
+    """A text field's length limit, said as the table reads it."""
+    return Length(max=characters, message=lazy_gettext("Too long: at most %(max)d characters."))
+
+
 class PlayerForm(Form):
     """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
 
     melds = TextAreaField(
         lazy_gettext("Melds, one per line"),
-        validators=[Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+        validators=[_at_most(MAX_CARDS_TEXT)],
     )
     vists = TextAreaField(
         lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
-        validators=[Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+        validators=[_at_most(MAX_CARDS_TEXT)],
     )
     swaps = TextAreaField(
         lazy_gettext("Joker swaps, one per line: name: the card put in (or name 2: card for their meld 2)"),
-        validators=[Length(max=MAX_CARDS_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+        validators=[_at_most(MAX_CARDS_TEXT)],
     )
     hand = StringField(
         lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"),
-        validators=[Length(max=MAX_HAND_TEXT, message=lazy_gettext("Too long: at most %(max)d characters."))],
+        validators=[_at_most(MAX_HAND_TEXT)],
     )
     # counts of the cards left in hand (the "counts" way of entering hands)
     small = IntegerField(
@@ -403,7 +408,7 @@ class DealEnd:
     override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
     note = TextAreaField(
         lazy_gettext("Note (needed to record anyway)"),
-        validators=[Length(max=MAX_NOTE, message=lazy_gettext("Too long: at most %(max)d characters."))],
+        validators=[_at_most(MAX_NOTE)],
     )
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
 

@@ -50,6 +50,15 @@ def _seat_or_404(draft: service.Draft, seat: int) -> str:
     return draft.players[seat]
 
 
+def _changed_since(draft: service.Draft) -> Any:
+    """Nothing recorded: a part changed since the scorer's page showed it (409, the draft as it is now)."""
+    message = gettext(
+        "A part of this deal changed since your page showed it. Nothing was recorded: look at the parts again, "
+        "then record."
+    )
+    return _render_draft(draft, _draft_form(draft, formdata=None, data=_end_data(draft)), status=409, message=message)
+
+
 def _to(endpoint: str, **values: Any) -> WerkzeugResponse:
     return redirect(url_for(endpoint, **values), 303)
 
@@ -374,15 +383,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         return _to("views.session", sid=sid)
     expected = int(form.version.data)
     if expected != current.version or int(form.deal.data) != current.deal:
-        return _render_draft(
-            current,
-            _draft_form(current, formdata=None, data=_end_data(current)),
-            status=409,
-            message=gettext(
-                "A part of this deal changed since your page showed it. Nothing was "
-                "recorded: look at the parts again, then record."
-            ),
-        )
+        return _changed_since(current)
     chosen = service.with_end(current, end)
     try:
         record, report = service.draft_deal(chosen)
@@ -408,15 +409,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         return _to("views.session", sid=sid)
     except Conflict:
         fresh = service.load_draft(store, sid)
-        return _render_draft(
-            fresh,
-            _draft_form(fresh, formdata=None, data=_end_data(fresh)),
-            status=409,
-            message=gettext(
-                "A part of this deal changed since your page showed it. Nothing was "
-                "recorded: look at the parts again, then record."
-            ),
-        )
+        return _changed_since(fresh)
     if created:
         flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
     else:
