@@ -67,6 +67,9 @@ LAYOUT = """() => {
   for (const el of document.querySelectorAll('button, a.button, label.segment, input[type=submit], summary.button')) {
     if (visible(el) && el.scrollWidth > el.clientWidth + 1) found.push(`clipped: ${el.outerHTML.slice(0, 80)}`);
   }
+  for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
+    if (visible(el) && el.tabIndex < 0) found.push(`not reachable by keyboard: ${el.outerHTML.slice(0, 80)}`);
+  }
   const probe = document.createElement('span');
   probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
   document.body.appendChild(probe);
@@ -126,6 +129,7 @@ def look(page: Page, shots, name: str, language: str) -> list[str]:
     text = page.locator("body").inner_text()
     found += [f"code name: {c}" for c in sorted(CODE_NAMES & set(re.findall(r"[a-z_]+", text)))]
     found += [f"a hyphen for a minus: {m!r}" for m in re.findall(r"(?<![\w./:-])-\d+", text)]
+    found += [f"no space before a middle dot: {m!r}" for m in re.findall(r"\S·", text)]
     found += [
         f"axe {v['id']}: {v['nodes'][0]['html'][:100]}" for v in Axe().run(page, options=WCAG_AA).response["violations"]
     ]
@@ -173,6 +177,21 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
     expect(viewer.locator("#swap-answer")).to_have_attribute("data-legal", "true")
     found = look(viewer, shots, "desk-swap-answered", language)
     viewer.locator("#desk-swap").screenshot(path=str(shots / f"page-desk-swap-answer-{language}.png"))
+    rows = viewer.evaluate("""() => [...document.querySelectorAll('#swap-answer-facts dt')].map(
+        dt => Math.abs(dt.getBoundingClientRect().top - dt.nextElementSibling.getBoundingClientRect().top))""")
+    assert rows and max(rows) < 8, rows  # each fact's name beside its value, not a line of its own
+    # an ended session: its page names the winner, never "leads"
+    scorer.goto(f"{server}/s/{sid}")
+    scorer.locator("#end-panel > summary, #end-session").first.wait_for()
+    if scorer.locator("#end-panel > summary").count():
+        scorer.locator("#end-panel > summary").tap()
+    with scorer.expect_navigation():
+        scorer.locator("#end-session").tap()
+    leader = scorer.locator("#totals tr.leader .badge")
+    expect(leader).to_have_text("победил" if language == "ru" else "won")
+    found = look(scorer, shots, "session-ended", language)
+    if found:
+        problems["session-ended"] = found
     if found:
         problems["desk-swap-answered"] = found
     assert problems == {}, "\n".join(f"{name}: {found}" for name, found in problems.items())
