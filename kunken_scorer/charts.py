@@ -215,6 +215,18 @@ class _Frame:
         return self.top + (self.hi - v) / (self.hi - self.lo) * self.plot_h
 
 
+def running_chart_size(players: Sequence[str], running: Sequence[Mapping[str, int]]) -> tuple[float, float]:
+    """The width and height ``running_chart`` draws (a page that shows it as an image reserves its place).
+
+    >>> running_chart_size(["Anna"], [{"Anna": 35}])
+    (552.4, 308.0)
+    """
+    n = len(running)
+    label_chars = max([len(_short(p)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
+    frame = _Frame(n, 0, 1, 1)
+    return frame.left + frame.plot_w + 30.0 + label_chars * 7.2, frame.bottom + 42.0
+
+
 def running_chart(
     players: Sequence[str],
     running: Sequence[Mapping[str, int]],
@@ -242,9 +254,7 @@ def running_chart(
         lo, hi = lo - 10, hi + 10
     step = _nice_step(hi - lo)
     frame = _Frame(n, math.floor(lo / step) * step, math.ceil(hi / step) * step, step)
-    label_chars = max([len(_short(p)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
-    width = frame.left + frame.plot_w + 30.0 + label_chars * 7.2
-    height = frame.bottom + 42.0
+    width, height = running_chart_size(players, running)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart running-chart" role="img" '
         f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '

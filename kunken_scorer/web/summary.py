@@ -18,7 +18,7 @@ from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
 from .. import KunkenError, RuleSet
-from ..charts import ChartWords, bar_chart, running_chart
+from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
 from ..exports import csv_text, export_document, import_document
 from ..rules import GAMES, KEY_SWITCHES
 from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
@@ -82,6 +82,13 @@ def scoreboard_chart(board: Scoreboard) -> str:
         deal_numbers=numbers,
         words=ChartWords(gettext("Running totals"), gettext("Total"), gettext("Deal")),
     )
+
+
+@bp.app_template_global("running_chart_size")
+def chart_size(board: Scoreboard) -> tuple[int, int]:
+    """The chart's width and height in whole pixels, for an ``<img>`` of ``chart.svg`` that keeps its place."""
+    width, height = running_chart_size(board.players, board.running)
+    return round(width), round(height)
 
 
 @bp.app_template_global("running_chart_svg")

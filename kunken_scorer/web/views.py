@@ -305,7 +305,14 @@ def _chosen_rules(form: SessionForm) -> RuleSet | None:
 def _live_context(board: service.Scoreboard, editor: bool) -> dict:
     sid = board.session["id"]
     edit_base = url_for("views.edit_deal", sid=sid, deal_id=0)
-    return {"board": board, "sid": sid, "editor": editor, "rows": board.lines, "edit_base": edit_base[: -len("0/edit")]}
+    return {
+        "board": board,
+        "sid": sid,
+        "editor": editor,
+        "rows": board.lines,
+        "chart_image": True,
+        "edit_base": edit_base[: -len("0/edit")],
+    }
 
 
 #: Rendered scoreboard and deals by (session, version, language, scorer?): a session's version
