@@ -377,19 +377,18 @@ def _remember(tally: Tally) -> Tally:
     return tally
 
 
-def session_tally(store: Store, session_id: str, added: tuple[dict, DealReport, int] | None = None) -> Tally:
-    """The session's tally. ``added``: the deal this request just stored (record, report, and the version
-    it made): the tally at that version, from the one just before when it is known, instead of
-    summing every deal again. Without it, the tally now."""
-    if added is not None:
-        record, report, version = added
-        with _SCORED_LOCK:
-            known = _TALLIES.get((session_id, version)) or _TALLIES.get((session_id, version - 1))
-        if known is not None and known.version == version:
-            return known
-        if known is not None:
-            rules = RuleSet.from_dict(store.get_session(session_id)["rules"])
-            return _remember(known.add(record, report, version, rules))
+def tally_after(session_id: str, record: dict, report: DealReport, version: int, rules: RuleSet) -> Tally | None:
+    """The session's tally at ``version``, the version the deal ``record`` just made: the tally of the
+    version before plus this deal. None when that tally is not known (nothing is summed again)."""
+    with _SCORED_LOCK:
+        known = _TALLIES.get((session_id, version)) or _TALLIES.get((session_id, version - 1))
+    if known is None or known.version == version:
+        return known
+    return _remember(known.add(record, report, version, rules))
+
+
+def session_tally(store: Store, session_id: str) -> Tally:
+    """The session's tally now."""
     version = store.version(session_id)
     with _SCORED_LOCK:
         known = _TALLIES.get((session_id, version))

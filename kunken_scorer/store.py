@@ -20,7 +20,7 @@ import secrets
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -272,6 +272,13 @@ def m006_player_stats(db: Database) -> None:
     db.execute("CREATE INDEX sessions_stale_stats ON sessions (id) WHERE stats_version != version")
 
 
+@migrations()
+def m007_live_deals(db: Database) -> None:
+    """Index a session's live deals, so counting them (a deal's number) reads the index alone."""
+    # pays: a deal's number on a 900-deal session 101 µs → 53 µs; recording reads it twice
+    db.execute("CREATE INDEX deals_live ON deals (session_id, seq) WHERE deleted_at IS NULL")
+
+
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 
@@ -328,8 +335,6 @@ class Store:
         ``migrate=False`` skips the migrations check, for a server that migrated at start-up.
         """
         self.db = db
-        #: the session version the last deal this store added made (``add_deal``)
-        self.made_version: int | None = None
         # Both pragmas are per connection and off/zero by default, so set them every time.
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA busy_timeout = 5000")
@@ -510,14 +515,9 @@ class Store:
     ) -> None:
         """Append one history row."""
         assert action in HISTORY_ACTIONS, action
-        self.db.table("history").insert(
-            {
-                "session_id": session_id,
-                "deal_id": deal_id,
-                "action": action,
-                "detail": _dumps(detail),
-                "at": at or _now(),
-            }
+        self.db.execute(
+            "INSERT INTO history (session_id, deal_id, action, detail, at) VALUES (?, ?, ?, ?, ?)",
+            [session_id, deal_id, action, _dumps(detail), at or _now()],
         )
 
     def _insert_session(
@@ -698,24 +698,27 @@ class Store:
             raise Conflict("This deal was deleted on another device. Reload to see the current deals.")
         return row
 
-    def _insert_deal(self, session_id: str, seq: int, record: dict, override: bool, note: str | None, now: str) -> int:
-        """Insert one deals row and return its id."""
+    def _insert_deal(self, session_id: str, seq: int, record: dict, override: bool, note: str | None, now: str) -> dict:
+        """Insert one deals row and return it."""
         _check_record(record)
-        table = self.db.table("deals").insert(
-            {
-                "session_id": session_id,
-                "seq": seq,
-                "record": _dumps(record),
-                "override": int(bool(override)),
-                "note": note,
-                "revision": 1,
-                "created_at": now,
-                "updated_at": now,
-                "deleted_at": None,
-            }
+        row = {
+            "session_id": session_id,
+            "seq": seq,
+            "record": _dumps(record),
+            "override": int(bool(override)),
+            "note": note,
+            "revision": 1,
+            "created_at": now,
+            "updated_at": now,
+            "deleted_at": None,
+        }
+        # plain SQL: the Table API looks the table up again on each insert (recording is the hot path)
+        cursor = self.db.execute(
+            "INSERT INTO deals (session_id, seq, record, override, note, revision, created_at, updated_at, deleted_at)"
+            " VALUES (:session_id, :seq, :record, :override, :note, :revision, :created_at, :updated_at, :deleted_at)",
+            row,
         )
-        assert table.last_pk is not None  # the row was just inserted
-        return table.last_pk
+        return {"id": cursor.lastrowid, **row}
 
     def add_deal(
         self,
@@ -727,11 +730,14 @@ class Store:
         idempotency_key: str | None = None,
         expected_version: int | None = None,
         draft_version: int | None = None,
+        answer: Callable[[dict, int], dict | None] | None = None,
     ) -> tuple[dict, bool]:
         """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
 
         The draft of the next deal is emptied (the deal it was for is now recorded); with
         ``draft_version`` the deal is the draft's and is stored only if the draft is still at it.
+        ``answer(deal, version)``, called in the same transaction with the session's version the deal
+        made, gives the response to replay for ``idempotency_key`` (None: the caller saves one later).
         """
         _check_record(record)
         with self._write():
@@ -752,31 +758,36 @@ class Store:
                 raise Conflict("A part of this deal changed since it was shown. Look at it again, then record it.")
             now = _now()
             self._clear_draft(session_id, now)
-            seq = self.db.execute(
-                "SELECT coalesce(max(seq), 0) + 1 FROM deals WHERE session_id = ?",
-                [session_id],
-            ).fetchone()[0]
-            deal_id = self._insert_deal(session_id, seq, record, override, note, now)
+            seq, number = self.db.execute(
+                "SELECT (SELECT coalesce(max(seq), 0) + 1 FROM deals WHERE session_id = :id),"
+                " (SELECT count(*) + 1 FROM deals WHERE session_id = :id AND deleted_at IS NULL)",
+                {"id": session_id},
+            ).fetchone()
+            stored = self._insert_deal(session_id, seq, record, override, note, now)
+            self._bump_version(session_id)
+            self._log(session_id, "record", {"after": self._snapshot(stored)}, stored["id"], now)
+            deal = self._deal(stored, number)
             if idempotency_key is not None:
                 # A key that only has a saved response (nothing stored, e.g. a rejected
                 # deal) is claimed now; its stale response is dropped.
-                self.db.table("idempotency").upsert(
-                    {
-                        "session_id": session_id,
-                        "key": idempotency_key,
-                        "deal_id": deal_id,
-                        "response": None,
-                        "status": None,
-                        "created_at": now,
-                    },
-                    pk=("session_id", "key"),
+                response = answer(deal, row["version"] + 1) if answer is not None else None
+                self.db.execute(
+                    "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
+                    " deal_id = excluded.deal_id, response = excluded.response, status = excluded.status,"
+                    " created_at = excluded.created_at",
+                    [
+                        session_id,
+                        idempotency_key,
+                        stored["id"],
+                        None if response is None else _dumps(response),
+                        None if response is None else 201,
+                        now,
+                    ],
                 )
-            self._bump_version(session_id)
-            deal = self._deal_row(session_id, deal_id)
-            self._log(session_id, "record", {"after": self._snapshot(deal)}, deal_id, now)
-            # the session's version this deal made (one more than the version it was added to)
-            self.made_version = row["version"] + 1
-            return self._deal(deal, self._number(deal)), True
+            elif answer is not None:
+                answer(deal, row["version"] + 1)
+            return deal, True
 
     def save_response(self, session_id: str, key: str, status: int, body: dict) -> None:
         """Remember the response sent for an idempotency key, for replaying it."""

@@ -274,6 +274,35 @@ def test_same_idempotency_key_replays_the_answer_and_stores_once(client, store):
     assert len(store.list_deals(s["id"])) == 2
 
 
+@pytest.mark.parametrize("totals_known", [True, False], ids=["kept-with-the-deal", "saved-after"])
+def test_answer_for_a_key_is_kept_whether_or_not_the_totals_before_were_known(client, store, totals_known):
+    """With the totals before the deal known, the answer is stored in the deal's own transaction; without
+    them (a fresh server process), it is worked out from every deal and saved after. Both replay alike."""
+    from kunken_scorer import service
+
+    s = new_session(client)
+    post_deal(client, s, key="first")
+    if not totals_known:
+        service._TALLIES.clear()
+    second = post_deal(client, s, key="second")
+    assert second.status_code == 201 and second.get_json()["totals"] == {"Anna": 70, "Boris": -10}
+    assert store.stored_response(s["id"], "second") == (201, second.get_json())
+    service._TALLIES.clear()
+    assert post_deal(client, s, key="second").get_json() == second.get_json()
+    assert len(store.list_deals(s["id"])) == 2
+
+
+def test_a_deal_recorded_after_a_deletion_takes_the_next_live_number(client, store):
+    s = new_session(client)
+    for key in ("a", "b", "c"):
+        post_deal(client, s, key=key)
+    second = store.list_deals(s["id"])[1]
+    store.delete_deal(s["id"], second["id"])
+    answer = post_deal(client, s, key="d").get_json()
+    assert answer["number"] == 3
+    assert [d["number"] for d in store.list_deals(s["id"])] == [1, 2, 3]
+
+
 def test_without_an_idempotency_key_each_post_stores_a_deal(client, store):
     s = new_session(client)
     post_deal(client, s)

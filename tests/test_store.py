@@ -71,6 +71,7 @@ def test_open_applies_migrations_once(db_path):
         "m004_drafts",
         "m005_creations",
         "m006_player_stats",
+        "m007_live_deals",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -79,7 +80,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 6
+        assert count(second, "_sqlite_migrations") == 7
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:

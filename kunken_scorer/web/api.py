@@ -40,12 +40,14 @@ from ..messages import M_, Text
 from ..service import (
     Draft,
     ScoredDeal,
+    Tally,
     draft_deal,
     load_draft,
     prepare_deal,
     scoreboard,
     session_players,
     session_tally,
+    tally_after,
     with_end,
 )
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
@@ -451,34 +453,42 @@ def _refuse_problems(report, override: bool, message: str) -> None:
 
 
 def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
-    """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key)."""
-    deal, created = store.add_deal(session_id, record, idempotency_key=key, **options)
+    """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key, in
+    the same transaction when the totals before it are known)."""
+    answered: list[dict | None] = []
+
+    def answer(deal: dict, version: int) -> dict | None:
+        tally = tally_after(session_id, record, report, version, rules)
+        answered.append(None if tally is None else _deal_answer(deal["number"], report, tally))
+        return answered[-1]
+
+    deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, **options)
+    if created and answered[-1] is not None:
+        return _replay(201, answered[-1])
     if not created:  # the same key stored a deal in a request running alongside this one
         assert key is not None  # add_deal stores nothing only for a key it has seen
         replay = store.stored_response(session_id, key)
         if replay is not None:
             return _replay(*replay)
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
-    added = None
-    if created:
-        assert store.made_version is not None  # set by add_deal whenever it stores a deal
-        added = (deal["record"], report, store.made_version)
-    tally = session_tally(store, session_id, added)
-    answer = {
-        "number": deal["number"],
+    body = _deal_answer(deal["number"], report, session_tally(store, session_id))
+    if key is not None:
+        try:
+            store.save_response(session_id, key, 201, body)
+        except StorageUnavailable as err:  # the deal is stored: a retry rebuilds this answer from it
+            current_app.logger.warning("answer to %s not kept for retries: %s", key, err)
+    return _replay(201, body)
+
+
+def _deal_answer(number: int, report, tally: Tally) -> dict:
+    """The answer to a recorded deal: its number and scores, the totals and version after it."""
+    return {
+        "number": number,
         "players": [p.to_dict() for p in report.players],
         "warnings": _problems(report.warnings),
         "totals": tally.points,
         "version": tally.version,
     }
-    if key is not None:
-        try:
-            store.save_response(session_id, key, 201, answer)
-        except StorageUnavailable as err:  # the deal is stored: a retry rebuilds this answer from it
-            current_app.logger.warning("answer to %s not kept for retries: %s", key, err)
-    response = jsonify(answer)
-    response.status_code = 201
-    return response
 
 
 @bp.post("/sessions/<session_id>/deals")
