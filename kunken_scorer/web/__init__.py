@@ -444,7 +444,7 @@ def creation_allowed() -> None:
 @lru_cache(maxsize=1)
 def _lan_address(_minute: int) -> str:
     """The LAN address, looked up at most once a minute (it changes only when the network does)."""
-    from .qr import lan_address
+    from ..qrcodes import lan_address
 
     return lan_address()
 

@@ -25,6 +25,7 @@ from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
 from ..deal import Deal, DealReport, hand_entries
 from ..messages import KunkenError, Reason
+from ..qrcodes import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound, SessionEnded
@@ -44,7 +45,6 @@ from . import (
     set_scorer_cookie,
 )
 from .forms import FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values, vist_line
-from .qr import qr_svg
 
 bp = Blueprint("views", __name__)
 
