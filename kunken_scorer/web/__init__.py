@@ -27,8 +27,9 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
-from ..cards import CardError, Rank, parse_cards
+from ..cards import Rank
 from ..messages import Reason, render
+from ..notation import shown_cards
 from ..rules import SWITCHES, RuleSet
 from ..store import NotFound, StorageUnavailable, Store, StoreError
 
@@ -465,20 +466,6 @@ def current_language() -> str:
     """The language of the current page."""
     locale = get_locale()
     return locale.language if locale else "ru"
-
-
-def shown_cards(text: str, russian: bool) -> str:
-    """Canonical card text in the page's notation (Russian ranks on Russian pages).
-
-    >>> shown_cards("K♠ JK 10♥", True), shown_cards("K♠ JK", False), shown_cards("6♥, 7♥", True)
-    ('К♠ Дж 10♥', 'K♠ JK', '6♥, 7♥')
-    """
-    if not russian or not text:
-        return text
-    try:
-        return ", ".join(" ".join(c.russian() for c in parse_cards(part)) for part in text.split(", "))
-    except CardError:
-        return text
 
 
 #: Parameters of the core's reasons that hold cards (or a rank) in canonical notation.

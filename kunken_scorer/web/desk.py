@@ -21,10 +21,10 @@ from .. import service
 from ..cards import format_cards, parse_cards
 from ..melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist
 from ..messages import KunkenError, Reason
+from ..notation import split_lines
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from ..store import NotFound
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
-from .forms import split_lines
 
 bp = Blueprint("desk", __name__)
 

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from .. import service
 from ..draft import read_part
 from ..messages import KunkenError
+from ..notation import hand_entry, part_texts
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded
 from . import (
     can_edit,
@@ -31,8 +32,8 @@ from . import (
     seat_cookie,
     set_seat_cookie,
 )
-from .forms import DraftForm, new_form_key, part_form, part_form_data
-from .views import PLAYER_FIELD, _picks, hand_entry
+from .forms import DraftForm, new_form_key, part_form
+from .views import PLAYER_FIELD, _picks
 
 bp = Blueprint("seats", __name__)
 
@@ -220,7 +221,7 @@ def _part_form(draft: service.Draft, seat: int, **kwargs: Any):
 def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
     """The part form filled with the stored part (or empty), for the draft's deal."""
     entry = draft.parts.get(seat)
-    data = part_form_data(
+    data = part_texts(
         entry["part"] if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
     )
     mode = mode or hand_entry(draft.session, draft.rules)

@@ -25,6 +25,7 @@ from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
 from ..deal import Deal, DealReport, hand_entries
 from ..messages import KunkenError, Reason
+from ..notation import deal_texts, entered_as, hand_entry, vist_line
 from ..qrcodes import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
@@ -44,7 +45,7 @@ from . import (
     scorer_required,
     set_scorer_cookie,
 )
-from .forms import FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values, vist_line
+from .forms import FORM_KEY, SessionForm, deal_form, new_form_key, raw_switch, switch_values
 
 bp = Blueprint("views", __name__)
 
@@ -729,10 +730,10 @@ def edit_deal(sid: str, deal_id: int, session: dict):
             return _edit_of_deleted(session, rules)
         abort(404)
     if request.method == "GET":
-        data = deal_form_data(
+        data = deal_texts(
             deal["record"], names, deal["override"], deal["note"], rules, russian=current_language() == "ru"
         )
-        mode = _entered_as(deal["record"], hand_entry(session, rules))
+        mode = entered_as(deal["record"], hand_entry(session, rules))
         form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
         return _render_deal(form, session, deal)
     return _post_deal(deal_form(names, rules), session, deal)
@@ -755,23 +756,6 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
             "What you typed is kept below: Save records it as a new deal."
         ),
     )
-
-
-def _entered_as(record: dict, default: str) -> str:
-    """How a stored deal's hands were entered, so that its edit shows them the same way.
-
-    Counts or points alone come back as such; typed cards, or a mix, come back as text (a counts
-    hand then shows as its points); a deal whose hands say nothing takes the table's way.
-    """
-    hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
-    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards" for h in hands if h}
-    return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
-
-
-def hand_entry(session: dict, rules: RuleSet) -> str:
-    """How this table enters the cards left in hand: its remembered choice, else by card."""
-    chosen = session.get("hand_entry")
-    return chosen if chosen in hand_entries(rules) else "cards"
 
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
