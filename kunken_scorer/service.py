@@ -468,3 +468,58 @@ def player_history(store: Store, game: str | None = None) -> list[PlayerHistory]
         entry.points += row["points"]
         entry.expresses += row["expresses"]
     return sorted(players.values(), key=lambda p: (-p.won, -p.average, p.name.casefold()))
+
+
+# -- the rules desk opened from a session -------------------------------------------------------
+
+
+def session_rules(session: dict) -> RuleSet:
+    """The rule set a session was played under (the session's game when the record omits it)."""
+    from .rules import GAMES
+
+    data = dict(session.get("rules") or {})
+    data.setdefault("game", session.get("game") or "kunken")
+    try:
+        return RuleSet.from_dict(data)
+    except KunkenError:
+        game = data["game"] if data["game"] in GAMES else "kunken"
+        return RuleSet.preset(game)
+
+
+def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
+    """The melds on the table at the end of the last recorded deal (vists added to their melds)."""
+    from .cards import format_cards
+
+    if not board.deals:
+        return None, []
+    scored = board.deals[-1]
+    if scored.deal is None or scored.report is None or scored.deal.redeal:
+        return scored.number, []
+    table = {d.name: [m.extension_base() for m in d.final_melds] for d in scored.report.details}
+    # a vist that fitted no meld stays on the table as its own line
+    loose = [v.vist.cards for d in scored.report.details for v in d.vists if not v.legal]
+    lines = [format_cards(m) for name in board.players for m in table.get(name, [])]
+    lines += [format_cards(m) for m in loose]
+    return scored.number, [line for line in lines if line]
+
+
+def desk_session(store: Store, session_id: str) -> dict:
+    """A session as the rules desk uses it: its record, rule set, players and last deal's melds
+    (``NotFound`` for an unknown session)."""
+    from .store import NotFound
+
+    session = store.get_session(session_id)
+    deal_number: int | None = None
+    table: list[str] = []
+    try:
+        deal_number, table = last_deal_melds(scoreboard(store, session_id))
+    except (KunkenError, NotFound):
+        pass  # an unreadable record: the desk still answers, just without the table prefilled
+    return {
+        "id": session_id,
+        "record": session,
+        "rules": session_rules(session),
+        "players": session.get("players", []),
+        "deal_number": deal_number,
+        "table": table,
+    }
