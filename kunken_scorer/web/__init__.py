@@ -29,7 +29,7 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 
 from ..cards import Rank
 from ..messages import Reason, render
-from ..notation import shown_cards
+from ..notation import shown_cards, vist_line
 from ..rules import SWITCHES, RuleSet
 from ..store import NotFound, StorageUnavailable, Store, StoreError
 
@@ -142,6 +142,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         rule_lines=rule_lines,
         switch_ref=switch_ref,
         switch_word=switch_word,
+        vist_line=vist_line,
     )
     app.jinja_env.filters["minus"] = minus_sign
     app.jinja_env.trim_blocks = True

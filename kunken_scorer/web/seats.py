@@ -33,7 +33,7 @@ from . import (
     set_seat_cookie,
 )
 from .forms import DraftForm, new_form_key, part_form
-from .views import PLAYER_FIELD, _picks
+from .views import PLAYER_FIELD
 
 bp = Blueprint("seats", __name__)
 
@@ -188,7 +188,6 @@ def _render_part(
             if seat in draft.taken
             else gettext("The scorer freed the seat of %(name)s. Take it again to go on.", name=draft.players[seat])
         )
-    picks = [p for p in _picks(draft.players, report, draft.rules) if p["seat"] != seat]
     entry = draft.parts.get(seat)
     return render_template(
         "part.html",
@@ -203,7 +202,6 @@ def _render_part(
         score=report.players[seat],
         placed=placed,
         general=(),
-        picks=picks,
         writer=writer,
         lost=lost,
         entry=entry,

@@ -25,7 +25,7 @@ from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
 from ..deal import Deal, DealReport, hand_entries
 from ..messages import KunkenError, Reason
-from ..notation import deal_texts, entered_as, hand_entry, vist_line
+from ..notation import deal_texts, entered_as, hand_entry
 from ..qrcodes import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
@@ -552,52 +552,9 @@ def _render_deal(
         form_errors=list(form_errors),
         conflict=conflict,
         rules_game=session["game"],
-        picks=_picks(form.names, report, form.rules),
         went_out_suggestion=empty[0] if len(empty) == 1 else "",
         action=action or request.path,
     ), status
-
-
-def _picks(names: list[str], report: DealReport | None, rules: RuleSet) -> list[dict]:
-    """The keypad's vist and swap targets: each player's name (the first meld that fits), then every
-    meld typed so far; ``seat`` says whose, so the page can leave out the player's own."""
-    picks = [
-        {
-            "kind": "vists",
-            "insert": f"{name}: ",
-            "label": f"{name}:",
-            "seat": i,
-            "spoken": gettext("Vist to %(name)s", name=name),
-        }
-        for i, name in enumerate(names)
-    ]
-    details = report.details if report is not None else ()
-    for i, name in enumerate(names):
-        checks = details[i].melds if i < len(details) else ()
-        for j, check in enumerate(checks):
-            start = vist_line({"to": name, "meld": j, "cards": ""}, names)
-            shown = str(cards_filter(check.written))
-            label = Markup("<span>%s%s</span>") % (start, Markup(shown))
-            picks.append(
-                {
-                    "kind": "vists",
-                    "insert": start,
-                    "label": label,
-                    "seat": i,
-                    "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name),
-                }
-            )
-            if any(rules.is_joker(c) for c in check.written):
-                picks.append(
-                    {
-                        "kind": "swaps",
-                        "insert": start,
-                        "label": label,
-                        "seat": i,
-                        "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name),
-                    }
-                )
-    return picks
 
 
 def _same_as_stored(stored: dict, record: dict, override: bool, note: str | None) -> bool:
