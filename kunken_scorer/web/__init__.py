@@ -8,7 +8,6 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import secrets
 import sqlite3
@@ -20,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -566,33 +565,7 @@ def set_language(code: str):
 
 def manifest():
     """The web app manifest (install on a phone's home screen), in the page language."""
-
-    def icon(size: int, purpose: str) -> dict:
-        return {
-            "src": url_for("static", filename=f"icons/icon-{size}.png"),
-            "sizes": f"{size}x{size}",
-            "type": "image/png",
-            "purpose": purpose,
-        }
-
-    response = current_app.response_class(
-        json.dumps(
-            {
-                "name": gettext("Kunken scorer"),
-                "short_name": gettext("Kunken"),
-                "lang": current_language(),
-                "description": gettext("Score keeper for Kunken and ordered rummy, played with real cards"),
-                "start_url": "/",
-                "scope": "/",
-                "display": "standalone",
-                "background_color": "#f6f4ef",
-                "theme_color": "#0b6e4f",
-                "icons": [icon(192, "any"), icon(512, "any maskable")],
-            },
-            ensure_ascii=False,
-        ),
-        mimetype="application/manifest+json",
-    )
+    response = current_app.response_class(render_template("manifest.webmanifest"), mimetype="application/manifest+json")
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response
