@@ -33,35 +33,6 @@ MAX_LINES = 60
 MAX_LINE_FIELD = 6000
 MAX_CARD_FIELD = 400
 
-KIND_NAMES = {"set": _l("set (cards of one rank)"), "run": _l("run (cards of one suit in order)")}
-
-#: rules-reference anchor -> the paragraph's title (the link text next to every reason)
-RULE_TITLES = {
-    "games": _l("Games"),
-    "players": _l("Players"),
-    "cards": _l("Cards and notation"),
-    "melds": _l("Melds"),
-    "sets": _l("Sets"),
-    "runs": _l("Runs"),
-    "joker-limits": _l("How many jokers a meld may hold"),
-    "joker-copies": _l("Jokers and cards already on the table"),
-    "joker-position": _l("Which card a joker stands for"),
-    "points": _l("Card points"),
-    "opening": _l("Taking the bank"),
-    "vists": _l("Vists"),
-    "swap": _l("Swapping a joker"),
-    "end-of-deal": _l("End of a deal"),
-    "scoring": _l("Scoring a deal"),
-    "express": _l("Express"),
-    "redeal": _l("Redeal"),
-    "deal-record": _l("Recording a deal"),
-    "session-end": _l("End of a session"),
-    "ordered-rummy": _l("Ordered rummy: the first meld is a run"),
-    "rummy-call": _l("Rummy!"),
-    "wild-card": _l("Wild card"),
-    "house-rules": _l("House rules"),
-}
-
 
 def rules_in_force(rules: RuleSet) -> list:
     """The house rules, and every other switch that differs from the preset, in words."""
@@ -180,13 +151,13 @@ def nested_reasons(reason: Reason) -> Iterable[Reason]:
             yield from (v for v in value if isinstance(v, Reason))
 
 
-def reason_links(reason: Reason) -> list[dict]:
-    """The rules paragraphs a reason points at: its own first, then those of the reasons it quotes."""
+def reason_links(reason: Reason) -> list[str]:
+    """The rules paragraphs a reason points at (their anchors): its own first, then those of the reasons it quotes."""
     anchors = [reason.rule]
     for inner in nested_reasons(reason):
         if inner.rule not in anchors:
             anchors.append(inner.rule)
-    return [{"anchor": a, "title": RULE_TITLES.get(a, a)} for a in anchors]
+    return anchors
 
 
 # -- session context -----------------------------------------------------------------------
@@ -263,8 +234,6 @@ def desk():
         prefill=prefill,
         rule_url=rule_url,
         reason_links=reason_links,
-        rule_titles=RULE_TITLES,
-        kind_names=KIND_NAMES,
         differences=rule_lines(rules, rules.differences()),
     ), status
 
