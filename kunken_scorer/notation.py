@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import CardError, format_cards, parse_cards
+from .cards import CardError, Rank, format_cards, parse_cards
 from .deal import HAND_COUNTS, MAX_VISTS, HandSummary, hand_entries
 from .messages import KunkenError, Reason
 from .rules import RuleSet
@@ -172,6 +172,31 @@ def shown_cards(text: str, russian: bool) -> str:
         return ", ".join(" ".join(c.russian() for c in parse_cards(part)) for part in text.split(", "))
     except CardError:
         return text
+
+
+#: Parameters of the core's reasons that hold cards (or a rank) in canonical notation.
+_CARD_PARAMS = frozenset({"card", "cards", "joker", "needed", "stands_for", "wild"})
+_RANK_WORDS = {str(r): r.russian for r in Rank}
+
+
+def in_russian_notation(reason: Reason) -> Reason:
+    """The reason with every card it names in Russian notation (nested reasons too).
+
+    >>> in_russian_notation(Reason("set_duplicate_card", {"card": "K♠"})).message
+    'A set may not hold two copies of the same card: К♠ appears twice.'
+    """
+    params: dict[str, Any] = {}
+    for key, value in reason.params.items():
+        if isinstance(value, Reason):
+            value = in_russian_notation(value)
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
+            value = [in_russian_notation(v) for v in value]
+        elif key in _CARD_PARAMS and isinstance(value, str):
+            value = shown_cards(value, True)
+        elif key == "rank" and isinstance(value, str):
+            value = _RANK_WORDS.get(value, value)
+        params[key] = value
+    return Reason(reason.code, params)
 
 
 def deal_texts(

@@ -19,18 +19,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request
+from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
-from ..cards import Rank
 from ..messages import Reason, render
-from ..notation import shown_cards, vist_line
+from ..notation import in_russian_notation, vist_line
 from ..rules import SWITCHES, RuleSet
-from ..store import NotFound, StorageUnavailable, Store, StoreError
+from ..store import NotFound, SessionEnded, StorageUnavailable, Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -160,6 +159,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(SessionEnded, refuse_ended)  # the API answers it as JSON (api._ended)
     app.register_error_handler(StorageUnavailable, _storage_error)
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
@@ -409,6 +409,12 @@ def held_seat(session_id: str) -> int | None:
     return seat
 
 
+def refuse_ended(_error: SessionEnded | None = None) -> Any:
+    """Turn a write on an ended session away, with a message on its page (also the pages' SessionEnded handler)."""
+    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+    return redirect(url_for("views.session", sid=(request.view_args or {})["sid"]), 303)
+
+
 def public_base_url() -> str:
     """The base URL other phones can reach, never taken from a raw Host header.
 
@@ -468,31 +474,10 @@ def current_language() -> str:
     return locale.language if locale else "ru"
 
 
-#: Parameters of the core's reasons that hold cards (or a rank) in canonical notation.
-_CARD_PARAMS = frozenset({"card", "cards", "joker", "needed", "stands_for", "wild"})
-_RANK_WORDS = {str(r): r.russian for r in Rank}
-
-
-def _in_russian_notation(reason: Reason) -> Reason:
-    """The reason with every card it names in Russian notation (nested reasons too)."""
-    params = {}
-    for key, value in reason.params.items():
-        if isinstance(value, Reason):
-            value = _in_russian_notation(value)
-        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
-            value = [_in_russian_notation(v) for v in value]
-        elif key in _CARD_PARAMS and isinstance(value, str):
-            value = shown_cards(value, True)
-        elif key == "rank" and isinstance(value, str):
-            value = _RANK_WORDS.get(value, value)
-        params[key] = value
-    return Reason(reason.code, params)
-
-
 def reason_text(reason: Reason) -> str:
     """A reason or problem as a sentence in the page's language and card notation."""
     if current_language() == "ru":
-        reason = _in_russian_notation(reason)
+        reason = in_russian_notation(reason)
     return render(reason, gettext, get_translations().ungettext)
 
 

@@ -19,13 +19,14 @@ from .. import service
 from ..draft import read_part
 from ..messages import KunkenError
 from ..notation import hand_entry, part_texts
-from ..store import Conflict, DraftClosed, NotFound, SessionEnded
+from ..store import Conflict, DraftClosed, NotFound
 from . import (
     can_edit,
     current_language,
     get_store,
     held_seat,
     reason_text,
+    refuse_ended,
     scorer_required,
     scorer_session,
     seat_claim,
@@ -80,9 +81,6 @@ def take_seat(sid: str):
         token, took_over = store.take_seat(sid, seat)
     except NotFound:
         abort(404)
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
     if took_over:
         flash(
             gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=names[seat]),
@@ -254,8 +252,7 @@ def part(sid: str, seat: int):
             ),
         )
     if draft.session["ended_at"]:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
+        return refuse_ended()
     form = _part_form(draft, seat)
     if not form.validate():
         return _render_part(draft, seat, form, status=422)
@@ -288,9 +285,6 @@ def part(sid: str, seat: int):
             typed=_entered(form) or "—",
         )
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
     if not request.form.get("autosave"):
         flash(gettext("The part of %(name)s is saved.", name=name), "ok")
         return _to("seats.part", sid=sid, seat=seat)
@@ -351,8 +345,7 @@ def draft(sid: str):
         return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
     scorer_session(sid)
     if current.session["ended_at"]:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
+        return refuse_ended()
     form = _draft_form(current)
     if not form.validate():
         return _render_draft(
@@ -403,9 +396,6 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         stored, created = store.add_deal(
             sid, record, override=bool(report.problems), note=note, idempotency_key=key, draft_version=expected
         )
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
     except Conflict:
         fresh = service.load_draft(store, sid)
         return _changed_since(fresh)
@@ -424,9 +414,6 @@ def discard(sid: str, session: dict):
         get_store().discard_draft(sid)
     except NotFound:
         abort(404)
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
     flash(gettext("The draft was discarded: every part is empty again."), "ok")
     return _to("seats.draft", sid=sid)
 

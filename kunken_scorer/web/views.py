@@ -29,7 +29,7 @@ from ..notation import deal_texts, entered_as, hand_entry
 from ..qrcodes import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
-from ..store import Conflict, NotFound, SessionEnded
+from ..store import Conflict, NotFound
 from . import (
     board_or_404,
     can_edit,
@@ -42,6 +42,7 @@ from . import (
     no_store,
     public_base_url,
     reason_text,
+    refuse_ended,
     scorer_required,
     set_scorer_cookie,
 )
@@ -134,12 +135,6 @@ def _session(sid: str) -> dict:
 
 def _to_session(sid: str) -> WerkzeugResponse:
     return redirect(url_for("views.session", sid=sid), 303)
-
-
-def _refuse_ended(sid: str) -> WerkzeugResponse:
-    """Turn a write on an ended session away, with a message on the session page."""
-    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-    return _to_session(sid)
 
 
 def _add_error(field: Any, message: str) -> None:
@@ -581,8 +576,6 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     override = bool(report.problems) and bool(form.override.data)
     try:
         _store_deal(session, deal, record, override, note, form)
-    except SessionEnded:
-        return _refuse_ended(session["id"])
     except NotFound:
         abort(404)
     except Conflict:
@@ -660,7 +653,7 @@ def _conflict_message(
 def record_deal(sid: str, session: dict):
     """Record a deal: check it (preview with every problem in words), then save it."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
         form = deal_form(
@@ -677,7 +670,7 @@ def record_deal(sid: str, session: dict):
 def edit_deal(sid: str, deal_id: int, session: dict):
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     names = session["players"]
     rules = RuleSet.from_dict(session["rules"])
     try:
@@ -720,7 +713,7 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
 def delete_deal(sid: str, deal_id: int, session: dict):
     """Delete a deal (kept in the history)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     store = get_store()
     revision = request.form.get("revision", type=int)
     try:
@@ -739,8 +732,6 @@ def delete_deal(sid: str, deal_id: int, session: dict):
         store.delete_deal(sid, deal_id, expected_revision=revision)
     except NotFound:
         abort(404)
-    except SessionEnded:
-        return _refuse_ended(sid)
     except Conflict:
         flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."), "error")
         return redirect(url_for("views.edit_deal", sid=sid, deal_id=deal_id), 303)
@@ -756,12 +747,10 @@ def delete_deal(sid: str, deal_id: int, session: dict):
 def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     expected = request.form.get("expected_version", type=int)
     try:
         undone = get_store().undo_last(sid, expected_version=expected)
-    except SessionEnded:
-        return _refuse_ended(sid)
     except Conflict:
         flash(
             gettext(
@@ -783,7 +772,7 @@ def undo(sid: str, session: dict):
 def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     try:
         back = get_store().redo_undone(
             sid,
