@@ -25,6 +25,7 @@ from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gette
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import NotFound as PageNotFound
 
 from ..messages import Reason, render
 from ..notation import in_russian_notation, vist_line
@@ -159,6 +160,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(NotFound, _not_found)  # the API answers it as JSON (api._not_found)
     app.register_error_handler(SessionEnded, refuse_ended)  # the API answers it as JSON (api._ended)
     app.register_error_handler(StorageUnavailable, _storage_error)
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
@@ -274,14 +276,10 @@ def _drop_connection() -> None:
 
 
 def board_or_404(sid: str):
-    """The session's scoreboard (``service.scoreboard``), or the 404 page."""
+    """The session's scoreboard (``service.scoreboard``), or the 404 page (the store's NotFound)."""
     from ..service import scoreboard
-    from ..store import NotFound
 
-    try:
-        return scoreboard(get_store(), sid)
-    except NotFound:
-        abort(404)
+    return scoreboard(get_store(), sid)
 
 
 def _close_store(_exc: Any = None) -> None:
@@ -587,6 +585,11 @@ def _http_error(error: HTTPException):
     if retry:
         response.headers["Retry-After"] = str(retry)
     return response
+
+
+def _not_found(_error: NotFound):
+    """A session, deal or seat the store does not have: the 404 page."""
+    return _http_error(PageNotFound())
 
 
 def _storage_error(error: StorageUnavailable):

@@ -23,7 +23,6 @@ from ..disputes import ANSWERS
 from ..messages import KunkenError, Reason
 from ..notation import split_lines
 from ..rules import GAMES, HOUSE_RULES, RuleSet
-from ..store import NotFound
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
 
 bp = Blueprint("desk", __name__)
@@ -165,10 +164,7 @@ def reason_links(reason: Reason) -> list[str]:
 
 def load_session(sid: str) -> dict:
     """The session behind ``?session=<sid>``: its record, rule set and last deal's melds (404 if unknown)."""
-    try:
-        return service.desk_session(get_store(), sid)
-    except NotFound:
-        abort(404)
+    return service.desk_session(get_store(), sid)
 
 
 # -- views ---------------------------------------------------------------------------------

@@ -39,13 +39,6 @@ from .views import PLAYER_FIELD
 bp = Blueprint("seats", __name__)
 
 
-def _draft_or_404(sid: str) -> service.Draft:
-    try:
-        return service.load_draft(get_store(), sid)
-    except NotFound:
-        abort(404)
-
-
 def _seat_or_404(draft: service.Draft, seat: int) -> str:
     if not 0 <= seat < len(draft.players):
         abort(404)
@@ -73,14 +66,11 @@ def take_seat(sid: str):
     """ "This is me": this phone takes a seat (from another phone too, which is then told)."""
     seat = request.form.get("seat", type=int)
     store = get_store()
-    try:
-        names = store.get_session(sid)["players"]
-        if seat is None or not 0 <= seat < len(names):
-            flash(gettext("Choose one of the players."), "error")
-            return _to("views.session", sid=sid)
-        token, took_over = store.take_seat(sid, seat)
-    except NotFound:
-        abort(404)
+    names = store.get_session(sid)["players"]
+    if seat is None or not 0 <= seat < len(names):
+        flash(gettext("Choose one of the players."), "error")
+        return _to("views.session", sid=sid)
+    token, took_over = store.take_seat(sid, seat)
     if took_over:
         flash(
             gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=names[seat]),
@@ -114,7 +104,7 @@ def free_seat(sid: str, seat: int, session: dict):
     try:
         name = get_store().get_session(sid)["players"][seat]
         freed = get_store().free_seat(sid, seat)
-    except (NotFound, IndexError):
+    except IndexError:
         abort(404)
     if freed:
         flash(gettext("The seat of %(name)s is free: another phone can take it.", name=name), "ok")
@@ -237,7 +227,7 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
 @bp.route("/s/<sid>/draft/<int:seat>", methods=["GET", "POST"])
 def part(sid: str, seat: int):
     """A seat's part of the current deal: written by the phone holding the seat, or by the scorer."""
-    draft = _draft_or_404(sid)
+    draft = service.load_draft(get_store(), sid)
     name = _seat_or_404(draft, seat)
     if request.method == "GET":
         return _render_part(draft, seat, _stored_form(draft, seat))
@@ -340,7 +330,7 @@ def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, m
 @bp.route("/s/<sid>/draft", methods=["GET", "POST"])
 def draft(sid: str):
     """Every seat's part as it arrives, the scores so far; the scorer checks and records the deal."""
-    current = _draft_or_404(sid)
+    current = service.load_draft(get_store(), sid)
     if request.method == "GET":
         return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
     scorer_session(sid)
@@ -410,10 +400,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
 @scorer_required
 def discard(sid: str, session: dict):
     """Throw the draft away: every part and the end (the seats stay taken)."""
-    try:
-        get_store().discard_draft(sid)
-    except NotFound:
-        abort(404)
+    get_store().discard_draft(sid)
     flash(gettext("The draft was discarded: every part is empty again."), "ok")
     return _to("seats.draft", sid=sid)
 
@@ -422,10 +409,7 @@ def discard(sid: str, session: dict):
 def live(sid: str):
     """``{tag, deal}`` of the draft; 304 while nothing changed (parts, seats, the session's deals)."""
     store = get_store()
-    try:
-        tag = store.draft_tag(sid)
-    except NotFound:
-        abort(404)
+    tag = store.draft_tag(sid)
     if request.if_none_match.contains_weak(tag):
         response = Response(status=304)
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -21,7 +21,6 @@ from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
 from ..exports import csv_text, download_name, export_document, import_document
 from ..rules import GAMES, KEY_SWITCHES
 from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
-from ..store import NotFound
 from . import (
     board_or_404,
     can_edit,
@@ -132,10 +131,7 @@ def csv_export(sid: str):
 @bp.get("/s/<sid>/export.json")
 def export_json(sid: str):
     """The session as the API's JSON export document, as a download."""
-    try:
-        doc = export_document(get_store(), sid)
-    except NotFound:
-        abort(404)
+    doc = export_document(get_store(), sid)
     body = json.dumps(doc, ensure_ascii=False, indent=2)
     return _download(body.encode("utf-8"), "application/json", download_name(doc, "json"))
 

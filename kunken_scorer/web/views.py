@@ -125,14 +125,6 @@ def _qr_labelled(url: str, label: str) -> str:
 # -- access ----------------------------------------------------------------------------------
 
 
-def _session(sid: str) -> dict:
-    """The session, or the 404 page."""
-    try:
-        return get_store().get_session(sid)
-    except NotFound:
-        abort(404)
-
-
 def _to_session(sid: str) -> WerkzeugResponse:
     return redirect(url_for("views.session", sid=sid), 303)
 
@@ -347,10 +339,7 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
 def session(sid: str):
     """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
     store = get_store()
-    try:
-        record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
-    except NotFound:
-        abort(404)
+    record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
     my_seat = held_seat(sid)
     undone = request.args.get("undone", type=int) if editor else None
 
@@ -395,10 +384,7 @@ def session(sid: str):
 @bp.get("/s/<sid>/live")
 def live(sid: str):
     """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
-    try:
-        version = get_store().version(sid)
-    except NotFound:
-        abort(404)
+    version = get_store().version(sid)
     if request.if_none_match.contains_weak(str(version)):
         response = Response(status=304)
     else:
@@ -436,7 +422,7 @@ def table_screen(sid: str):
 @bp.get("/s/<sid>/qr.svg")
 def qr(sid: str):
     """The viewer link as an SVG QR code."""
-    _session(sid)
+    get_store().get_session(sid)
     svg = _qr(public_base_url() + url_for("views.session", sid=sid))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
@@ -444,7 +430,7 @@ def qr(sid: str):
 @bp.get("/s/<sid>/scorer/<token>")
 def scorer(sid: str, token: str):
     """Open the scorer link: this phone keeps the edit token and may record deals."""
-    _session(sid)
+    get_store().get_session(sid)
     if not get_store().check_token(sid, token):
         abort(403, description=gettext("This scorer link is not valid for this session."))
     flash(gettext("This phone can now record deals."), "ok")
@@ -576,8 +562,6 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     override = bool(report.problems) and bool(form.override.data)
     try:
         _store_deal(session, deal, record, override, note, form)
-    except NotFound:
-        abort(404)
     except Conflict:
         message = _conflict_message(session, deal, record, override, note, form)
         if message is None:  # the other phone saved exactly this: nothing to tell
@@ -730,8 +714,6 @@ def delete_deal(sid: str, deal_id: int, session: dict):
         )
     try:
         store.delete_deal(sid, deal_id, expected_revision=revision)
-    except NotFound:
-        abort(404)
     except Conflict:
         flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."), "error")
         return redirect(url_for("views.edit_deal", sid=sid, deal_id=deal_id), 303)
