@@ -523,3 +523,42 @@ def desk_session(store: Store, session_id: str) -> dict:
         "deal_number": deal_number,
         "table": table,
     }
+
+
+# -- the draft's end as a client asks for it, and statistics at start-up ---------------------------
+
+
+def asked_end(draft: Draft, body: dict) -> dict:
+    """The draft's end with what ``body`` says of it (who went out, express, redeal); a bad field is a
+    ``KunkenError`` naming it."""
+    from .deal import read_flag
+
+    end = dict(draft.end)
+    if "went_out" in body:
+        went_out = body["went_out"]
+        if went_out is not None and (not isinstance(went_out, str) or went_out not in draft.players):
+            raise KunkenError(Reason("bad_field", {"field": "went_out", "expected": M_("a player's name or null")}))
+        end.update(went_out=went_out, went_out_set=True)
+    for flag in ("express", "redeal"):
+        if flag in body:
+            end[flag] = read_flag(body, flag)
+    return end
+
+
+def stats_stale_in(database: str) -> bool:
+    """True when some session's player statistics in the file ``database`` are out of date (read on a
+    connection of its own; ``StorageUnavailable`` when the file cannot be read)."""
+    store = Store.connect(database)
+    try:
+        return bool(store.stale_stats(1))
+    finally:
+        store.close()
+
+
+def refresh_stale_stats_in(database: str) -> None:
+    """Bring every session's player statistics in the file ``database`` up to date, on a connection of its own."""
+    store = Store.connect(database)
+    try:
+        refresh_stale_stats(store)
+    finally:
+        store.close()

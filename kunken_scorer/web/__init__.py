@@ -175,14 +175,12 @@ def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
     A file that cannot be written now (read-only, full) is not a reason not to start: the
     statistics are worked out again at the next look at /players.
     """
+    from ..service import stats_stale_in
+
     try:
-        store = Store.connect(database)
+        stale = stats_stale_in(database)
     except StorageUnavailable as err:
         raise StartupError(f"cannot read the database {database}: {err}") from None
-    try:
-        stale = bool(store.stale_stats(1))
-    finally:
-        store.close()
     if not stale:
         return
     if app.testing:
@@ -192,14 +190,10 @@ def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
 
 
 def _refresh_all_stats(app: Flask, database: str) -> None:
-    from ..service import refresh_stale_stats
+    from ..service import refresh_stale_stats_in
 
     try:
-        store = Store.connect(database)
-        try:
-            refresh_stale_stats(store)
-        finally:
-            store.close()
+        refresh_stale_stats_in(database)
     except (sqlite3.Error, StoreError) as err:
         app.logger.warning("player statistics not brought up to date at start: %s", err)
 

@@ -40,6 +40,7 @@ from ..rules import read_rules
 from ..service import (
     Draft,
     ScoredDeal,
+    asked_end,
     draft_deal,
     load_draft,
     prepare_deal,
@@ -666,15 +667,7 @@ def record_draft(session_id: str):
             ),
             version=draft.version,
         )
-    end = dict(draft.end)
-    if "went_out" in body:
-        went_out = body["went_out"]
-        if went_out is not None and (not isinstance(went_out, str) or went_out not in draft.players):
-            raise _bad("went_out", M_("a player's name or null"))
-        end.update(went_out=went_out, went_out_set=True)
-    for flag in ("express", "redeal"):
-        if flag in body:
-            end[flag] = read_flag(body, flag)
+    end = asked_end(draft, body)
     override = read_flag(body, "override")
     note = _note(body.get("note"))
     chosen = with_end(draft, end)
