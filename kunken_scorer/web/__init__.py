@@ -556,6 +556,16 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _error_response(code: int, message: str) -> Any:
+    """An error as ``{"error": message}`` for the API, else as the error page; with its status."""
+    if wants_json():
+        response = jsonify(error=message)
+    else:
+        response = current_app.make_response(render_template("error.html", code=code, message=message))
+    response.status_code = code
+    return response
+
+
 def _http_error(error: HTTPException):
     messages = {
         400: gettext("The request could not be read."),
@@ -568,11 +578,7 @@ def _http_error(error: HTTPException):
         return error.get_response()
     custom = error.description if error.description != type(error).description else None
     message = custom or messages.get(error.code) or gettext("The request could not be completed.")
-    if wants_json():
-        response = jsonify(error=message)
-    else:
-        response = current_app.make_response(render_template("error.html", code=error.code, message=message))
-    response.status_code = error.code
+    response = _error_response(error.code, message)
     if error.code == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
     retry = getattr(error, "retry_after", None)
@@ -609,17 +615,11 @@ def _storage_error(error: StorageUnavailable):
         "The server's database cannot be used right now. Nothing was saved by this "
         "request. Tell whoever runs the server."
     )
-    if wants_json():
-        response = jsonify(error=message)
-    else:
-        response = current_app.make_response((render_template("error.html", code=503, message=message), 503))
-    response.status_code = 503
+    response = _error_response(503, message)
     response.headers["Retry-After"] = "5" if error.kind == "busy" else "60"
     return response
 
 
 def _csrf_error(error: CSRFError):
     message = gettext("The form expired or was sent from another page. Reload the page and try again.")
-    if wants_json():
-        return jsonify(error=message), 400
-    return render_template("error.html", code=400, message=message), 400
+    return _error_response(400, message)

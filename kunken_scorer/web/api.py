@@ -75,8 +75,7 @@ class ApiError(Exception):
 
 
 def _error(status: int, message: str, headers: dict | None = None, **extra: Any):
-    response = jsonify({"error": message, **extra})
-    response.status_code = status
+    response = _replay(status, {"error": message, **extra})
     if headers:
         response.headers.update(headers)
     return response
@@ -207,8 +206,7 @@ def _replay(status: int, body: dict):
 
 
 def _created(body: dict, session_id: str):
-    response = jsonify(body)
-    response.status_code = 201
+    response = _replay(201, body)
     response.headers["Location"] = url_for("api.get_session", session_id=session_id)
     return response
 

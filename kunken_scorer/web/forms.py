@@ -232,6 +232,14 @@ class CardReading:
 
     names: list[str] = []
     rules: RuleSet = RuleSet.preset()
+    hand_mode: Any  # the form's choice of how hands are entered
+
+    def seat_players(self, names: list[str], rules: RuleSet) -> None:
+        """Read for these players under these rules; offer the ways of entering hands the rules allow."""
+        self.names, self.rules = list(names), rules
+        self.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
+        if self.hand_mode.data not in dict(self.hand_mode.choices):
+            self.hand_mode.data = "cards"
 
     def read_player(self, entry: Any, counts: bool) -> tuple[dict, list[dict]]:
         """A player's fields as the API's player record (without the name) and their swaps."""
@@ -354,11 +362,7 @@ class PartForm(CardReading, FlaskForm):
 def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
     """A part form for a session's players; ``kwargs`` go to the form (``data=`` to prefill)."""
     form = PartForm(**kwargs)
-    form.names = list(names)
-    form.rules = rules
-    form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
-    if form.hand_mode.data not in dict(form.hand_mode.choices):
-        form.hand_mode.data = "cards"
+    form.seat_players(names, rules)
     return form
 
 
@@ -398,11 +402,7 @@ HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("po
 def deal_form(names: list[str], rules: RuleSet | None = None, **kwargs: Any) -> DealForm:
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
     form = _deal_form_class(len(names))(**kwargs)
-    form.names = list(names)
-    form.rules = rules or RuleSet.preset()
-    form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules or RuleSet.preset())]
-    if form.hand_mode.data not in dict(form.hand_mode.choices):
-        form.hand_mode.data = "cards"
+    form.seat_players(names, rules or RuleSet.preset())
     form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
     if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
         form.form_key.data = new_form_key()
