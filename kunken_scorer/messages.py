@@ -215,6 +215,20 @@ class Reason:
         return MESSAGES[self.code][0]
 
     @property
+    def anchors(self) -> tuple[str, ...]:
+        """The rules paragraphs the reason points at: its own first, then those of the reasons it quotes.
+
+        >>> Reason("field_error", {"field": "hand", "why": Reason("no_such_rank", {"token": "11♥"})}).anchors
+        ('deal-record', 'cards')
+        """
+        anchors = [self.rule]
+        for value in self.params.values():
+            for inner in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(inner, Reason) and inner.rule not in anchors:
+                    anchors.append(inner.rule)
+        return tuple(anchors)
+
+    @property
     def message(self) -> str:
         """The reason as an English sentence."""
         return render(self)

@@ -8,8 +8,6 @@ last deal; opened alone, the preset of the game chosen on the page.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -20,7 +18,7 @@ from wtforms.validators import DataRequired, Length, ValidationError
 from .. import service
 from ..cards import parse_cards
 from ..disputes import ANSWERS
-from ..messages import KunkenError, Reason
+from ..messages import KunkenError
 from ..notation import split_lines
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
@@ -138,27 +136,6 @@ class VistForm(FlaskForm):
 QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discard": DiscardForm, "vist": VistForm}
 
 
-# -- answers (``disputes`` answers the questions; here the reasons link to the rules) ---------
-
-
-def nested_reasons(reason: Reason) -> Iterable[Reason]:
-    """The reasons quoted inside a reason (an opening's illegal meld says why)."""
-    for value in reason.params.values():
-        if isinstance(value, Reason):
-            yield value
-        elif isinstance(value, (list, tuple)):
-            yield from (v for v in value if isinstance(v, Reason))
-
-
-def reason_links(reason: Reason) -> list[str]:
-    """The rules paragraphs a reason points at (their anchors): its own first, then those of the reasons it quotes."""
-    anchors = [reason.rule]
-    for inner in nested_reasons(reason):
-        if inner.rule not in anchors:
-            anchors.append(inner.rule)
-    return anchors
-
-
 # -- session context -----------------------------------------------------------------------
 
 
@@ -229,7 +206,6 @@ def desk():
         action=action,
         prefill=prefill,
         rule_url=rule_url,
-        reason_links=reason_links,
         differences=rule_lines(rules, rules.differences()),
     ), status
 
