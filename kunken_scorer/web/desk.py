@@ -136,14 +136,6 @@ class VistForm(FlaskForm):
 QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discard": DiscardForm, "vist": VistForm}
 
 
-# -- session context -----------------------------------------------------------------------
-
-
-def load_session(sid: str) -> dict:
-    """The session behind ``?session=<sid>``: its record, rule set and last deal's melds (404 if unknown)."""
-    return service.desk_session(get_store(), sid)
-
-
 # -- views ---------------------------------------------------------------------------------
 
 
@@ -151,7 +143,7 @@ def load_session(sid: str) -> dict:
 def desk():
     """One page, five questions; a POST answers the question whose form was sent."""
     sid = request.args.get("session")
-    session = load_session(sid) if sid else None
+    session = service.desk_session(get_store(), sid) if sid else None
     if session:
         rules = session["rules"]
         game = rules.game
@@ -219,7 +211,7 @@ def reference(game: str):
     session = None
     rules = RuleSet.preset(game)
     if sid:
-        session = load_session(sid)
+        session = service.desk_session(get_store(), sid)
         rules = session["rules"]
         if rules.game != game:
             return redirect(url_for("desk.reference", game=rules.game, session=sid))
