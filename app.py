@@ -53,7 +53,7 @@ def serve(args: argparse.Namespace) -> None:
     import gc
 
     gc.freeze()  # what start-up made lives all along: the collector need not walk it again and again
-    from kunken_scorer.web.qr import lan_address, qr_text
+    from kunken_scorer.qrcodes import lan_address, qr_text
 
     public = application.config.get("PUBLIC_URL")
     host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()

@@ -30,6 +30,8 @@ MAX_VISTS = 40
 MAX_SWAPS = 40
 #: The longest note a recorded deal may carry (why the table recorded it anyway), everywhere.
 MAX_NOTE = 1000
+#: The most melds a list of melds (a table, an opening) may hold: two decks have 108 cards.
+MAX_LISTED_MELDS = 108
 #: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
 HAND_COUNTS = ("small", "faces", "aces", "jokers")
 HAND_POINTS = ("points", "jokers")
@@ -282,6 +284,40 @@ def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ..
     if required and not cards:
         raise DealInputError(Reason("missing_field", {"field": where}))
     return cards
+
+
+def read_melds(data: Mapping[str, Any], key: str, required: bool = False) -> list[tuple[Card, ...]]:
+    """A list of melds (each as text or a list of tokens), every meld holding cards; ``DealInputError`` naming it.
+
+    >>> [format_cards(m) for m in read_melds({"table": ["6♥ 7♥ 8♥", ["K♠", "K♥", "JK"]]}, "table")]
+    ['6♥ 7♥ 8♥', 'K♠ K♥ JK']
+    """
+    value = data.get(key)
+    if value is None or value == []:
+        if required:
+            raise DealInputError(Reason("missing_field", {"field": key}))
+        return []
+    if not isinstance(value, list):
+        raise _bad(key, M_('a list of melds, like ["6♥ 7♥ 8♥"]'))
+    if len(value) > MAX_LISTED_MELDS:
+        raise DealInputError(Reason("too_many_items", {"field": key, "limit": MAX_LISTED_MELDS}))
+    return [read_cards(meld, f"{key}[{i}]", required=True) for i, meld in enumerate(value)]
+
+
+def read_whole(data: Mapping[str, Any], key: str, required: bool = False) -> int | None:
+    """A whole-number field, 0 or more (left out: None, unless ``required``); ``DealInputError`` naming it.
+
+    >>> read_whole({"revision": 3}, "revision"), read_whole({}, "deal")
+    (3, None)
+    """
+    value = data.get(key)
+    if value is None and not required:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
+        if value is None:
+            raise DealInputError(Reason("missing_field", {"field": key}))
+        raise _bad(key, M_("a whole number, 0 or more"))
+    return value
 
 
 def _swaps(raw: Any) -> tuple[Swap, ...]:

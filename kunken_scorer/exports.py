@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +36,7 @@ __all__ = [
     "DocumentError",
     "csv_rows",
     "csv_text",
+    "download_name",
     "export_document",
     "import_document",
     "read_document",
@@ -236,3 +238,17 @@ def csv_text(board: Scoreboard) -> str:
     writer.writeheader()
     writer.writerows(csv_rows(board))
     return buffer.getvalue()
+
+
+def download_name(session: Mapping[str, Any], extension: str) -> str:
+    """A download name made only of safe characters: game, date and the start of the id.
+
+    >>> download_name({"id": "ab12cd34ef", "game": "kunken", "created_at": "2026-11-30T19:00:00+00:00"}, "csv")
+    'kunken-2026-11-30-ab12cd34.csv'
+    """
+    try:
+        day = datetime.fromisoformat(session.get("created_at") or "").strftime("%Y-%m-%d")
+    except ValueError:
+        day = "session"
+    stem = re.sub(r"[^A-Za-z0-9_-]", "", f"{session['game']}-{day}-{session['id'][:8]}")
+    return f"{stem or 'session'}.{extension}"

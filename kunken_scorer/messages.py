@@ -215,6 +215,20 @@ class Reason:
         return MESSAGES[self.code][0]
 
     @property
+    def anchors(self) -> tuple[str, ...]:
+        """The rules paragraphs the reason points at: its own first, then those of the reasons it quotes.
+
+        >>> Reason("field_error", {"field": "hand", "why": Reason("no_such_rank", {"token": "11♥"})}).anchors
+        ('deal-record', 'cards')
+        """
+        anchors = [self.rule]
+        for value in self.params.values():
+            for inner in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(inner, Reason) and inner.rule not in anchors:
+                    anchors.append(inner.rule)
+        return tuple(anchors)
+
+    @property
     def message(self) -> str:
         """The reason as an English sentence."""
         return render(self)
@@ -331,5 +345,15 @@ MESSAGES.update(
         "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
         "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
         "session_players": ("players", N_("Name {min} to {max} different players.")),
+        # typed lines of a deal's parts (notation.py)
+        "line_error": ("deal-record", N_("Line {n} (“{line}”): {why}")),
+        "too_many_lines": ("deal-record", N_("At most {limit} lines.")),
+        "vist_meld_from_one": ("vists", N_("melds are numbered from 1.")),
+        "vist_no_cards": ("vists", N_("no cards after the colon.")),
+        "vist_syntax": ("vists", N_("write the player's name, a colon, then the cards, like “{example}”.")),
+        "vist_unknown_player": ("vists", N_("“{who}” is not a player in this session ({players}).")),
+        "swap_one_card": ("swap", N_("a swap puts exactly one card in the joker’s place.")),
+        "hand_points_whole": ("deal-record", N_("The points of a hand are a whole number, 0 or more, like “35 JK”.")),
+        "hand_points_jokers": ("deal-record", N_("After the points, write only the jokers, like “35 JK JK”.")),
     }
 )

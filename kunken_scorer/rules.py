@@ -264,6 +264,18 @@ class RuleSet:
         return self.decks if self.wild_card else self.jokers
 
 
+def read_rules(data: Mapping[str, Any]) -> RuleSet:
+    """The rule set a request asks for: the ``game`` preset (Kunken when left out) with its ``rules`` switches.
+
+    >>> read_rules({"game": "ordered-rummy", "rules": {"ace_points": 5}}).ace_points
+    5
+    """
+    game = data.get("game")
+    if game is not None and not isinstance(game, str):
+        raise RuleSetError(Reason("bad_field", {"field": "game", "expected": M_('"kunken" or "ordered-rummy"')}))
+    return RuleSet.for_game(game or "kunken", data.get("rules"))
+
+
 _FIELD_NAMES = tuple(f.name for f in fields(RuleSet))
 
 

@@ -467,3 +467,97 @@ def player_history(store: Store, game: str | None = None) -> list[PlayerHistory]
         entry.points += row["points"]
         entry.expresses += row["expresses"]
     return sorted(players.values(), key=lambda p: (-p.won, -p.average, p.name.casefold()))
+
+
+# -- the rules desk opened from a session -------------------------------------------------------
+
+
+def session_rules(session: dict) -> RuleSet:
+    """The rule set a session was played under (the session's game when the record omits it)."""
+    from .rules import GAMES
+
+    data = dict(session.get("rules") or {})
+    data.setdefault("game", session.get("game") or "kunken")
+    try:
+        return RuleSet.from_dict(data)
+    except KunkenError:
+        game = data["game"] if data["game"] in GAMES else "kunken"
+        return RuleSet.preset(game)
+
+
+def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
+    """The melds on the table at the end of the last recorded deal (vists added to their melds)."""
+    from .cards import format_cards
+
+    if not board.deals:
+        return None, []
+    scored = board.deals[-1]
+    if scored.deal is None or scored.report is None or scored.deal.redeal:
+        return scored.number, []
+    table = {d.name: [m.extension_base() for m in d.final_melds] for d in scored.report.details}
+    # a vist that fitted no meld stays on the table as its own line
+    loose = [v.vist.cards for d in scored.report.details for v in d.vists if not v.legal]
+    lines = [format_cards(m) for name in board.players for m in table.get(name, [])]
+    lines += [format_cards(m) for m in loose]
+    return scored.number, [line for line in lines if line]
+
+
+def desk_session(store: Store, session_id: str) -> dict:
+    """A session as the rules desk uses it: its record, rule set, players and last deal's melds
+    (``NotFound`` for an unknown session)."""
+    from .store import NotFound
+
+    session = store.get_session(session_id)
+    deal_number: int | None = None
+    table: list[str] = []
+    try:
+        deal_number, table = last_deal_melds(scoreboard(store, session_id))
+    except (KunkenError, NotFound):
+        pass  # an unreadable record: the desk still answers, just without the table prefilled
+    return {
+        "id": session_id,
+        "record": session,
+        "rules": session_rules(session),
+        "players": session.get("players", []),
+        "deal_number": deal_number,
+        "table": table,
+    }
+
+
+# -- the draft's end as a client asks for it, and statistics at start-up ---------------------------
+
+
+def asked_end(draft: Draft, body: dict) -> dict:
+    """The draft's end with what ``body`` says of it (who went out, express, redeal); a bad field is a
+    ``KunkenError`` naming it."""
+    from .deal import read_flag
+
+    end = dict(draft.end)
+    if "went_out" in body:
+        went_out = body["went_out"]
+        if went_out is not None and (not isinstance(went_out, str) or went_out not in draft.players):
+            raise KunkenError(Reason("bad_field", {"field": "went_out", "expected": M_("a player's name or null")}))
+        end.update(went_out=went_out, went_out_set=True)
+    for flag in ("express", "redeal"):
+        if flag in body:
+            end[flag] = read_flag(body, flag)
+    return end
+
+
+def stats_stale_in(database: str) -> bool:
+    """True when some session's player statistics in the file ``database`` are out of date (read on a
+    connection of its own; ``StorageUnavailable`` when the file cannot be read)."""
+    store = Store.connect(database)
+    try:
+        return bool(store.stale_stats(1))
+    finally:
+        store.close()
+
+
+def refresh_stale_stats_in(database: str) -> None:
+    """Bring every session's player statistics in the file ``database`` up to date, on a connection of its own."""
+    store = Store.connect(database)
+    try:
+        refresh_stale_stats(store)
+    finally:
+        store.close()

@@ -26,7 +26,7 @@ from conftest import (
 )
 
 from kunken_scorer import Deal
-from kunken_scorer.web.forms import parse_vist_line
+from kunken_scorer.notation import parse_vist_line
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -233,7 +233,7 @@ def test_vist_line_syntax():
 
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
     """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
-    from kunken_scorer.web.forms import parse_vist_line, vist_line
+    from kunken_scorer.notation import parse_vist_line, vist_line
 
     names = ["Anna", "Boris", "Boris 2"]
     to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}

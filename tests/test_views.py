@@ -429,7 +429,7 @@ def test_pages_have_no_inline_scripts_styles_or_handlers(client, store):
 
 def test_the_qr_code_draws_exactly_the_modules_of_the_link():
     """The compact SVG path paints every dark module of the QR code and nothing else."""
-    from kunken_scorer.web.qr import qr_modules, qr_svg
+    from kunken_scorer.qrcodes import qr_modules, qr_svg
 
     url = "http://192.168.1.20:8000/s/Llek4jVjxJ4WDo0U7mVf_dXb"
     painted = set()
@@ -527,7 +527,7 @@ def test_the_history_line_keeps_its_spaces_between_facts(client, store):
 def test_the_terminal_qr_code_sets_both_colours_of_every_cell_and_holds_the_code():
     """make run prints the QR code with black and white both set (it scans on a light or a dark terminal),
     and reading the colours back gives the code's own modules inside a quiet zone."""
-    from kunken_scorer.web.qr import qr_modules, qr_text
+    from kunken_scorer.qrcodes import qr_modules, qr_text
 
     url = "http://192.168.1.20:8000/"
     cells = [re.findall(r"\x1b\[(\d+);(\d+)m▀", line) for line in qr_text(url).splitlines()]

@@ -8,7 +8,6 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import secrets
 import sqlite3
@@ -20,17 +19,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, abort, current_app, g, jsonify, redirect, render_template, request, url_for
+from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import NotFound as PageNotFound
 
-from ..cards import CardError, Rank, parse_cards
 from ..messages import Reason, render
+from ..notation import in_russian_notation, vist_line
 from ..rules import SWITCHES, RuleSet
-from ..store import NotFound, StorageUnavailable, Store, StoreError
+from ..store import NotFound, SessionEnded, StorageUnavailable, Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -141,6 +141,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         rule_lines=rule_lines,
         switch_ref=switch_ref,
         switch_word=switch_word,
+        vist_line=vist_line,
     )
     app.jinja_env.filters["minus"] = minus_sign
     app.jinja_env.trim_blocks = True
@@ -159,6 +160,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(NotFound, _not_found)  # the API answers it as JSON (api._not_found)
+    app.register_error_handler(SessionEnded, refuse_ended)  # the API answers it as JSON (api._ended)
     app.register_error_handler(StorageUnavailable, _storage_error)
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
@@ -172,14 +175,12 @@ def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
     A file that cannot be written now (read-only, full) is not a reason not to start: the
     statistics are worked out again at the next look at /players.
     """
+    from ..service import stats_stale_in
+
     try:
-        store = Store.connect(database)
+        stale = stats_stale_in(database)
     except StorageUnavailable as err:
         raise StartupError(f"cannot read the database {database}: {err}") from None
-    try:
-        stale = bool(store.stale_stats(1))
-    finally:
-        store.close()
     if not stale:
         return
     if app.testing:
@@ -189,14 +190,10 @@ def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
 
 
 def _refresh_all_stats(app: Flask, database: str) -> None:
-    from ..service import refresh_stale_stats
+    from ..service import refresh_stale_stats_in
 
     try:
-        store = Store.connect(database)
-        try:
-            refresh_stale_stats(store)
-        finally:
-            store.close()
+        refresh_stale_stats_in(database)
     except (sqlite3.Error, StoreError) as err:
         app.logger.warning("player statistics not brought up to date at start: %s", err)
 
@@ -273,14 +270,10 @@ def _drop_connection() -> None:
 
 
 def board_or_404(sid: str):
-    """The session's scoreboard (``service.scoreboard``), or the 404 page."""
+    """The session's scoreboard (``service.scoreboard``), or the 404 page (the store's NotFound)."""
     from ..service import scoreboard
-    from ..store import NotFound
 
-    try:
-        return scoreboard(get_store(), sid)
-    except NotFound:
-        abort(404)
+    return scoreboard(get_store(), sid)
 
 
 def _close_store(_exc: Any = None) -> None:
@@ -408,6 +401,12 @@ def held_seat(session_id: str) -> int | None:
     return seat
 
 
+def refuse_ended(_error: SessionEnded | None = None) -> Any:
+    """Turn a write on an ended session away, with a message on its page (also the pages' SessionEnded handler)."""
+    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+    return redirect(url_for("views.session", sid=(request.view_args or {})["sid"]), 303)
+
+
 def public_base_url() -> str:
     """The base URL other phones can reach, never taken from a raw Host header.
 
@@ -444,7 +443,7 @@ def creation_allowed() -> None:
 @lru_cache(maxsize=1)
 def _lan_address(_minute: int) -> str:
     """The LAN address, looked up at most once a minute (it changes only when the network does)."""
-    from .qr import lan_address
+    from ..qrcodes import lan_address
 
     return lan_address()
 
@@ -467,45 +466,10 @@ def current_language() -> str:
     return locale.language if locale else "ru"
 
 
-def shown_cards(text: str, russian: bool) -> str:
-    """Canonical card text in the page's notation (Russian ranks on Russian pages).
-
-    >>> shown_cards("K♠ JK 10♥", True), shown_cards("K♠ JK", False), shown_cards("6♥, 7♥", True)
-    ('К♠ Дж 10♥', 'K♠ JK', '6♥, 7♥')
-    """
-    if not russian or not text:
-        return text
-    try:
-        return ", ".join(" ".join(c.russian() for c in parse_cards(part)) for part in text.split(", "))
-    except CardError:
-        return text
-
-
-#: Parameters of the core's reasons that hold cards (or a rank) in canonical notation.
-_CARD_PARAMS = frozenset({"card", "cards", "joker", "needed", "stands_for", "wild"})
-_RANK_WORDS = {str(r): r.russian for r in Rank}
-
-
-def _in_russian_notation(reason: Reason) -> Reason:
-    """The reason with every card it names in Russian notation (nested reasons too)."""
-    params = {}
-    for key, value in reason.params.items():
-        if isinstance(value, Reason):
-            value = _in_russian_notation(value)
-        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
-            value = [_in_russian_notation(v) for v in value]
-        elif key in _CARD_PARAMS and isinstance(value, str):
-            value = shown_cards(value, True)
-        elif key == "rank" and isinstance(value, str):
-            value = _RANK_WORDS.get(value, value)
-        params[key] = value
-    return Reason(reason.code, params)
-
-
 def reason_text(reason: Reason) -> str:
     """A reason or problem as a sentence in the page's language and card notation."""
     if current_language() == "ru":
-        reason = _in_russian_notation(reason)
+        reason = in_russian_notation(reason)
     return render(reason, gettext, get_translations().ungettext)
 
 
@@ -578,33 +542,7 @@ def set_language(code: str):
 
 def manifest():
     """The web app manifest (install on a phone's home screen), in the page language."""
-
-    def icon(size: int, purpose: str) -> dict:
-        return {
-            "src": url_for("static", filename=f"icons/icon-{size}.png"),
-            "sizes": f"{size}x{size}",
-            "type": "image/png",
-            "purpose": purpose,
-        }
-
-    response = current_app.response_class(
-        json.dumps(
-            {
-                "name": gettext("Kunken scorer"),
-                "short_name": gettext("Kunken"),
-                "lang": current_language(),
-                "description": gettext("Score keeper for Kunken and ordered rummy, played with real cards"),
-                "start_url": "/",
-                "scope": "/",
-                "display": "standalone",
-                "background_color": "#f6f4ef",
-                "theme_color": "#0b6e4f",
-                "icons": [icon(192, "any"), icon(512, "any maskable")],
-            },
-            ensure_ascii=False,
-        ),
-        mimetype="application/manifest+json",
-    )
+    response = current_app.response_class(render_template("manifest.webmanifest"), mimetype="application/manifest+json")
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
     return response
@@ -616,6 +554,16 @@ def manifest():
 def wants_json() -> bool:
     """True for API requests: errors are answered as JSON there."""
     return request.path.startswith("/api/")
+
+
+def _error_response(code: int, message: str) -> Any:
+    """An error as ``{"error": message}`` for the API, else as the error page; with its status."""
+    if wants_json():
+        response = jsonify(error=message)
+    else:
+        response = current_app.make_response(render_template("error.html", code=code, message=message))
+    response.status_code = code
+    return response
 
 
 def _http_error(error: HTTPException):
@@ -630,17 +578,18 @@ def _http_error(error: HTTPException):
         return error.get_response()
     custom = error.description if error.description != type(error).description else None
     message = custom or messages.get(error.code) or gettext("The request could not be completed.")
-    if wants_json():
-        response = jsonify(error=message)
-    else:
-        response = current_app.make_response(render_template("error.html", code=error.code, message=message))
-    response.status_code = error.code
+    response = _error_response(error.code, message)
     if error.code == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
     retry = getattr(error, "retry_after", None)
     if retry:
         response.headers["Retry-After"] = str(retry)
     return response
+
+
+def _not_found(_error: NotFound):
+    """A session, deal or seat the store does not have: the 404 page."""
+    return _http_error(PageNotFound())
 
 
 def _storage_error(error: StorageUnavailable):
@@ -666,17 +615,11 @@ def _storage_error(error: StorageUnavailable):
         "The server's database cannot be used right now. Nothing was saved by this "
         "request. Tell whoever runs the server."
     )
-    if wants_json():
-        response = jsonify(error=message)
-    else:
-        response = current_app.make_response((render_template("error.html", code=503, message=message), 503))
-    response.status_code = 503
+    response = _error_response(503, message)
     response.headers["Retry-After"] = "5" if error.kind == "busy" else "60"
     return response
 
 
 def _csrf_error(error: CSRFError):
     message = gettext("The form expired or was sent from another page. Reload the page and try again.")
-    if wants_json():
-        return jsonify(error=message), 400
-    return render_template("error.html", code=400, message=message), 400
+    return _error_response(400, message)

@@ -21,7 +21,6 @@ from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import (
-    Card,
     Deal,
     KunkenError,
     Reason,
@@ -33,14 +32,16 @@ from .. import (
     check_swap,
     evaluate_deal,
 )
-from ..deal import MAX_NOTE, read_cards, read_flag
+from ..deal import MAX_NOTE, read_cards, read_flag, read_melds, read_whole
 from ..draft import read_part
 from ..exports import DocumentError, export_document, import_document
 from ..messages import M_, Text
+from ..rules import read_rules
 from ..service import (
     Draft,
     ScoredDeal,
     Tally,
+    asked_end,
     draft_deal,
     load_draft,
     prepare_deal,
@@ -51,12 +52,10 @@ from ..service import (
     with_end,
 )
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
-from . import creation_allowed, get_store, no_store, public_base_url, reason_text, scorer_session
+from . import bearer_token, creation_allowed, get_store, no_store, public_base_url, reason_text, scorer_session
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-#: The most melds a list of melds (a table, an opening) may hold: two decks have 108 cards.
-MAX_MELDS = 108
 #: The longest Idempotency-Key accepted.
 MAX_IDEMPOTENCY_KEY = 200
 
@@ -78,8 +77,7 @@ class ApiError(Exception):
 
 
 def _error(status: int, message: str, headers: dict | None = None, **extra: Any):
-    response = jsonify({"error": message, **extra})
-    response.status_code = status
+    response = _replay(status, {"error": message, **extra})
     if headers:
         response.headers.update(headers)
     return response
@@ -183,32 +181,6 @@ def _bad(field: str, expected: Text | Reason) -> KunkenError:
     return KunkenError(Reason("bad_field", {"field": field, "expected": expected}))
 
 
-def _missing(field: str) -> KunkenError:
-    return KunkenError(Reason("missing_field", {"field": field}))
-
-
-def _rules(body: dict) -> RuleSet:
-    """The rule set of the request: the ``game`` preset with the ``rules`` switches applied."""
-    game = body.get("game")
-    if game is not None and not isinstance(game, str):
-        raise _bad("game", M_('"kunken" or "ordered-rummy"'))
-    return RuleSet.for_game(game or "kunken", body.get("rules"))
-
-
-def _meld_list(body: dict, field: str, required: bool) -> list[tuple[Card, ...]]:
-    """A list of melds (each as text or a list of tokens); every meld must hold cards."""
-    value = body.get(field)
-    if value is None or value == []:
-        if required:
-            raise _missing(field)
-        return []
-    if not isinstance(value, list):
-        raise _bad(field, M_('a list of melds, like ["6♥ 7♥ 8♥"]'))
-    if len(value) > MAX_MELDS:
-        raise KunkenError(Reason("too_many_items", {"field": field, "limit": MAX_MELDS}))
-    return [read_cards(meld, f"{field}[{i}]", required=True) for i, meld in enumerate(value)]
-
-
 def _reasons(reasons) -> list[str]:
     return [reason_text(r) for r in reasons]
 
@@ -236,8 +208,7 @@ def _replay(status: int, body: dict):
 
 
 def _created(body: dict, session_id: str):
-    response = jsonify(body)
-    response.status_code = 201
+    response = _replay(201, body)
     response.headers["Location"] = url_for("api.get_session", session_id=session_id)
     return response
 
@@ -312,9 +283,9 @@ def health():
 def check_meld_view():
     """Is this meld legal, what kind is it, and what does it score?"""
     body = _body()
-    rules = _rules(body)
+    rules = read_rules(body)
     cards = read_cards(body.get("cards"), "cards", required=True)
-    result = check_meld(cards, rules, _meld_list(body, "table", required=False))
+    result = check_meld(cards, rules, read_melds(body, "table"))
     return {
         "legal": result.legal,
         "kind": result.kind,
@@ -328,13 +299,13 @@ def check_meld_view():
 def check_swap_view():
     """May this natural card replace a joker in this meld?"""
     body = _body()
-    rules = _rules(body)
+    rules = read_rules(body)
     meld = read_cards(body.get("meld"), "meld", required=True)
     card = read_cards(body.get("card"), "card", required=True)
     has_layout = body.get("has_layout", True)
     if not isinstance(has_layout, bool):
         raise _bad("has_layout", M_("true or false"))
-    result = check_swap(meld, card, rules, _meld_list(body, "table", required=False), has_layout=has_layout)
+    result = check_swap(meld, card, rules, read_melds(body, "table"), has_layout=has_layout)
     return {"legal": result.legal, "reasons": _reasons(result.reasons)}
 
 
@@ -342,15 +313,15 @@ def check_swap_view():
 def check_opening_view():
     """May a player take the bank with this card and these melds?"""
     body = _body()
-    rules = _rules(body)
-    melds = _meld_list(body, "melds", required=True)
+    rules = read_rules(body)
+    melds = read_melds(body, "melds", required=True)
     bank_card = read_cards(body.get("bank_card"), "bank_card", required=True)
     result = check_opening(
         melds,
         bank_card,
         rules,
         has_layout=read_flag(body, "has_layout"),
-        table=_meld_list(body, "table", required=False),
+        table=read_melds(body, "table"),
     )
     return {"legal": result.legal, "points": result.points, "reasons": _reasons(result.reasons)}
 
@@ -359,11 +330,11 @@ def check_opening_view():
 def check_discard_view():
     """The "Rummy!" check: does this discard fit a meld on the table?"""
     body = _body()
-    rules = _rules(body)
+    rules = read_rules(body)
     card = read_cards(body.get("card"), "card", required=True)
     if len(card) != 1:
         raise _bad("card", M_("exactly one card"))
-    result = check_discard(card, _meld_list(body, "melds", required=True), rules)
+    result = check_discard(card, read_melds(body, "melds", required=True), rules)
     return {"fits": result.fits, "meld": result.meld, "reasons": _reasons(result.reasons)}
 
 
@@ -371,7 +342,7 @@ def check_discard_view():
 def score_deal():
     """Validate and score one deal; stores nothing."""
     body = _body()
-    rules = _rules(body)
+    rules = read_rules(body)
     report = evaluate_deal(Deal.from_dict(body), rules)
     return {
         "valid": report.valid,
@@ -403,7 +374,7 @@ def _deal_entry(scored: ScoredDeal) -> dict:
 def create_session():
     """Start a score sheet; answers its id, edit token and the addresses to share."""
     body = _body()
-    rules = _rules(body)
+    rules = read_rules(body)
     players = session_players(rules, body.get("players"))
     target = Target.from_dict(body.get("target"))
     creation_allowed()
@@ -554,14 +525,9 @@ def import_session():
 # -- seats and the draft of the next deal (each player enters their own part) -------------------
 
 
-def _bearer() -> str | None:
-    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
-
-
 def _part_writer(store: Store, session_id: str, seat: int) -> str:
     """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token)."""
-    token = _bearer()
+    token = bearer_token()
     if token is None:
         raise ApiError(
             401,
@@ -581,17 +547,6 @@ def _seat_index(draft: Draft, seat: int) -> str:
     if not 0 <= seat < len(draft.players):
         raise ApiError(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
     return draft.players[seat]
-
-
-def _whole(body: dict, field: str, required: bool) -> int | None:
-    value = body.get(field)
-    if value is None and not required:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
-        if value is None:
-            raise _missing(field)
-        raise _bad(field, M_("a whole number, 0 or more"))
-    return value
 
 
 def _part_entry(draft: Draft, seat: int) -> dict:
@@ -650,7 +605,7 @@ def free_seat(session_id: str, seat: int):
     store = get_store()
     name = _seat_index(load_draft(store, session_id), seat)
     writer = _part_writer(store, session_id, seat)
-    freed = store.free_seat(session_id, seat, None if writer == "scorer" else _bearer())
+    freed = store.free_seat(session_id, seat, None if writer == "scorer" else bearer_token())
     return {"seat": seat, "player": name, "freed": freed}
 
 
@@ -662,8 +617,8 @@ def write_part(session_id: str, seat: int):
     _seat_index(draft, seat)
     writer = _part_writer(store, session_id, seat)
     body = _body()
-    revision = _whole(body, "revision", required=True)
-    deal = _whole(body, "deal", required=False)
+    revision = read_whole(body, "revision", required=True)
+    deal = read_whole(body, "deal")
     part = read_part({k: v for k, v in body.items() if k not in ("revision", "deal")}, "part", draft.rules)
     try:
         store.save_part(session_id, seat, part, revision=revision, by=writer, deal=deal)
@@ -711,7 +666,7 @@ def record_draft(session_id: str):
         return replay
     body = _body()
     draft = load_draft(store, session_id)
-    expected = _whole(body, "version", required=False)
+    expected = read_whole(body, "version")
     if expected is not None and expected != draft.version:
         raise ApiError(
             409,
@@ -720,15 +675,7 @@ def record_draft(session_id: str):
             ),
             version=draft.version,
         )
-    end = dict(draft.end)
-    if "went_out" in body:
-        went_out = body["went_out"]
-        if went_out is not None and (not isinstance(went_out, str) or went_out not in draft.players):
-            raise _bad("went_out", M_("a player's name or null"))
-        end.update(went_out=went_out, went_out_set=True)
-    for flag in ("express", "redeal"):
-        if flag in body:
-            end[flag] = read_flag(body, flag)
+    end = asked_end(draft, body)
     override = read_flag(body, "override")
     note = _note(body.get("note"))
     chosen = with_end(draft, end)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -32,10 +31,10 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..cards import CardError, format_cards, parse_cards
-from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, MAX_VISTS, HandSummary, hand_entries
+from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries
+from ..notation import read_card_lines, read_hand, read_vist_lines
 from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
-from . import GAME_NAMES, reason_text, shown_cards
+from . import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 8).
 MAX_SEATS = 8
@@ -193,82 +192,6 @@ class SessionForm(FlaskForm):
 # -- recording a deal -----------------------------------------------------------------------
 
 
-class VistSyntaxError(ValueError):
-    """A vist line that does not read as ``name: cards`` or ``name meld: cards``."""
-
-
-def split_lines(text: str | None) -> list[tuple[int, str]]:
-    """The non-blank lines of a textarea, with their 1-based line numbers."""
-    return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
-
-
-def _shown(line: str) -> str:
-    return line if len(line) <= 40 else line[:39] + "…"
-
-
-def line_error(number: int, line: str, why: str) -> str:
-    """An error message that names the line it is about."""
-    return gettext("Line %(n)s (“%(line)s”): %(why)s", n=number, line=_shown(line), why=why)
-
-
-_AFTER_NAME = re.compile(r"^\s*(?:[#№]\s*)?(?P<meld>\d+)?\s*:(?P<cards>.*)$", re.S)
-
-
-def parse_vist_line(line: str, names: list[str]) -> dict:
-    """Read ``Boris: 5♥ 6♥`` or ``Boris 2: 5♥`` (meld 2 of Boris) into the API's vist dict.
-
-    >>> parse_vist_line("boris 2: 5ч", ["Anna", "Boris"])
-    {'to': 'Boris', 'meld': 1, 'cards': '5♥'}
-    >>> parse_vist_line("Anna: K♠", ["Anna", "Boris"])
-    {'to': 'Anna', 'meld': None, 'cards': 'K♠'}
-    """
-    folded = line.casefold()
-    for name in sorted(names, key=len, reverse=True):
-        if not folded.startswith(name.casefold()):
-            continue
-        match = _AFTER_NAME.match(line[len(name) :])
-        if not match:
-            continue
-        meld = match["meld"]
-        if meld is not None and int(meld) < 1:
-            raise VistSyntaxError(gettext("melds are numbered from 1."))
-        cards_text = match["cards"].strip()
-        if not cards_text:
-            raise VistSyntaxError(gettext("no cards after the colon."))
-        try:
-            cards = parse_cards(cards_text)
-        except CardError as err:
-            raise VistSyntaxError(reason_text(err.reason)) from None
-        return {"to": name, "meld": None if meld is None else int(meld) - 1, "cards": format_cards(cards)}
-    if ":" not in line:
-        example = (names[0] if names else "Anna") + ": 5♥"
-        raise VistSyntaxError(
-            gettext("write the player's name, a colon, then the cards, like “%(example)s”.", example=example)
-        )
-    raise VistSyntaxError(
-        gettext(
-            "“%(who)s” is not a player in this session (%(players)s).",
-            who=line.split(":", 1)[0].strip(),
-            players=", ".join(names),
-        )
-    )
-
-
-def vist_line(vist: dict, names: Sequence[str] = ()) -> str:
-    """A stored vist written back as a line of the vists field (``#`` where a name would be ambiguous).
-
-    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"})
-    'Boris 2: 5♥'
-    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"}, ["Boris", "Boris 2"])
-    'Boris #2: 5♥'
-    """
-    meld = vist.get("meld")
-    where = vist["to"] if meld is None else f"{vist['to']} {meld + 1}"
-    if meld is not None and where.casefold() in {n.casefold() for n in names}:
-        where = f"{vist['to']} #{meld + 1}"  # "Boris 2" is a player of its own
-    return f"{where}: {vist.get('cards', '')}"
-
-
 def _at_most(characters: int) -> Length:
     """A text field's length limit, said as the table reads it."""
     return Length(max=characters, message=lazy_gettext("Too long: at most %(max)d characters."))
@@ -305,23 +228,29 @@ class PlayerForm(Form):
 
 
 class CardReading:
-    """Reading the card fields of a player's part: melds, vists and swaps by line, the hand."""
+    """Reading the card fields of a player's part (``notation``): melds, vists and swaps by line, the hand."""
 
     names: list[str] = []
     rules: RuleSet = RuleSet.preset()
+    hand_mode: Any  # the form's choice of how hands are entered
+
+    def seat_players(self, names: list[str], rules: RuleSet) -> None:
+        """Read for these players under these rules; offer the ways of entering hands the rules allow."""
+        self.names, self.rules = list(names), rules
+        self.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
+        if self.hand_mode.data not in dict(self.hand_mode.choices):
+            self.hand_mode.data = "cards"
 
     def read_player(self, entry: Any, counts: bool) -> tuple[dict, list[dict]]:
         """A player's fields as the API's player record (without the name) and their swaps."""
-        melds = self._card_lines(entry.melds, MAX_MELDS)
-        vists = self._vist_lines(entry.vists)
-        swaps = [
-            {"from": s["to"], "meld": s["meld"], "card": s["cards"]}
-            for s in self._vist_lines(entry.swaps, one_card=True)
-        ]
+        melds = self._read(entry.melds, read_card_lines(entry.melds.data, MAX_MELDS))
+        vists = self._read(entry.vists, read_vist_lines(entry.vists.data, self.names))
+        swapped = self._read(entry.swaps, read_vist_lines(entry.swaps.data, self.names, one_card=True))
+        swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
         if counts:
             hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
         else:
-            hand = self._hand(entry.hand)
+            hand = self._read(entry.hand, read_hand(entry.hand.data, self.rules))
         return {"melds": melds, "vists": vists, "hand": hand}, swaps
 
     @staticmethod
@@ -329,73 +258,17 @@ class CardReading:
         field.errors = [*field.errors, message]
 
     @staticmethod
+    def _read(field, read: tuple[Any, list]) -> Any:
+        """The value read from a field's text; each reason it did not read becomes one of the field's errors."""
+        value, reasons = read
+        field.errors = [*field.errors, *(reason_text(r) for r in reasons)]
+        return value
+
+    @staticmethod
     def clear_count_errors(entry: Any) -> None:
         """Hands not entered by counts: the count fields' errors do not count."""
         for key in HAND_COUNTS:
             entry[key].errors = []
-
-    def _card_lines(self, field, limit: int) -> list[str]:
-        """Each non-blank line as canonical cards; a line that does not read is an error naming it."""
-        lines = split_lines(field.data)
-        if len(lines) > limit:
-            self._error(field, gettext("At most %(limit)s lines.", limit=limit))
-            return []
-        out = []
-        for number, line in lines:
-            try:
-                out.append(format_cards(parse_cards(line)))
-            except CardError as err:
-                self._error(field, line_error(number, line, reason_text(err.reason)))
-        return out
-
-    def _vist_lines(self, field, one_card: bool = False) -> list[dict]:
-        """Vist lines (``Anna 2: 5♥``), or swap lines when ``one_card``: one natural card put in a joker's place."""
-        lines = split_lines(field.data)
-        if len(lines) > MAX_VISTS:
-            self._error(field, gettext("At most %(limit)s lines.", limit=MAX_VISTS))
-            return []
-        out = []
-        for number, line in lines:
-            try:
-                vist = parse_vist_line(line, self.names)
-            except VistSyntaxError as err:
-                self._error(field, line_error(number, line, str(err)))
-                continue
-            if one_card and len(vist["cards"].split()) != 1:
-                self._error(
-                    field, line_error(number, line, gettext("a swap puts exactly one card in the joker’s place."))
-                )
-                continue
-            out.append(vist)
-        return out
-
-    def _hand(self, field) -> Any:
-        """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value."""
-        text = (field.data or "").strip()
-        words = text.split(None, 1)  # any white space between the points and the jokers
-        first = words[0] if words else ""
-        rest = words[1] if len(words) > 1 else ""
-        if not _NUMBER.fullmatch(first):
-            return self._cards(field)
-        if not first.isdigit():
-            self._error(field, gettext("The points of a hand are a whole number, 0 or more, like “35 JK”."))
-            return ""
-        try:
-            jokers = parse_cards(rest)
-        except CardError as err:
-            self._error(field, reason_text(err.reason))
-            return ""
-        if not all(self.rules.is_joker(c) and c.pin is None for c in jokers):
-            self._error(field, gettext("After the points, write only the jokers, like “35 JK JK”."))
-            return ""
-        return {"points": int(first), "jokers": len(jokers)}
-
-    def _cards(self, field) -> str:
-        try:
-            return format_cards(parse_cards(field.data or ""))
-        except CardError as err:
-            self._error(field, reason_text(err.reason))
-            return ""
 
 
 class DealEnd:
@@ -489,23 +362,8 @@ class PartForm(CardReading, FlaskForm):
 def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
     """A part form for a session's players; ``kwargs`` go to the form (``data=`` to prefill)."""
     form = PartForm(**kwargs)
-    form.names = list(names)
-    form.rules = rules
-    form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
-    if form.hand_mode.data not in dict(form.hand_mode.choices):
-        form.hand_mode.data = "cards"
+    form.seat_players(names, rules)
     return form
-
-
-def part_form_data(part: dict | None, seat: int, names: list[str], rules: RuleSet, russian: bool) -> dict:
-    """A stored part of ``seat`` as the part form's player data (cards in the page's notation)."""
-    name = names[seat]
-    part = part or {}
-    record = {
-        "players": [{"name": name, **{k: v for k, v in part.items() if k != "swaps"}}],
-        "swaps": [{"by": name, **s} for s in part.get("swaps") or []],
-    }
-    return deal_form_data(record, names, rules=rules, russian=russian)["players"][seat]
 
 
 class DraftForm(DealEnd, FlaskForm):
@@ -529,23 +387,6 @@ class DraftForm(DealEnd, FlaskForm):
         }
 
 
-_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
-
-
-def hand_text(hand: Any, rules: RuleSet | None = None) -> str:
-    """A stored hand as the hand field shows it: cards, or points then jokers (counts become points).
-
-    >>> hand_text({"points": 35, "jokers": 2}), hand_text("K♠ JK")
-    ('35 JK JK', 'K♠ JK')
-    >>> hand_text({"small": 1, "aces": 1, "jokers": 0}, RuleSet.preset())
-    '15'
-    """
-    if not isinstance(hand, dict):
-        return hand or ""
-    summary = HandSummary.from_value(hand, "hand")
-    return " ".join([str(summary.points_under(rules or RuleSet.preset()))] + ["JK"] * summary.jokers)
-
-
 @lru_cache(maxsize=16)
 def _deal_form_class(seats: int) -> type:
     return type(
@@ -561,11 +402,7 @@ HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("po
 def deal_form(names: list[str], rules: RuleSet | None = None, **kwargs: Any) -> DealForm:
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
     form = _deal_form_class(len(names))(**kwargs)
-    form.names = list(names)
-    form.rules = rules or RuleSet.preset()
-    form.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules or RuleSet.preset())]
-    if form.hand_mode.data not in dict(form.hand_mode.choices):
-        form.hand_mode.data = "cards"
+    form.seat_players(names, rules or RuleSet.preset())
     form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
     if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
         form.form_key.data = new_form_key()
@@ -575,46 +412,3 @@ def deal_form(names: list[str], rules: RuleSet | None = None, **kwargs: Any) -> 
 def new_form_key() -> str:
     """A fresh idempotency key for one render of a deal form."""
     return "form-" + secrets.token_urlsafe(16)
-
-
-def deal_form_data(
-    record: dict,
-    names: list[str],
-    override: bool = False,
-    note: str | None = None,
-    rules: RuleSet | None = None,
-    russian: bool = False,
-) -> dict:
-    """A stored deal record as the deal form's data, players in seat order (swaps under the swapper),
-    cards in the page's notation."""
-    by_name = {p.get("name"): p for p in record.get("players", []) if isinstance(p, dict)}
-    swaps = [s for s in record.get("swaps") or [] if isinstance(s, dict)]
-    players = []
-    for name in names:
-        p = by_name.get(name, {})
-        hand = p.get("hand")
-        counts = hand if isinstance(hand, dict) and "points" not in hand else {}
-        players.append(
-            {
-                **{key: counts.get(key, 0) for key in HAND_COUNTS},
-                "melds": "\n".join(shown_cards(m, russian) for m in p.get("melds") or []),
-                "vists": "\n".join(
-                    vist_line({**v, "cards": shown_cards(v.get("cards", ""), russian)}, names)
-                    for v in p.get("vists") or []
-                ),
-                "swaps": "\n".join(
-                    vist_line({"to": s["from"], "meld": s.get("meld"), "cards": shown_cards(s["card"], russian)}, names)
-                    for s in swaps
-                    if s.get("by") == name
-                ),
-                "hand": shown_cards(hand_text(p.get("hand"), rules), russian),
-            }
-        )
-    return {
-        "players": players,
-        "went_out": record.get("went_out") or "",
-        "express": bool(record.get("express")),
-        "redeal": bool(record.get("redeal")),
-        "override": override,
-        "note": note or "",
-    }

@@ -18,30 +18,25 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from .. import service
 from ..draft import read_part
 from ..messages import KunkenError
-from ..store import Conflict, DraftClosed, NotFound, SessionEnded
+from ..notation import hand_entry, part_texts
+from ..store import Conflict, DraftClosed, NotFound
 from . import (
     can_edit,
     current_language,
     get_store,
     held_seat,
     reason_text,
+    refuse_ended,
     scorer_required,
     scorer_session,
     seat_claim,
     seat_cookie,
     set_seat_cookie,
 )
-from .forms import DraftForm, new_form_key, part_form, part_form_data
-from .views import PLAYER_FIELD, _picks, hand_entry
+from .forms import DraftForm, new_form_key, part_form
+from .views import PLAYER_FIELD
 
 bp = Blueprint("seats", __name__)
-
-
-def _draft_or_404(sid: str) -> service.Draft:
-    try:
-        return service.load_draft(get_store(), sid)
-    except NotFound:
-        abort(404)
 
 
 def _seat_or_404(draft: service.Draft, seat: int) -> str:
@@ -71,17 +66,11 @@ def take_seat(sid: str):
     """ "This is me": this phone takes a seat (from another phone too, which is then told)."""
     seat = request.form.get("seat", type=int)
     store = get_store()
-    try:
-        names = store.get_session(sid)["players"]
-        if seat is None or not 0 <= seat < len(names):
-            flash(gettext("Choose one of the players."), "error")
-            return _to("views.session", sid=sid)
-        token, took_over = store.take_seat(sid, seat)
-    except NotFound:
-        abort(404)
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+    names = store.get_session(sid)["players"]
+    if seat is None or not 0 <= seat < len(names):
+        flash(gettext("Choose one of the players."), "error")
         return _to("views.session", sid=sid)
+    token, took_over = store.take_seat(sid, seat)
     if took_over:
         flash(
             gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=names[seat]),
@@ -115,7 +104,7 @@ def free_seat(sid: str, seat: int, session: dict):
     try:
         name = get_store().get_session(sid)["players"][seat]
         freed = get_store().free_seat(sid, seat)
-    except (NotFound, IndexError):
+    except IndexError:
         abort(404)
     if freed:
         flash(gettext("The seat of %(name)s is free: another phone can take it.", name=name), "ok")
@@ -187,7 +176,6 @@ def _render_part(
             if seat in draft.taken
             else gettext("The scorer freed the seat of %(name)s. Take it again to go on.", name=draft.players[seat])
         )
-    picks = [p for p in _picks(draft.players, report, draft.rules) if p["seat"] != seat]
     entry = draft.parts.get(seat)
     return render_template(
         "part.html",
@@ -202,7 +190,6 @@ def _render_part(
         score=report.players[seat],
         placed=placed,
         general=(),
-        picks=picks,
         writer=writer,
         lost=lost,
         entry=entry,
@@ -220,7 +207,7 @@ def _part_form(draft: service.Draft, seat: int, **kwargs: Any):
 def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
     """The part form filled with the stored part (or empty), for the draft's deal."""
     entry = draft.parts.get(seat)
-    data = part_form_data(
+    data = part_texts(
         entry["part"] if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
     )
     mode = mode or hand_entry(draft.session, draft.rules)
@@ -240,7 +227,7 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
 @bp.route("/s/<sid>/draft/<int:seat>", methods=["GET", "POST"])
 def part(sid: str, seat: int):
     """A seat's part of the current deal: written by the phone holding the seat, or by the scorer."""
-    draft = _draft_or_404(sid)
+    draft = service.load_draft(get_store(), sid)
     name = _seat_or_404(draft, seat)
     if request.method == "GET":
         return _render_part(draft, seat, _stored_form(draft, seat))
@@ -255,8 +242,7 @@ def part(sid: str, seat: int):
             ),
         )
     if draft.session["ended_at"]:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
+        return refuse_ended()
     form = _part_form(draft, seat)
     if not form.validate():
         return _render_part(draft, seat, form, status=422)
@@ -289,9 +275,6 @@ def part(sid: str, seat: int):
             typed=_entered(form) or "—",
         )
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
     if not request.form.get("autosave"):
         flash(gettext("The part of %(name)s is saved.", name=name), "ok")
         return _to("seats.part", sid=sid, seat=seat)
@@ -347,13 +330,12 @@ def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, m
 @bp.route("/s/<sid>/draft", methods=["GET", "POST"])
 def draft(sid: str):
     """Every seat's part as it arrives, the scores so far; the scorer checks and records the deal."""
-    current = _draft_or_404(sid)
+    current = service.load_draft(get_store(), sid)
     if request.method == "GET":
         return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
     scorer_session(sid)
     if current.session["ended_at"]:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
+        return refuse_ended()
     form = _draft_form(current)
     if not form.validate():
         return _render_draft(
@@ -404,9 +386,6 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         stored, created = store.add_deal(
             sid, record, override=bool(report.problems), note=note, idempotency_key=key, draft_version=expected
         )
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
     except Conflict:
         fresh = service.load_draft(store, sid)
         return _changed_since(fresh)
@@ -421,13 +400,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
 @scorer_required
 def discard(sid: str, session: dict):
     """Throw the draft away: every part and the end (the seats stay taken)."""
-    try:
-        get_store().discard_draft(sid)
-    except NotFound:
-        abort(404)
-    except SessionEnded:
-        flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-        return _to("views.session", sid=sid)
+    get_store().discard_draft(sid)
     flash(gettext("The draft was discarded: every part is empty again."), "ok")
     return _to("seats.draft", sid=sid)
 
@@ -436,10 +409,7 @@ def discard(sid: str, session: dict):
 def live(sid: str):
     """``{tag, deal}`` of the draft; 304 while nothing changed (parts, seats, the session's deals)."""
     store = get_store()
-    try:
-        tag = store.draft_tag(sid)
-    except NotFound:
-        abort(404)
+    tag = store.draft_tag(sid)
     if request.if_none_match.contains_weak(tag):
         response = Response(status=304)
     else:

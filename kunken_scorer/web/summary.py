@@ -7,10 +7,9 @@ always computed by ``service``/the core from the stored deal records; this modul
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -19,10 +18,9 @@ from wtforms import HiddenField, SubmitField, TextAreaField
 
 from .. import KunkenError, RuleSet
 from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
-from ..exports import csv_text, export_document, import_document
+from ..exports import csv_text, download_name, export_document, import_document
 from ..rules import GAMES, KEY_SWITCHES
 from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
-from ..store import NotFound
 from . import (
     board_or_404,
     can_edit,
@@ -56,14 +54,6 @@ def _when(stamp: str | None) -> datetime | None:
         return datetime.fromisoformat(stamp)
     except ValueError:
         return None
-
-
-def _filename(session: dict, extension: str) -> str:
-    """A download name made only of safe characters: game, date and the start of the id."""
-    when = _when(session.get("created_at"))
-    day = when.strftime("%Y-%m-%d") if when else "session"
-    stem = re.sub(r"[^A-Za-z0-9_-]", "", f"{session['game']}-{day}-{session['id'][:8]}")
-    return f"{stem or 'session'}.{extension}"
 
 
 def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
@@ -135,18 +125,15 @@ def chart(sid: str):
 def csv_export(sid: str):
     """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
     board = board_or_404(sid)
-    return _download(csv_text(board).encode("utf-8"), "text/csv", _filename(board.session, "csv"))
+    return _download(csv_text(board).encode("utf-8"), "text/csv", download_name(board.session, "csv"))
 
 
 @bp.get("/s/<sid>/export.json")
 def export_json(sid: str):
     """The session as the API's JSON export document, as a download."""
-    try:
-        doc = export_document(get_store(), sid)
-    except NotFound:
-        abort(404)
+    doc = export_document(get_store(), sid)
     body = json.dumps(doc, ensure_ascii=False, indent=2)
-    return _download(body.encode("utf-8"), "application/json", _filename(doc, "json"))
+    return _download(body.encode("utf-8"), "application/json", download_name(doc, "json"))
 
 
 # -- import ---------------------------------------------------------------------------------

@@ -25,9 +25,11 @@ from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
 from ..deal import Deal, DealReport, hand_entries
 from ..messages import KunkenError, Reason
+from ..notation import deal_texts, entered_as, hand_entry
+from ..qrcodes import qr_svg
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
-from ..store import Conflict, NotFound, SessionEnded
+from ..store import Conflict, NotFound
 from . import (
     board_or_404,
     can_edit,
@@ -40,11 +42,11 @@ from . import (
     no_store,
     public_base_url,
     reason_text,
+    refuse_ended,
     scorer_required,
     set_scorer_cookie,
 )
-from .forms import FORM_KEY, SessionForm, deal_form, deal_form_data, new_form_key, raw_switch, switch_values, vist_line
-from .qr import qr_svg
+from .forms import FORM_KEY, SessionForm, deal_form, new_form_key, raw_switch, switch_values
 
 bp = Blueprint("views", __name__)
 
@@ -123,22 +125,8 @@ def _qr_labelled(url: str, label: str) -> str:
 # -- access ----------------------------------------------------------------------------------
 
 
-def _session(sid: str) -> dict:
-    """The session, or the 404 page."""
-    try:
-        return get_store().get_session(sid)
-    except NotFound:
-        abort(404)
-
-
 def _to_session(sid: str) -> WerkzeugResponse:
     return redirect(url_for("views.session", sid=sid), 303)
-
-
-def _refuse_ended(sid: str) -> WerkzeugResponse:
-    """Turn a write on an ended session away, with a message on the session page."""
-    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-    return _to_session(sid)
 
 
 def _add_error(field: Any, message: str) -> None:
@@ -351,10 +339,7 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
 def session(sid: str):
     """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
     store = get_store()
-    try:
-        record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
-    except NotFound:
-        abort(404)
+    record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
     my_seat = held_seat(sid)
     undone = request.args.get("undone", type=int) if editor else None
 
@@ -399,10 +384,7 @@ def session(sid: str):
 @bp.get("/s/<sid>/live")
 def live(sid: str):
     """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
-    try:
-        version = get_store().version(sid)
-    except NotFound:
-        abort(404)
+    version = get_store().version(sid)
     if request.if_none_match.contains_weak(str(version)):
         response = Response(status=304)
     else:
@@ -440,7 +422,7 @@ def table_screen(sid: str):
 @bp.get("/s/<sid>/qr.svg")
 def qr(sid: str):
     """The viewer link as an SVG QR code."""
-    _session(sid)
+    get_store().get_session(sid)
     svg = _qr(public_base_url() + url_for("views.session", sid=sid))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
@@ -448,7 +430,7 @@ def qr(sid: str):
 @bp.get("/s/<sid>/scorer/<token>")
 def scorer(sid: str, token: str):
     """Open the scorer link: this phone keeps the edit token and may record deals."""
-    _session(sid)
+    get_store().get_session(sid)
     if not get_store().check_token(sid, token):
         abort(403, description=gettext("This scorer link is not valid for this session."))
     flash(gettext("This phone can now record deals."), "ok")
@@ -551,52 +533,9 @@ def _render_deal(
         form_errors=list(form_errors),
         conflict=conflict,
         rules_game=session["game"],
-        picks=_picks(form.names, report, form.rules),
         went_out_suggestion=empty[0] if len(empty) == 1 else "",
         action=action or request.path,
     ), status
-
-
-def _picks(names: list[str], report: DealReport | None, rules: RuleSet) -> list[dict]:
-    """The keypad's vist and swap targets: each player's name (the first meld that fits), then every
-    meld typed so far; ``seat`` says whose, so the page can leave out the player's own."""
-    picks = [
-        {
-            "kind": "vists",
-            "insert": f"{name}: ",
-            "label": f"{name}:",
-            "seat": i,
-            "spoken": gettext("Vist to %(name)s", name=name),
-        }
-        for i, name in enumerate(names)
-    ]
-    details = report.details if report is not None else ()
-    for i, name in enumerate(names):
-        checks = details[i].melds if i < len(details) else ()
-        for j, check in enumerate(checks):
-            start = vist_line({"to": name, "meld": j, "cards": ""}, names)
-            shown = str(cards_filter(check.written))
-            label = Markup("<span>%s%s</span>") % (start, Markup(shown))
-            picks.append(
-                {
-                    "kind": "vists",
-                    "insert": start,
-                    "label": label,
-                    "seat": i,
-                    "spoken": gettext("Vist to meld %(n)s of %(name)s", n=j + 1, name=name),
-                }
-            )
-            if any(rules.is_joker(c) for c in check.written):
-                picks.append(
-                    {
-                        "kind": "swaps",
-                        "insert": start,
-                        "label": label,
-                        "seat": i,
-                        "spoken": gettext("Swap the joker in meld %(n)s of %(name)s", n=j + 1, name=name),
-                    }
-                )
-    return picks
 
 
 def _same_as_stored(stored: dict, record: dict, override: bool, note: str | None) -> bool:
@@ -623,10 +562,6 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     override = bool(report.problems) and bool(form.override.data)
     try:
         _store_deal(session, deal, record, override, note, form)
-    except SessionEnded:
-        return _refuse_ended(session["id"])
-    except NotFound:
-        abort(404)
     except Conflict:
         message = _conflict_message(session, deal, record, override, note, form)
         if message is None:  # the other phone saved exactly this: nothing to tell
@@ -702,7 +637,7 @@ def _conflict_message(
 def record_deal(sid: str, session: dict):
     """Record a deal: check it (preview with every problem in words), then save it."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
         form = deal_form(
@@ -719,7 +654,7 @@ def record_deal(sid: str, session: dict):
 def edit_deal(sid: str, deal_id: int, session: dict):
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     names = session["players"]
     rules = RuleSet.from_dict(session["rules"])
     try:
@@ -729,10 +664,10 @@ def edit_deal(sid: str, deal_id: int, session: dict):
             return _edit_of_deleted(session, rules)
         abort(404)
     if request.method == "GET":
-        data = deal_form_data(
+        data = deal_texts(
             deal["record"], names, deal["override"], deal["note"], rules, russian=current_language() == "ru"
         )
-        mode = _entered_as(deal["record"], hand_entry(session, rules))
+        mode = entered_as(deal["record"], hand_entry(session, rules))
         form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
         return _render_deal(form, session, deal)
     return _post_deal(deal_form(names, rules), session, deal)
@@ -757,29 +692,12 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
     )
 
 
-def _entered_as(record: dict, default: str) -> str:
-    """How a stored deal's hands were entered, so that its edit shows them the same way.
-
-    Counts or points alone come back as such; typed cards, or a mix, come back as text (a counts
-    hand then shows as its points); a deal whose hands say nothing takes the table's way.
-    """
-    hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
-    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards" for h in hands if h}
-    return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
-
-
-def hand_entry(session: dict, rules: RuleSet) -> str:
-    """How this table enters the cards left in hand: its remembered choice, else by card."""
-    chosen = session.get("hand_entry")
-    return chosen if chosen in hand_entries(rules) else "cards"
-
-
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
 @scorer_required
 def delete_deal(sid: str, deal_id: int, session: dict):
     """Delete a deal (kept in the history)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     store = get_store()
     revision = request.form.get("revision", type=int)
     try:
@@ -796,10 +714,6 @@ def delete_deal(sid: str, deal_id: int, session: dict):
         )
     try:
         store.delete_deal(sid, deal_id, expected_revision=revision)
-    except NotFound:
-        abort(404)
-    except SessionEnded:
-        return _refuse_ended(sid)
     except Conflict:
         flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."), "error")
         return redirect(url_for("views.edit_deal", sid=sid, deal_id=deal_id), 303)
@@ -815,12 +729,10 @@ def delete_deal(sid: str, deal_id: int, session: dict):
 def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     expected = request.form.get("expected_version", type=int)
     try:
         undone = get_store().undo_last(sid, expected_version=expected)
-    except SessionEnded:
-        return _refuse_ended(sid)
     except Conflict:
         flash(
             gettext(
@@ -842,7 +754,7 @@ def undo(sid: str, session: dict):
 def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     if session["ended_at"]:
-        return _refuse_ended(sid)
+        return refuse_ended()
     try:
         back = get_store().redo_undone(
             sid,

@@ -1,0 +1,124 @@
+"""The rules desk's five questions (a meld, a joker swap, taking the bank, a discard, a vist), answered as data.
+
+Each ``answer_*`` reads the typed fields of its question (``data``: field name -> text or flag, melds
+one per line) and answers with the core's checks; the rules desk page puts the answer in words.
+
+>>> answer_meld({"cards": "5♥ 6♥ JK", "table": ""}, RuleSet.preset())["meld"]["cards"]
+'5♥ 6♥ JK=7♥'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .cards import format_cards, parse_cards
+from .melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist
+from .notation import split_lines
+from .rules import RuleSet
+
+
+def meld_lines(text: str | None) -> list[str]:
+    """The melds typed one per line."""
+    return [line for _, line in split_lines(text)]
+
+
+def meld_summary(check: MeldCheck) -> dict[str, Any]:
+    """What the answer says about one meld: each joker's written position (1-based), the card it stands
+    for and, in a set whose joker may take more than one suit, every card it could be."""
+    options = [str(card) for card in check.joker_options]
+    jokers = [
+        {"position": i + 1, "card": str(card), "options": options if i in check.open_jokers else []}
+        for i, card in check.jokers
+    ]
+    # a joker with a choice of suits is shown as written, not pinned to the first suit
+    shown = check.written if check.joker_options else (check.assigned or check.written)
+    return {
+        "legal": check.legal,
+        "kind": check.kind,
+        "points": check.points,
+        "cards": format_cards(shown),
+        "written": format_cards(check.written),
+        "jokers": jokers,
+    }
+
+
+def answer_meld(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The answer to "is this meld legal?"."""
+    check = check_meld(data["cards"], rules, meld_lines(data["table"]))
+    return {"legal": check.legal, "meld": meld_summary(check), "reasons": list(check.reasons)}
+
+
+def answer_swap(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The answer to "may this card replace that joker?"."""
+    table = meld_lines(data["table"])
+    result = check_swap(data["meld"], data["card"], rules, table, has_layout=bool(data["has_layout"]))
+    card = format_cards(parse_cards(data["card"]))
+    answer = {
+        "legal": result.legal,
+        "card": card,
+        "reasons": list(result.reasons),
+        "meld": meld_summary(result.meld) if result.meld is not None else None,
+    }
+    if result.legal and result.joker is not None and result.meld is not None:  # a joker is found in a meld
+        answer["joker_position"] = result.joker + 1
+        pin = result.meld.assigned[result.joker].pin
+        # a set's joker has an open suit: it stands for whichever missing card replaces it
+        answer["stands_for"] = card if result.meld.kind == "set" or not pin else str(pin)
+    return answer
+
+
+def answer_opening(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The answer to "may I take the bank with this card and these melds?"."""
+    has_layout = bool(data["has_layout"])
+    table = meld_lines(data["table"])
+    result = check_opening(meld_lines(data["melds"]), data["bank_card"], rules, has_layout=has_layout, table=table)
+    return {
+        "legal": result.legal,
+        "points": result.points,
+        "needed": rules.opening_points,
+        "has_layout": has_layout,
+        "reasons": list(result.reasons),
+        "melds": [meld_summary(m) for m in result.melds],
+    }
+
+
+def answer_discard(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The answer to "does this discard fit a meld on the table?"."""
+    melds = meld_lines(data["melds"])
+    result = check_discard(data["card"], melds, rules)
+    answer = {
+        "legal": result.fits,
+        "fits": result.fits,
+        "card": format_cards(parse_cards(data["card"])),
+        "reasons": list(result.reasons),
+        "rummy_call": rules.rummy_call,
+    }
+    if result.fits and result.meld is not None:
+        answer["meld_number"] = result.meld + 1
+        answer["meld_cards"] = format_cards(parse_cards(melds[result.meld]))
+    return answer
+
+
+def answer_vist(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The answer to "does this vist fit that meld?"."""
+    added = parse_cards(data["cards"])
+    check = check_vist(data["meld"], added, rules, meld_lines(data["table"]))
+    added_points = sum(check.card_points[len(check.card_points) - len(added) :]) if check.legal else None
+    return {
+        "legal": check.legal,
+        "meld": meld_summary(check),
+        "reasons": list(check.reasons),
+        "added": format_cards(added),
+        "added_points": added_points,
+    }
+
+
+#: question -> its answer, in the order the desk asks them
+ANSWERS: dict[str, Callable[[Mapping[str, Any], RuleSet], dict[str, Any]]] = {
+    "meld": answer_meld,
+    "swap": answer_swap,
+    "opening": answer_opening,
+    "discard": answer_discard,
+    "vist": answer_vist,
+}

@@ -1,0 +1,272 @@
+"""A deal's parts as a person types them: card lines, vist and swap lines (``Anna 2: 5♥``), a hand.
+
+Reading typed text gives the record's plain data (what ``Deal.from_dict`` reads) and a ``Reason``
+for each line that does not read; writing a stored record gives back the same texts, for editing.
+
+>>> read_vist_lines("Boris 2: 5ч\\nnobody: 7♠", ["Anna", "Boris"])[0]
+[{'to': 'Boris', 'meld': 1, 'cards': '5♥'}]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import CardError, Rank, format_cards, parse_cards
+from .deal import HAND_COUNTS, MAX_VISTS, HandSummary, hand_entries
+from .messages import KunkenError, Reason
+from .rules import RuleSet
+
+_AFTER_NAME = re.compile(r"^\s*(?:[#№]\s*)?(?P<meld>\d+)?\s*:(?P<cards>.*)$", re.S)
+_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
+
+
+class NotationError(KunkenError):
+    """A typed line that does not read: a vist line that is not ``name: cards``, say."""
+
+
+def split_lines(text: str | None) -> list[tuple[int, str]]:
+    """The non-blank lines of a textarea, with their 1-based line numbers."""
+    return [(n, line.strip()) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
+
+
+def line_error(number: int, line: str, why: Reason) -> Reason:
+    """A reason that names the line it is about (a long line shortened)."""
+    shown = line if len(line) <= 40 else line[:39] + "…"
+    return Reason("line_error", {"n": number, "line": shown, "why": why})
+
+
+def parse_vist_line(line: str, names: Sequence[str]) -> dict[str, Any]:
+    """Read ``Boris: 5♥ 6♥`` or ``Boris 2: 5♥`` (meld 2 of Boris) into the API's vist dict.
+
+    >>> parse_vist_line("boris 2: 5ч", ["Anna", "Boris"])
+    {'to': 'Boris', 'meld': 1, 'cards': '5♥'}
+    >>> parse_vist_line("Anna: K♠", ["Anna", "Boris"])
+    {'to': 'Anna', 'meld': None, 'cards': 'K♠'}
+    """
+    folded = line.casefold()
+    for name in sorted(names, key=len, reverse=True):
+        if not folded.startswith(name.casefold()):
+            continue
+        match = _AFTER_NAME.match(line[len(name) :])
+        if not match:
+            continue
+        meld = match["meld"]
+        if meld is not None and int(meld) < 1:
+            raise NotationError(Reason("vist_meld_from_one"))
+        cards_text = match["cards"].strip()
+        if not cards_text:
+            raise NotationError(Reason("vist_no_cards"))
+        try:
+            cards = parse_cards(cards_text)
+        except CardError as err:
+            raise NotationError(err.reason) from None
+        return {"to": name, "meld": None if meld is None else int(meld) - 1, "cards": format_cards(cards)}
+    if ":" not in line:
+        raise NotationError(Reason("vist_syntax", {"example": (names[0] if names else "Anna") + ": 5♥"}))
+    raise NotationError(
+        Reason("vist_unknown_player", {"who": line.split(":", 1)[0].strip(), "players": ", ".join(names)})
+    )
+
+
+def vist_line(vist: Mapping[str, Any], names: Sequence[str] = ()) -> str:
+    """A stored vist written back as a line of the vists field (``#`` where a name would be ambiguous).
+
+    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"})
+    'Boris 2: 5♥'
+    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"}, ["Boris", "Boris 2"])
+    'Boris #2: 5♥'
+    """
+    meld = vist.get("meld")
+    where = vist["to"] if meld is None else f"{vist['to']} {meld + 1}"
+    if meld is not None and where.casefold() in {n.casefold() for n in names}:
+        where = f"{vist['to']} #{meld + 1}"  # "Boris 2" is a player of its own
+    return f"{where}: {vist.get('cards', '')}"
+
+
+def read_card_lines(text: str | None, limit: int) -> tuple[list[str], list[Reason]]:
+    """Each non-blank line as canonical cards, and a reason naming each line that does not read."""
+    lines = split_lines(text)
+    if len(lines) > limit:
+        return [], [Reason("too_many_lines", {"limit": limit})]
+    out, errors = [], []
+    for number, line in lines:
+        try:
+            out.append(format_cards(parse_cards(line)))
+        except CardError as err:
+            errors.append(line_error(number, line, err.reason))
+    return out, errors
+
+
+def read_vist_lines(
+    text: str | None, names: Sequence[str], one_card: bool = False, limit: int = MAX_VISTS
+) -> tuple[list[dict[str, Any]], list[Reason]]:
+    """Vist lines (``Anna 2: 5♥``), or swap lines when ``one_card``: one natural card put in a joker's place."""
+    lines = split_lines(text)
+    if len(lines) > limit:
+        return [], [Reason("too_many_lines", {"limit": limit})]
+    out, errors = [], []
+    for number, line in lines:
+        try:
+            vist = parse_vist_line(line, names)
+        except NotationError as err:
+            errors.append(line_error(number, line, err.reason))
+            continue
+        if one_card and len(vist["cards"].split()) != 1:
+            errors.append(line_error(number, line, Reason("swap_one_card")))
+            continue
+        out.append(vist)
+    return out, errors
+
+
+def read_hand(text: str | None, rules: RuleSet) -> tuple[Any, list[Reason]]:
+    """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value.
+
+    >>> read_hand("35 JK JK", RuleSet.preset()), read_hand("K♠ jk", RuleSet.preset())
+    (({'points': 35, 'jokers': 2}, []), ('K♠ JK', []))
+    """
+    text = (text or "").strip()
+    words = text.split(None, 1)  # any white space between the points and the jokers
+    first = words[0] if words else ""
+    rest = words[1] if len(words) > 1 else ""
+    if not _NUMBER.fullmatch(first):
+        try:
+            return format_cards(parse_cards(text)), []
+        except CardError as err:
+            return "", [err.reason]
+    if not first.isdigit():
+        return "", [Reason("hand_points_whole")]
+    try:
+        jokers = parse_cards(rest)
+    except CardError as err:
+        return "", [err.reason]
+    if not all(rules.is_joker(c) and c.pin is None for c in jokers):
+        return "", [Reason("hand_points_jokers")]
+    return {"points": int(first), "jokers": len(jokers)}, []
+
+
+def hand_text(hand: Any, rules: RuleSet | None = None) -> str:
+    """A stored hand as the hand field shows it: cards, or points then jokers (counts become points).
+
+    >>> hand_text({"points": 35, "jokers": 2}), hand_text("K♠ JK")
+    ('35 JK JK', 'K♠ JK')
+    >>> hand_text({"small": 1, "aces": 1, "jokers": 0}, RuleSet.preset())
+    '15'
+    """
+    if not isinstance(hand, dict):
+        return str(hand or "")
+    summary = HandSummary.from_value(hand, "hand")
+    return " ".join([str(summary.points_under(rules or RuleSet.preset()))] + ["JK"] * summary.jokers)
+
+
+def shown_cards(text: str, russian: bool) -> str:
+    """Canonical card text in the page's notation (Russian ranks on Russian pages).
+
+    >>> shown_cards("K♠ JK 10♥", True), shown_cards("K♠ JK", False), shown_cards("6♥, 7♥", True)
+    ('К♠ Дж 10♥', 'K♠ JK', '6♥, 7♥')
+    """
+    if not russian or not text:
+        return text
+    try:
+        return ", ".join(" ".join(c.russian() for c in parse_cards(part)) for part in text.split(", "))
+    except CardError:
+        return text
+
+
+#: Parameters of the core's reasons that hold cards (or a rank) in canonical notation.
+_CARD_PARAMS = frozenset({"card", "cards", "joker", "needed", "stands_for", "wild"})
+_RANK_WORDS = {str(r): r.russian for r in Rank}
+
+
+def in_russian_notation(reason: Reason) -> Reason:
+    """The reason with every card it names in Russian notation (nested reasons too).
+
+    >>> in_russian_notation(Reason("set_duplicate_card", {"card": "K♠"})).message
+    'A set may not hold two copies of the same card: К♠ appears twice.'
+    """
+    params: dict[str, Any] = {}
+    for key, value in reason.params.items():
+        if isinstance(value, Reason):
+            value = in_russian_notation(value)
+        elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
+            value = [in_russian_notation(v) for v in value]
+        elif key in _CARD_PARAMS and isinstance(value, str):
+            value = shown_cards(value, True)
+        elif key == "rank" and isinstance(value, str):
+            value = _RANK_WORDS.get(value, value)
+        params[key] = value
+    return Reason(reason.code, params)
+
+
+def deal_texts(
+    record: Mapping[str, Any],
+    names: Sequence[str],
+    override: bool = False,
+    note: str | None = None,
+    rules: RuleSet | None = None,
+    russian: bool = False,
+) -> dict[str, Any]:
+    """A stored deal record as the texts of the deal form, players in seat order (swaps under the swapper)."""
+    by_name = {p.get("name"): p for p in record.get("players", []) if isinstance(p, dict)}
+    swaps = [s for s in record.get("swaps") or [] if isinstance(s, dict)]
+    players = []
+    for name in names:
+        p = by_name.get(name, {})
+        hand = p.get("hand")
+        counts = hand if isinstance(hand, dict) and "points" not in hand else {}
+        players.append(
+            {
+                **{key: counts.get(key, 0) for key in HAND_COUNTS},
+                "melds": "\n".join(shown_cards(m, russian) for m in p.get("melds") or []),
+                "vists": "\n".join(
+                    vist_line({**v, "cards": shown_cards(v.get("cards", ""), russian)}, names)
+                    for v in p.get("vists") or []
+                ),
+                "swaps": "\n".join(
+                    vist_line({"to": s["from"], "meld": s.get("meld"), "cards": shown_cards(s["card"], russian)}, names)
+                    for s in swaps
+                    if s.get("by") == name
+                ),
+                "hand": shown_cards(hand_text(p.get("hand"), rules), russian),
+            }
+        )
+    return {
+        "players": players,
+        "went_out": record.get("went_out") or "",
+        "express": bool(record.get("express")),
+        "redeal": bool(record.get("redeal")),
+        "override": override,
+        "note": note or "",
+    }
+
+
+def part_texts(
+    part: Mapping[str, Any] | None, seat: int, names: Sequence[str], rules: RuleSet, russian: bool
+) -> dict[str, Any]:
+    """A stored part of ``seat`` as the texts of the part form."""
+    name = names[seat]
+    part = part or {}
+    record = {
+        "players": [{"name": name, **{k: v for k, v in part.items() if k != "swaps"}}],
+        "swaps": [{"by": name, **s} for s in part.get("swaps") or []],
+    }
+    players: list[dict[str, Any]] = deal_texts(record, names, rules=rules, russian=russian)["players"]
+    return players[seat]
+
+
+def hand_entry(session: Mapping[str, Any], rules: RuleSet) -> str:
+    """How this table enters the cards left in hand: its remembered choice, else by card."""
+    chosen = session.get("hand_entry")
+    return chosen if isinstance(chosen, str) and chosen in hand_entries(rules) else "cards"
+
+
+def entered_as(record: Mapping[str, Any], default: str) -> str:
+    """How a stored deal's hands were entered, so that its edit shows them the same way.
+
+    Counts or points alone come back as such; typed cards, or a mix, come back as text (a counts
+    hand then shows as its points); a deal whose hands say nothing takes the table's way.
+    """
+    hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
+    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards" for h in hands if h}
+    return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
