@@ -43,8 +43,9 @@ lint: $(VENV)/.dev
 	$(VENV)/bin/ruff format --no-cache --check .
 	$(VENV)/bin/mypy --cache-dir=/dev/null kunken_scorer app.py
 
+# One worker per CPU (at most 4), each test file whole on one worker: its browser and servers are its own.
 test: $(VENV)/.dev catalogs browser lint
-	$(PY) -m pytest
+	$(PY) -m pytest --numprocesses=auto --maxprocesses=4 --dist=loadfile
 
 # wrk models the polling phones (Debian: apt-get install -y wrk); the club-night table is bench_club.py's.
 bench: $(VENV)/.dev catalogs browser
