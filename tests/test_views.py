@@ -410,6 +410,19 @@ def test_live_endpoint_answers_304_while_nothing_changed(client, app):
     assert 'class="edit-deal"' in client.get(f"/s/{sid}/live").get_json()["html"]
 
 
+@pytest.mark.parametrize("sent", ['"{v}"', 'W/"{v}"', '"0", "{v}"', "*"], ids=["tag", "weak", "list", "any"])
+def test_live_poll_matches_the_tag_however_it_is_sent(client, app, sent):
+    sid = start(client)
+    viewer = phone(app)
+    version = viewer.get(f"/s/{sid}/live").get_json()["version"]
+    unchanged = viewer.get(f"/s/{sid}/live", headers={"If-None-Match": sent.format(v=version)})
+    assert unchanged.status_code == 304 and unchanged.headers["ETag"] == f'"{version}"'
+    assert unchanged.headers["Cache-Control"] == "no-cache" and unchanged.headers["Vary"] == "Cookie, Accept-Language"
+    stale = viewer.get(f"/s/{sid}/live", headers={"If-None-Match": f'"{version - 1}", W/"x"'})
+    assert stale.status_code == 200 and stale.headers["ETag"] == f'"{version}"'
+    assert stale.headers["Vary"] == "Cookie, Accept-Language"
+
+
 def test_qr_code_is_served_as_svg(client):
     sid = start(client)
     response = client.get(f"/s/{sid}/qr.svg")
