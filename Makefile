@@ -58,7 +58,7 @@ bench: $(VENV)/.dev catalogs browser
 # Refresh the message catalogs after changing user-visible strings, then translate the new entries.
 i18n: $(VENV)/.dev
 	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext -k _l -k N_ -k M_ -k P_:1,2 -o translations/messages.pot .
-	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -l ru --no-fuzzy-matching
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -l ru --no-fuzzy-matching --width=120
 
 # Re-pin the locks after changing a range in requirements*.txt (and pyproject.toml): pip-tools' pip-compile,
 # resolved for this Python (CI's is 3.11). Pins that still fit stay; `make lock LOCK_ARGS=--upgrade` moves

@@ -16,7 +16,13 @@
   }
 
   function apply(data) {
+    // a panel the reader opened (the earlier deals) stays open when the deals are swapped in
+    var open = Array.prototype.map.call(box.querySelectorAll("details[id][open]"), function (el) { return el.id; });
     box.innerHTML = data.html;
+    open.forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && box.contains(el)) { el.open = true; }
+    });
     version = String(data.version);
     box.setAttribute("data-version", version);
     Array.prototype.forEach.call(document.querySelectorAll("input[data-live-version]"), function (input) {

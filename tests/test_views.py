@@ -8,7 +8,7 @@ import html as htmllib
 import re
 
 import pytest
-from conftest import CSRF, GOOD, csrf_from, deal_data, hidden, phone, record, rule_fields, start, text, totals
+from conftest import CSRF, DEAL, GOOD, csrf_from, deal_data, hidden, phone, record, rule_fields, start, text, totals
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -408,6 +408,39 @@ def test_live_endpoint_answers_304_while_nothing_changed(client, app):
     assert totals(changed.get_json()["html"]) == {"Anna": 35, "Boris": -5}
     assert 'class="edit-deal"' not in changed.get_json()["html"]
     assert 'class="edit-deal"' in client.get(f"/s/{sid}/live").get_json()["html"]
+
+
+def _deals_of(page: str, table_id: str) -> list[int]:
+    table = re.search(rf'<table id="{table_id}".*?</table>', page, re.S)
+    return [int(n) for n in re.findall(r'<tr class="deal[^"]*"[^>]*data-number="(\d+)"', table[0])] if table else []
+
+
+@pytest.mark.parametrize(("deals", "earlier"), [(25, 0), (26, 6), (30, 10)])
+def test_a_long_evening_shows_its_last_twenty_deals_and_the_earlier_ones_one_tap_away(client, store, deals, earlier):
+    """Past 25 deals the session page shows the last 20; the earlier ones sit in a closed panel of their own
+    (a phone lays out a screenful of rows before it first paints). The summary prints every deal."""
+    from kunken_scorer.deal import Deal
+
+    sid = start(client)
+    for _ in range(deals):
+        store.add_deal(sid, Deal.from_dict(DEAL).to_dict())
+    page = text(client.get(f"/s/{sid}"))
+    shown = _deals_of(page, "deals")
+    assert shown == list(range(earlier + 1, deals + 1))
+    assert _deals_of(page, "deals-earlier") == list(range(1, earlier + 1))
+    assert page.count('id="totals-row"') == 1
+    assert totals(page) == {"Anna": 35 * deals, "Boris": -5 * deals}
+    if earlier:
+        panel = re.search(r'<details id="earlier-deals"[^>]*>\s*<summary>([^<]*)</summary>', page)
+        assert panel and panel[1] == f"Deals 1–{earlier}"  # closed: no `open`
+        russian = phone(client.application)
+        russian.set_cookie("lang", "ru")
+        assert f"Партии 1–{earlier}" in text(russian.get(f"/s/{sid}"))
+        live = client.get(f"/s/{sid}/live").get_json()["html"]
+        assert _deals_of(live, "deals-earlier") == list(range(1, earlier + 1))
+    else:
+        assert 'id="earlier-deals"' not in page
+    assert _deals_of(text(client.get(f"/s/{sid}/summary")), "deals") == list(range(1, deals + 1))
 
 
 @pytest.mark.parametrize("sent", ['"{v}"', 'W/"{v}"', '"0", "{v}"', "*"], ids=["tag", "weak", "list", "any"])
