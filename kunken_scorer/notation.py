@@ -10,8 +10,8 @@ for each line that does not read; writing a stored record gives back the same te
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from .cards import CardError, Rank, format_cards, parse_cards
 from .deal import HAND_COUNTS, MAX_VISTS, HandSummary, hand_entries
@@ -20,6 +20,9 @@ from .rules import RuleSet
 
 _AFTER_NAME = re.compile(r"^\s*(?:[#№]\s*)?(?P<meld>\d+)?\s*:(?P<cards>.*)$", re.S)
 _NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
+
+
+T = TypeVar("T")
 
 
 class NotationError(KunkenError):
@@ -85,39 +88,38 @@ def vist_line(vist: Mapping[str, Any], names: Sequence[str] = ()) -> str:
     return f"{where}: {vist.get('cards', '')}"
 
 
-def read_card_lines(text: str | None, limit: int) -> tuple[list[str], list[Reason]]:
-    """Each non-blank line as canonical cards, and a reason naming each line that does not read."""
+def _read_lines(text: str | None, limit: int, read: Callable[[str], T]) -> tuple[list[T], list[Reason]]:
+    """Each non-blank line read by ``read``, and a reason naming each line that does not read."""
     lines = split_lines(text)
     if len(lines) > limit:
         return [], [Reason("too_many_lines", {"limit": limit})]
-    out, errors = [], []
+    out: list[T] = []
+    errors: list[Reason] = []
     for number, line in lines:
         try:
-            out.append(format_cards(parse_cards(line)))
-        except CardError as err:
+            out.append(read(line))
+        except KunkenError as err:
             errors.append(line_error(number, line, err.reason))
     return out, errors
+
+
+def read_card_lines(text: str | None, limit: int) -> tuple[list[str], list[Reason]]:
+    """Each non-blank line as canonical cards, and a reason naming each line that does not read."""
+    return _read_lines(text, limit, lambda line: format_cards(parse_cards(line)))
 
 
 def read_vist_lines(
     text: str | None, names: Sequence[str], one_card: bool = False, limit: int = MAX_VISTS
 ) -> tuple[list[dict[str, Any]], list[Reason]]:
     """Vist lines (``Anna 2: 5♥``), or swap lines when ``one_card``: one natural card put in a joker's place."""
-    lines = split_lines(text)
-    if len(lines) > limit:
-        return [], [Reason("too_many_lines", {"limit": limit})]
-    out, errors = [], []
-    for number, line in lines:
-        try:
-            vist = parse_vist_line(line, names)
-        except NotationError as err:
-            errors.append(line_error(number, line, err.reason))
-            continue
+
+    def read(line: str) -> dict[str, Any]:
+        vist = parse_vist_line(line, names)
         if one_card and len(vist["cards"].split()) != 1:
-            errors.append(line_error(number, line, Reason("swap_one_card")))
-            continue
-        out.append(vist)
-    return out, errors
+            raise NotationError(Reason("swap_one_card"))
+        return vist
+
+    return _read_lines(text, limit, read)
 
 
 def read_hand(text: str | None, rules: RuleSet) -> tuple[Any, list[Reason]]:
