@@ -657,7 +657,7 @@ class Bench:
 
         server, sid = self.main_server()
         page_url = f"{server.base}/s/{sid}"
-        repeats = 3 if self.quick else 7
+        repeats = 3 if self.quick else 15  # first paint is noisy: 7 loads gave medians 1.15× to 1.29× for one build
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM,
