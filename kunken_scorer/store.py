@@ -767,27 +767,24 @@ class Store:
             self._bump_version(session_id)
             self._log(session_id, "record", {"after": self._snapshot(stored)}, stored["id"], now)
             deal = self._deal(stored, number)
+            response = answer(deal, row["version"] + 1) if answer is not None else None
             if idempotency_key is not None:
-                # A key that only has a saved response (nothing stored, e.g. a rejected
-                # deal) is claimed now; its stale response is dropped.
-                response = answer(deal, row["version"] + 1) if answer is not None else None
-                self.db.execute(
-                    "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
-                    " deal_id = excluded.deal_id, response = excluded.response, status = excluded.status,"
-                    " created_at = excluded.created_at",
-                    [
-                        session_id,
-                        idempotency_key,
-                        stored["id"],
-                        None if response is None else _dumps(response),
-                        None if response is None else 201,
-                        now,
-                    ],
-                )
-            elif answer is not None:
-                answer(deal, row["version"] + 1)
+                self._claim_key(session_id, idempotency_key, stored["id"], response, now)
             return deal, True
+
+    def _claim_key(self, session_id: str, key: str, deal_id: int, response: dict | None, now: str) -> None:
+        """Tie an idempotency key to the deal it stored, with the answer to replay (None: saved later).
+
+        A key that only had a saved response (nothing stored, e.g. a rejected deal) is claimed now;
+        its stale response is dropped.
+        """
+        self.db.execute(
+            "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
+            " deal_id = excluded.deal_id, response = excluded.response, status = excluded.status,"
+            " created_at = excluded.created_at",
+            [session_id, key, deal_id, *((None, None) if response is None else (_dumps(response), 201)), now],
+        )
 
     def save_response(self, session_id: str, key: str, status: int, body: dict) -> None:
         """Remember the response sent for an idempotency key, for replaying it."""
