@@ -378,13 +378,20 @@ def _remember(tally: Tally) -> Tally:
 
 
 def tally_after(session_id: str, record: dict, report: DealReport, version: int, rules: RuleSet) -> Tally | None:
-    """The session's tally at ``version``, the version the deal ``record`` just made: the tally of the
-    version before plus this deal. None when that tally is not known (nothing is summed again)."""
+    """The session's tally at ``version``, the version the deal ``record`` is making: the tally of the
+    version before plus this deal. None when that tally is not known (nothing is summed again).
+
+    Called inside the deal's transaction, so nothing is remembered here: the caller remembers the
+    tally (``remember_tally``) once the deal is committed, and a rolled-back deal leaves no trace.
+    """
     with _SCORED_LOCK:
-        known = _TALLIES.get((session_id, version)) or _TALLIES.get((session_id, version - 1))
-    if known is None or known.version == version:
-        return known
-    return _remember(known.add(record, report, version, rules))
+        known = _TALLIES.get((session_id, version - 1))
+    return None if known is None else known.add(record, report, version, rules)
+
+
+def remember_tally(tally: Tally) -> Tally:
+    """Keep a committed version's tally for the recordings after it."""
+    return _remember(tally)
 
 
 def session_tally(store: Store, session_id: str) -> Tally:

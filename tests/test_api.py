@@ -292,6 +292,30 @@ def test_answer_for_a_key_is_kept_whether_or_not_the_totals_before_were_known(cl
     assert len(store.list_deals(s["id"])) == 2
 
 
+def test_a_deal_rolled_back_after_its_answer_was_made_leaves_no_trace_in_later_totals(client, store, monkeypatch):
+    """The answer (and its totals) is made inside the deal's transaction; if the commit then fails, the
+    totals counting that deal must not be kept for the recordings after it."""
+    import sqlite3
+
+    from kunken_scorer.store import Store
+
+    s = new_session(client)
+    post_deal(client, s, key="a")
+
+    def full_disk(*_args, **_kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Store, "_claim_key", full_disk)
+        assert post_deal(client, s, key="b").status_code == 503
+    assert len(store.list_deals(s["id"])) == 1
+    [first] = store.list_deals(s["id"])
+    store.delete_deal(s["id"], first["id"])  # takes the version the rolled-back deal would have made
+    answer = post_deal(client, s, key="c").get_json()
+    assert answer["number"] == 1 and answer["totals"] == {"Anna": 35, "Boris": -5}
+    assert client.get(f"{API}/sessions/{s['id']}").get_json()["totals"] == answer["totals"]
+
+
 def test_a_deal_recorded_after_a_deletion_takes_the_next_live_number(client, store):
     s = new_session(client)
     for key in ("a", "b", "c"):

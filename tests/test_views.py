@@ -589,3 +589,12 @@ def test_the_terminal_qr_code_sets_both_colours_of_every_cell_and_holds_the_code
     modules = qr_modules(url)
     assert [row[2:-2] for row in read[2 : 2 + len(modules)]] == modules
     assert not any(read[0]) and not any(read[1]) and not any(row[0] or row[1] for row in read)  # the quiet zone
+
+
+def test_a_write_to_an_ended_session_from_a_page_without_a_session_goes_home(app):
+    """The app's SessionEnded answer names the session's page when the address has one, else the home page."""
+    from kunken_scorer.web import refuse_ended
+
+    with app.test_request_context("/"):
+        app.preprocess_request()
+        assert refuse_ended().headers["Location"] == "/"

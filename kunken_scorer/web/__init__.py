@@ -404,7 +404,8 @@ def held_seat(session_id: str) -> int | None:
 def refuse_ended(_error: SessionEnded | None = None) -> Any:
     """Turn a write on an ended session away, with a message on its page (also the pages' SessionEnded handler)."""
     flash(gettext("This session has ended: it can be read but no longer changed."), "error")
-    return redirect(url_for("views.session", sid=(request.view_args or {})["sid"]), 303)
+    sid = (request.view_args or {}).get("sid")
+    return redirect(url_for("views.session", sid=sid) if sid else url_for("views.home"), 303)
 
 
 def public_base_url() -> str:

@@ -45,6 +45,7 @@ from ..service import (
     draft_deal,
     load_draft,
     prepare_deal,
+    remember_tally,
     scoreboard,
     session_players,
     session_tally,
@@ -426,16 +427,18 @@ def _refuse_problems(report, override: bool, message: str) -> None:
 def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
     """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key, in
     the same transaction when the totals before it are known)."""
-    answered: list[dict | None] = []
+    made: list[tuple[Tally, dict] | None] = []
 
     def answer(deal: dict, version: int) -> dict | None:
         tally = tally_after(session_id, record, report, version, rules)
-        answered.append(None if tally is None else _deal_answer(deal["number"], report, tally))
-        return answered[-1]
+        made.append(None if tally is None else (tally, _deal_answer(deal["number"], report, tally)))
+        return made[-1][1] if made[-1] else None
 
     deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, **options)
-    if created and answered[-1] is not None:
-        return _replay(201, answered[-1])
+    if created and made[-1] is not None:
+        tally, body = made[-1]
+        remember_tally(tally)  # the deal is committed: the next recording may start from its tally
+        return _replay(201, body)
     if not created:  # the same key stored a deal in a request running alongside this one
         assert key is not None  # add_deal stores nothing only for a key it has seen
         replay = store.stored_response(session_id, key)
