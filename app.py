@@ -103,7 +103,7 @@ def _waitress(application, **options):
             return not (self.status.startswith("1") or self.status.startswith("204"))
 
         def build_response_header(self):
-            if self.status.startswith("304") and self.content_length is None:
+            if self.status.startswith("304") and getattr(self, "content_length", None) is None:
                 self.content_length = 0  # the app sends no body: say so, and keep the connection
             return super().build_response_header()
 

@@ -382,6 +382,7 @@ def create_session():
     session, token = get_store().create_session(
         rules.game, rules.to_dict(), players, target.to_dict() if target else None
     )
+    assert token is not None  # no idempotency key: always a new session, with its token
     return _created(_links(session["id"], token), session["id"])
 
 
@@ -520,6 +521,7 @@ def import_session():
             raise
         # A deal with problems that the table did not record anyway: 422, as when recording it.
         raise ApiError(422, reason_text(err.reason), problems=_problems(err.reason.params["why"])) from None
+    assert token is not None  # no idempotency key: always a new session, with its token
     answer = _links(session["id"], token)
     answer["totals"] = scoreboard(store, session["id"]).totals
     return _created(answer, session["id"])

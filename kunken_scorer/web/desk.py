@@ -8,6 +8,8 @@ last deal; opened alone, the preset of the game chosen on the page.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -160,7 +162,7 @@ def desk():
             abort(400)
 
     prefill = "\n".join(session["table"]) if session else ""
-    forms = {}
+    forms: dict[str, Any] = {}
     for question, form_class in QUESTIONS.items():
         if question == posted:
             forms[question] = form_class(prefix=question)

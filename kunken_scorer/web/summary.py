@@ -210,7 +210,7 @@ def import_page():
                     ngettext(
                         "The score sheet was imported with %(num)s deal. You keep score for it on this device.",
                         "The score sheet was imported with %(num)s deals. You keep score for it on this device.",
-                        len(form.document.get("deals") or []),
+                        len((form.document or {}).get("deals") or []),
                     ),
                     "success",
                 )

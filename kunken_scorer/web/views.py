@@ -227,7 +227,7 @@ def create_session():
         return _render_home(form, 422)
     rules = _chosen_rules(form)
     names, seats = form.names()
-    players = target = None
+    players: list[str] | None = None
     if rules is not None:
         try:
             players = service.session_players(rules, names)
@@ -241,8 +241,8 @@ def create_session():
         target = Target.from_dict(form.target())
     except TargetError as err:
         _add_error(form.target_value, reason_text(err.reason))
-        target = False
-    if rules is None or players is None or target is False:
+        return _render_home(form, 422)
+    if rules is None or players is None:
         return _render_home(form, 422)
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
     creation_allowed()
