@@ -32,10 +32,6 @@ class Suit(StrEnum):
     DIAMONDS = "♦"
     CLUBS = "♣"
 
-    # C-level hashing (Enum's own hashes the member's name in Python): a deal's cards are counted in hot
-    # loops; without it scoring 400 deals is 1.41× slower (benchmarks/bench_tricks.py)
-    __hash__ = str.__hash__
-
 
 class Rank(IntEnum):
     """Ranks low to high; the value is the rank's place (ace 14)."""
@@ -53,8 +49,6 @@ class Rank(IntEnum):
     QUEEN = 12
     KING = 13
     ACE = 14
-
-    __hash__ = int.__hash__  # as Suit's
 
     def __str__(self) -> str:
         return _RANK_TEXT[self]
@@ -105,8 +99,28 @@ _SPLIT = re.compile(r"[\s,;]+")
 _VARIATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"), None)
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class _OneOfEach(type):
+    """Cards come from a finite deck, so each value is made once and handed out again: ``Card(...)`` of
+    an existing value is that very card, and cards compare and hash by identity, at C level.
+
+    It pays: a deal's cards are counted and looked up in hot loops, and with a dataclass's own ``__eq__``
+    and ``__hash__`` (Python code) scoring 400 deals is 1.35× and POST deals/score 1.17× slower
+    (benchmarks/bench_tricks.py, this switched off).
+    """
+
+    def __call__(cls, rank: Rank | int | None, suit: Suit | str | None, pin: Card | None = None) -> Card:
+        card = _DECK.get((rank, suit, pin))
+        if card is None:
+            made = super().__call__(None if rank is None else Rank(rank), None if suit is None else Suit(suit), pin)
+            card = _DECK.setdefault((rank, suit, pin), made)
+        return card
+
+
+_DECK: dict[tuple[Rank | int | None, Suit | str | None, Card | None], Card] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card(metaclass=_OneOfEach):
     """A natural card (rank and suit) or a joker, which may be pinned to the card it stands for.
 
     >>> Card.parse("Дп")
@@ -218,6 +232,13 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Card], tuple[Rank | None, Suit | None, Card | None]
+    ]:  # a copy or an unpickled card is the deck's own card
+        return (Card, (self.rank, self.suit, self.pin))
 
     def russian(self) -> str:
         """The card in Russian notation (for display only; parsing accepts both).

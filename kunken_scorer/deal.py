@@ -271,12 +271,15 @@ def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ..
     >>> format_cards(read_cards(["K♠", "10h"], "hand")), read_cards(None, "hand")
     ('K♠ 10♥', ())
     """
-    if value is None or value == "" or value == []:
-        if required:
-            raise DealInputError(Reason("missing_field", {"field": where}))
-        return ()
-    if not isinstance(value, (str, list)) or (isinstance(value, list) and not all(isinstance(t, str) for t in value)):
-        raise _bad(where, M_('cards as text, like "K♠ 10♥ JK"'))
+    if type(value) is not str or not value:  # the usual field is text: straight to parse_cards
+        if value is None or value == "" or value == []:
+            if required:
+                raise DealInputError(Reason("missing_field", {"field": where}))
+            return ()
+        if not isinstance(value, (str, list)) or (
+            isinstance(value, list) and not all(isinstance(t, str) for t in value)
+        ):
+            raise _bad(where, M_('cards as text, like "K♠ 10♥ JK"'))
     try:
         cards = parse_cards(value)
     except CardError as err:
@@ -624,37 +627,35 @@ class _Cards:
 
 
 def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
-    is_joker = rules.is_joker
-    naturals: list[Card] = []
+    jokers_of = rules.joker_cards
+    laid = Counter([card for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists)) for card in cards])
+    laid.update([s.card for s in deal.swaps])
     jokers = printed = 0
-    groups = [cards for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists))]
-    groups.append(tuple(s.card for s in deal.swaps))
-    for cards in groups:
-        for card in cards:
-            if is_joker(card):
-                jokers += 1
-                printed += card.rank is None
-            else:
-                naturals.append(card)
-    laid = Counter(naturals)
+    for card in jokers_of.intersection(laid):
+        count = laid.pop(card)
+        jokers += count
+        printed += count if card.rank is None else 0
     hands = []
+    in_hands: list[Card] = []
     by_rank = rules.points_by_rank
     for p in deal.players:
         points = hand_jokers = 0
         for card in p.hand:
-            rank = card.rank
-            if rank is None or is_joker(card):  # a printed joker has no rank
+            if card in jokers_of:
                 hand_jokers += 1
-                printed += rank is None
+                printed += card.rank is None
             else:
-                naturals.append(card)
-                points += by_rank[rank]
+                in_hands.append(card)
+                points += by_rank[card.rank]  # type: ignore[index]  # a natural card has a rank
         if p.hand_summary is not None:
             hand_jokers += p.hand_summary.jokers
             points += p.hand_summary.points_under(rules)
         jokers += hand_jokers
         hands.append((points, hand_jokers))
-    copies = Counter(naturals) if len(naturals) > sum(laid.values()) else laid
+    copies = laid
+    if in_hands:
+        copies = Counter(laid)
+        copies.update(in_hands)
     return _Cards(laid, copies, jokers, printed, hands)
 
 
@@ -865,7 +866,7 @@ def _apply_swap(
     card = str(swap.card)
     naive = SwapResult(swap, swap.meld, False, rules.face_points(swap.card))
     params = {"player": swap.by, "to": swap.owner, "card": card}
-    if rules.is_joker(swap.card):
+    if swap.card in rules.joker_cards:
         return (
             naive,
             Reason(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import Any
@@ -91,8 +91,8 @@ def laid_counts(melds: Iterable[Iterable[Card]], rules: RuleSet) -> Counter[Card
     >>> laid_counts([parse_cards("6♥ 6♥ JK")], RuleSet.preset())[Card.parse("6♥")]
     2
     """
-    is_joker = rules.is_joker
-    return Counter([c for meld in melds for c in meld if not is_joker(c)])
+    joker_cards = rules.joker_cards
+    return Counter([c for meld in melds for c in meld if c not in joker_cards])
 
 
 def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> MeldCheck:
@@ -105,7 +105,7 @@ def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()
     """
     meld = parse_cards(cards)
     laid = laid_counts((parse_cards(m) for m in table), rules)
-    laid.update(c for c in meld if not rules.is_joker(c))
+    laid.update(c for c in meld if c not in rules.joker_cards)
     return check_parsed(meld, rules, laid)
 
 
@@ -122,8 +122,8 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
         return _illegal(meld, None, rules, Reason("no_cards", {}))
     if len(meld) < 3:
         return _illegal(meld, None, rules, Reason("too_few_cards", {"count": len(meld)}))
-    is_joker = rules.is_joker
-    naturals = [c for c in meld if not is_joker(c)]
+    joker_cards = rules.joker_cards
+    naturals = [c for c in meld if c not in joker_cards]
     if len(naturals) == len(meld):
         verdict = _check_cards(meld, rules, laid)
         if len(cache) >= 8192:
@@ -177,9 +177,20 @@ def _verdict(
     display: Sequence[Card],
     points: Sequence[int],
     reasons: Sequence[Reason],
+    joker_options: tuple[Card, ...] = (),
+    open_jokers: tuple[int, ...] = (),
 ) -> MeldCheck:
     return MeldCheck(
-        not reasons, kind, sum(points), tuple(display), tuple(reasons), tuple(assigned), tuple(points), tuple(meld)
+        not reasons,
+        kind,
+        sum(points),
+        tuple(display),
+        tuple(reasons),
+        tuple(assigned),
+        tuple(points),
+        tuple(meld),
+        joker_options,
+        open_jokers,
     )
 
 
@@ -187,13 +198,13 @@ def _verdict(
 
 
 def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
-    naturals = [c for c in meld if not rules.is_joker(c)]
+    naturals = [c for c in meld if c not in rules.joker_cards]
     rank = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].rank
     assert rank is not None  # a natural card's, or a pinned joker's card's
     if len(meld) > 4:
         return _illegal(meld, MeldKind.SET, rules, Reason("set_too_many_cards", {"count": len(meld)}))
     reasons: list[Reason] = []
-    jokers = sum(1 for c in meld if rules.is_joker(c))
+    jokers = sum(1 for c in meld if c in rules.joker_cards)
     limit = rules.joker_limit_for(len(meld))
     if jokers > limit:
         reasons.append(_joker_limit_reason(jokers, len(meld), limit, rules))
@@ -212,7 +223,7 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
                 reasons.append(Reason("joker_copies_played", {"card": str(card.pin)}))
             seen.add(card.pin)
     assigned = list(meld)
-    free = [i for i, card in enumerate(meld) if card.pin is None and rules.is_joker(card)]
+    free = [i for i, card in enumerate(meld) if card.pin is None and card in rules.joker_cards]
     options: tuple[Card, ...] = ()
     if free:
         open_cards = [c for c in (Card(rank, s) for s in _SUITS) if c not in seen and laid[c] < 2]
@@ -223,10 +234,10 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> M
                 continue
             assigned[i] = Card.joker(open_cards.pop(0))
     points = [rules.points_by_rank[rank]] * len(meld)
-    verdict = _verdict(meld, MeldKind.SET, rules, assigned, assigned, points, _dedupe(reasons))
-    if options and verdict.legal:
-        return replace(verdict, joker_options=options, open_jokers=tuple(free))
-    return verdict
+    reasons = _dedupe(reasons)
+    if reasons or not options:  # only a legal set's jokers keep an open suit
+        return _verdict(meld, MeldKind.SET, rules, assigned, assigned, points, reasons)
+    return _verdict(meld, MeldKind.SET, rules, assigned, assigned, points, reasons, options, tuple(free))
 
 
 def _dedupe(reasons: list[Reason]) -> list[Reason]:
@@ -271,7 +282,7 @@ def _wraps(window: _Window) -> bool:
 
 
 def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
-    naturals = [c for c in meld if not rules.is_joker(c)]
+    naturals = [c for c in meld if c not in rules.joker_cards]
     suit = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].suit
     assert suit is not None  # a natural card's, or a pinned joker's card's
     size = len(meld)
@@ -323,10 +334,10 @@ def _written_placements(
     """Placements where the cards as written (ascending, else descending) form the window."""
     out: list[_Placement] = []
     size = len(meld)
-    is_joker = rules.is_joker
+    joker_cards = rules.joker_cards
     anchor: tuple[int, Rank] | None = None  # the first card whose rank is known: (written index, rank)
     for i, c in enumerate(meld):
-        known = c.rank if not is_joker(c) else c.pin.rank if pins and c.pin is not None else None
+        known = c.rank if c not in joker_cards else c.pin.rank if pins and c.pin is not None else None
         if known is not None:
             anchor = (i, known)
             break
@@ -341,7 +352,7 @@ def _written_placements(
         for window in candidates:
             seq = window[::-1] if descending else window
             for card, rank in zip(meld, seq, strict=True):
-                if is_joker(card):
+                if card in joker_cards:
                     if pins and card.pin is not None and card.pin.rank != rank:
                         break
                 elif card.rank != rank:
@@ -358,7 +369,7 @@ def _sorted_placements(
     """Placements that reorder the cards: naturals sorted, gaps filled, spare jokers high."""
     fixed: dict[int, Rank | None] = {}
     for i, c in enumerate(meld):
-        if not rules.is_joker(c):
+        if c not in rules.joker_cards:
             fixed[i] = c.rank
         elif pins and c.pin is not None:
             fixed[i] = c.pin.rank
@@ -395,9 +406,9 @@ def _run_verdict(
     reasons: list[Reason] = []
     assigned = list(meld)
     joker_slots: list[int] = []
-    is_joker = rules.is_joker
+    joker_cards = rules.joker_cards
     for k, i in enumerate(order):
-        if is_joker(meld[i]):
+        if meld[i] in joker_cards:
             card = Card(window[k], suit)
             joker_slots.append(k)
             assigned[i] = Card.joker(card)
@@ -487,7 +498,7 @@ def check_swap(
     """
     cards = parse_cards(card)
     check = check_meld(meld, rules, table)
-    if len(cards) != 1 or rules.is_joker(cards[0]):
+    if len(cards) != 1 or cards[0] in rules.joker_cards:
         shown = format_cards(cards) or "—"
         return SwapCheck(False, (Reason("swap_not_natural", {"card": shown}),), meld=check)
     swap = swap_into(check, cards[0], rules)
@@ -498,7 +509,7 @@ def check_swap(
 
 def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
     """May the natural card ``natural`` replace a joker of the checked meld? ``joker``: which one."""
-    positions = [i for i, c in enumerate(check.written) if rules.is_joker(c)]
+    positions = [i for i, c in enumerate(check.written) if c in rules.joker_cards]
     if not positions:
         return SwapCheck(False, (Reason("swap_no_joker", {}),), meld=check)
     if not check.legal:
@@ -509,7 +520,7 @@ def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
             return SwapCheck(
                 False, (Reason("swap_set_wrong_rank", {"card": str(natural), "rank": str(rank)}),), meld=check
             )
-        if natural in [c for c in check.written if not rules.is_joker(c)]:
+        if natural in [c for c in check.written if c not in rules.joker_cards]:
             return SwapCheck(False, (Reason("swap_set_suit_taken", {"card": str(natural)}),), meld=check)
         pinned = [i for i in positions if check.written[i].is_joker and check.written[i].pin == natural]
         return SwapCheck(True, (), (pinned or positions)[0], check)

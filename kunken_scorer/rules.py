@@ -15,7 +15,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from .cards import Card, CardError, Rank
+from .cards import ALL_NATURALS, Card, CardError, Rank
 from .messages import M_, KunkenError, Reason, Text
 
 if TYPE_CHECKING:  # melds imports this module
@@ -193,13 +193,25 @@ class RuleSet:
         """The natural card that acts as a joker, if the table named one."""
         return Card.parse(self.wild_card) if self.wild_card else None
 
+    @cached_property
+    def joker_cards(self) -> frozenset[Card]:
+        """Every card that plays as a joker: the printed joker, pinned to a card or not, and the wild card.
+
+        >>> Card.parse("JK=7♠") in RuleSet.preset().joker_cards, Card.parse("7♠") in RuleSet.preset().joker_cards
+        (True, False)
+        """
+        jokers = {Card.joker(), *(Card.joker(card) for card in ALL_NATURALS)}
+        if self.wild is not None:
+            jokers.add(self.wild)
+        return frozenset(jokers)
+
     def is_joker(self, card: Card) -> bool:
         """True if ``card`` plays as a joker: a printed joker, or a copy of the wild card.
 
         >>> RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"}).is_joker(Card.parse("7♠"))
         True
         """
-        return card.rank is None or (self.wild_card is not None and card == self.wild)
+        return card in self.joker_cards
 
     def points(self, card: Card) -> int:
         """Points of a natural card (jokers are valued by the card they stand for).

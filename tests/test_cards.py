@@ -17,6 +17,7 @@ from kunken_scorer import (
     format_cards,
     parse_cards,
 )
+from kunken_scorer.cards import Rank, Suit
 
 # --------------------------------------------------------------------------------------------
 # Notation: canonical output and parse errors
@@ -182,3 +183,26 @@ def test_a_non_text_card_argument_is_a_kunken_error(value):
     assert err.value.reason.code in {"not_card_text", "missing_suit"}
     with pytest.raises(KunkenError):
         check_meld(value, KUNKEN)
+
+
+def test_each_card_is_one_object_however_it_is_made():
+    """Cards compare by identity, so every way of making a card must give the deck's own object."""
+    import copy
+    import pickle
+
+    ten = Card.parse("10♥")
+    assert Card(10, "♥") is ten and Card(Rank.TEN, Suit.HEARTS) is ten and Card.parse("10ч") is ten
+    assert Card(10, "♥").rank is Rank.TEN and Card(10, "♥").suit is Suit.HEARTS  # plain values become enums
+    assert copy.copy(ten) is ten and copy.deepcopy(ten) is ten and pickle.loads(pickle.dumps(ten)) is ten
+    assert Card.joker(ten) is Card.parse("JK=10♥") and Card.joker(ten) is not Card.joker()
+    assert {ten: 1}[Card.parse("10h")] == 1 and ten != Card.parse("10♦")
+    assert len({Card.parse(t) for t in ("10♥", "10h", "10ч", "JK", "*", "дж")}) == 2
+
+
+def test_the_cards_that_play_as_jokers():
+    kunken = RuleSet.preset()
+    wild = RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})
+    assert all(kunken.is_joker(Card.parse(t)) for t in ("JK", "JK=7♠", "JK=A♦"))
+    assert not kunken.is_joker(Card.parse("7♠"))
+    assert wild.is_joker(Card.parse("7♠")) and not wild.is_joker(Card.parse("7♥"))
+    assert len(kunken.joker_cards) == 53 and len(wild.joker_cards) == 54
