@@ -54,6 +54,7 @@ TRICKS = {
     "tally": "service.session_tally: a session's totals kept per version",
     "live_html": "views._LIVE_CACHE: the scoreboard HTML per session version",
     "shared_pages": "views._SHARED_PAGES: home and viewer pages rendered once per version",
+    "not_modified": "views._NotModified: the live poll's 304 without werkzeug's header fixing",
 }
 
 
@@ -87,6 +88,10 @@ def switch_off(trick: str) -> None:
         views._LIVE_CACHE_SIZE = 0
     elif trick == "shared_pages":
         views._shared_page = lambda key, render, form_key=None: render()
+    elif trick == "not_modified":
+        from flask import Response
+
+        views._NotModified = lambda headers: Response(status=304, headers=headers)
 
 
 def measure(trick: str) -> dict:
@@ -119,6 +124,7 @@ def measure(trick: str) -> dict:
     db = Path(tempfile.mkdtemp()) / "tricks.db"
     store = Store.open(str(db))
     sid, token = seed_session(store, 100)
+    version = store.version(sid)
     store.close()
     app = create_app({"DATABASE": str(db), "SECRET_KEY": "bench", "CREATE_LIMIT": 0})
 
@@ -146,6 +152,10 @@ def measure(trick: str) -> dict:
         "web: POST /api/v1/deals/score": (lambda i: bodies[i % 400](), 800),
         "web: GET /s/<id> (100 deals, viewer)": (wsgi(f"/s/{sid}"), 300),
         "web: GET /s/<id>/live": (live, 800),
+        "web: GET /s/<id>/live answering 304": (
+            wsgi(f"/s/{sid}/live", headers={"If-None-Match": f'"{version}"'}),
+            2000,
+        ),
         "web: GET / (home)": (wsgi("/"), 300),
         "web: GET /s/<id>/summary": (wsgi(f"/s/{sid}/summary"), 100),
         "web: GET /api/v1/sessions/<id>": (wsgi(f"/api/v1/sessions/{sid}"), 200),

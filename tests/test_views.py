@@ -451,6 +451,11 @@ def test_live_poll_matches_the_tag_however_it_is_sent(client, app, sent):
     unchanged = viewer.get(f"/s/{sid}/live", headers={"If-None-Match": sent.format(v=version)})
     assert unchanged.status_code == 304 and unchanged.headers["ETag"] == f'"{version}"'
     assert unchanged.headers["Cache-Control"] == "no-cache" and unchanged.headers["Vary"] == "Cookie, Accept-Language"
+    # a 304 carries no body and no entity header, and the security headers every answer carries
+    assert unchanged.data == b"" and "Content-Type" not in unchanged.headers
+    assert unchanged.headers.get("Content-Length", "0") == "0"
+    assert "frame-ancestors 'none'" in unchanged.headers["Content-Security-Policy"]
+    assert unchanged.headers["X-Content-Type-Options"] == "nosniff"
     stale = viewer.get(f"/s/{sid}/live", headers={"If-None-Match": f'"{version - 1}", W/"x"'})
     assert stale.status_code == 200 and stale.headers["ETag"] == f'"{version}"'
     assert stale.headers["Vary"] == "Cookie, Accept-Language"
