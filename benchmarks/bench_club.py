@@ -239,6 +239,42 @@ def copy_database(source: Path, target: Path) -> None:
 # -- measuring ----------------------------------------------------------------------------------
 
 
+class Timer:
+    """One keep-alive connection that times requests of one kind: ``method path``, ``bodies`` (JSON) cycled.
+
+    ``expect``: the status every answer must have (any answer of 400 or more is an error anyway).
+    """
+
+    def __init__(
+        self,
+        port: int,
+        method: str,
+        path: str,
+        *,
+        bodies=(None,),
+        headers: dict | None = None,
+        expect: int | None = None,
+    ) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=900)
+        self.method, self.path, self.expect = method, path, expect
+        self.payloads = [json.dumps(b).encode() if b is not None else None for b in bodies]
+        self.headers = {**({"Content-Type": "application/json"} if self.payloads[0] else {}), **(headers or {})}
+
+    def one(self, i: int) -> float:
+        """Milliseconds of one request (the ``i``-th body)."""
+        start = time.perf_counter()
+        self.conn.request(self.method, self.path, body=self.payloads[i % len(self.payloads)], headers=self.headers)
+        response = self.conn.getresponse()
+        body = response.read()
+        elapsed = (time.perf_counter() - start) * 1000
+        if (self.expect is not None and response.status != self.expect) or response.status >= 400:
+            raise RuntimeError(f"{self.method} {self.path} answered {response.status}: {body[:300]!r}")
+        return elapsed
+
+    def close(self) -> None:
+        self.conn.close()
+
+
 def request_times(
     port: int,
     method: str,
@@ -256,32 +292,19 @@ def request_times(
     ``bodies`` are cycled (JSON); with ``budget`` (seconds) it stops earlier once that much time has
     passed (at least one request is always timed). ``expect``: the status every answer must have.
     """
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=900)
-    payloads = [json.dumps(b).encode() if b is not None else None for b in bodies]
-    sent = {**({"Content-Type": "application/json"} if payloads[0] else {}), **(headers or {})}
-
-    def one(i: int) -> float:
-        start = time.perf_counter()
-        conn.request(method, path, body=payloads[i % len(payloads)], headers=sent)
-        response = conn.getresponse()
-        body = response.read()
-        elapsed = (time.perf_counter() - start) * 1000
-        if (expect is not None and response.status != expect) or response.status >= 400:
-            raise RuntimeError(f"{method} {path} answered {response.status}: {body[:300]!r}")
-        return elapsed
-
+    timer = Timer(port, method, path, bodies=bodies, headers=headers, expect=expect)
     try:
         for i in range(warm):
-            one(i)
+            timer.one(i)
         times: list[float] = []
         start = time.perf_counter()
         for i in range(n):
-            times.append(one(warm + i))
+            times.append(timer.one(warm + i))
             if budget is not None and time.perf_counter() - start > budget:
                 break
         return times
     finally:
-        conn.close()
+        timer.close()
 
 
 def closes_connection(port: int, path: str, headers: dict | None = None) -> bool:
@@ -458,12 +481,21 @@ class Bench:
             ("GET / (home page)", dict(method="GET", path="/"), "≤ 3×"),
             ("GET /players", dict(method="GET", path="/players"), "≤ 5×"),
         ]
-        # Three interleaved rounds, median per request in each, median of the rounds: noise hits every row alike.
-        runs: dict[str, list[float]] = {name: [] for name, _kw, _goal in rows}
-        for round_ in range(3):
-            log(f"ratios: round {round_ + 1}/3, {n} requests per row")
-            for name, kw, _goal in rows:
-                runs[name].append(statistics.median(request_times(server.port, n=n, **kw)))
+        # One request of each row in turn, each row on its own keep-alive connection: a drift in the machine's
+        # speed (these machines are noisy over seconds) hits every row alike. The median of each row counts.
+        timers = {name: Timer(server.port, **kw) for name, kw, _goal in rows}
+        runs: dict[str, list[float]] = {name: [] for name in timers}
+        try:
+            for i in range(10):
+                for timer in timers.values():
+                    timer.one(i)
+            log(f"ratios: {3 * n} requests per row, one of each row in turn")
+            for i in range(3 * n):
+                for name, timer in timers.items():
+                    runs[name].append(timer.one(10 + i))
+        finally:
+            for timer in timers.values():
+                timer.close()
         base = statistics.median(runs[rows[0][0]])
         table = [(f"{rows[0][0]}, one keep-alive client", ms(base), "—")]
         for name, kw, goal in rows[1:]:

@@ -47,7 +47,7 @@ TRICKS = {
     "none": "every trick on (the reference)",
     "one_card_each": "cards._OneOfEach: one object per card, compared and hashed by identity",
     "interned_rules": "rules._INTERNED: one RuleSet object per stored rule set",
-    "natural_melds": "RuleSet.natural_meld_checks: verdicts of melds without jokers",
+    "meld_checks": "RuleSet.meld_checks: meld verdicts with the table counts they read",
     "windows": "melds._window_table: run windows per size (lru_cache)",
     "parse_cache": "cards: parsed tokens and texts (lru_cache)",
     "scored": "service._SCORED: stored deals scored once per revision",
@@ -55,6 +55,7 @@ TRICKS = {
     "live_html": "views._LIVE_CACHE: the scoreboard HTML per session version",
     "shared_pages": "views._SHARED_PAGES: home and viewer pages rendered once per version",
     "not_modified": "views._NotModified: the live poll's 304 without werkzeug's header fixing",
+    "page_translations": "web.page_translations: the templates' catalog looked up once per request",
 }
 
 
@@ -72,8 +73,8 @@ def switch_off(trick: str) -> None:
                 pass
 
         rules._INTERNED = Forgetful()
-    elif trick == "natural_melds":
-        rules.RuleSet.natural_meld_checks = property(lambda self: {})
+    elif trick == "meld_checks":
+        rules.RuleSet.meld_checks = property(lambda self: {})
     elif trick == "windows":
         melds._window_table = functools.partial(melds._window_table.__wrapped__)
     elif trick == "parse_cache":
@@ -92,6 +93,12 @@ def switch_off(trick: str) -> None:
         from flask import Response
 
         views._NotModified = lambda headers: Response(status=304, headers=headers)
+    elif trick == "page_translations":
+        import flask_babel
+
+        from kunken_scorer import web
+
+        web.page_translations = flask_babel.get_translations
 
 
 def measure(trick: str) -> dict:
@@ -157,6 +164,7 @@ def measure(trick: str) -> dict:
             2000,
         ),
         "web: GET / (home)": (wsgi("/"), 300),
+        "web: GET /players": (wsgi("/players"), 300),
         "web: GET /s/<id>/summary": (wsgi(f"/s/{sid}/summary"), 100),
         "web: GET /api/v1/sessions/<id>": (wsgi(f"/api/v1/sessions/{sid}"), 200),
     }

@@ -112,30 +112,44 @@ def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()
 def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     """Check parsed cards; ``laid`` counts every natural card on the table, this meld's included."""
     meld = tuple(meld)
-    # Without jokers the verdict does not depend on the table: the memo holds only such melds,
-    # so a hit needs no look at the cards.
-    cache = rules.natural_meld_checks
-    verdict = cache.get(meld)
-    if verdict is not None:
-        return verdict
+    # A verdict depends on the cards and on the counts of ``laid`` its check looked up (a joker's
+    # card with both copies on the table); a meld without jokers looks up none. So a verdict is
+    # kept with those counts and stands while they are the same: a deal is checked again on every
+    # part a seat writes and on save, and common melds recur from deal to deal.
+    memo = rules.meld_checks
+    kept = memo.get(meld, ())
+    for verdict, counts in kept:
+        if all(laid[card] == count for card, count in counts):
+            return verdict
     if not meld:
         return _illegal(meld, None, rules, Reason("no_cards", {}))
     if len(meld) < 3:
         return _illegal(meld, None, rules, Reason("too_few_cards", {"count": len(meld)}))
     joker_cards = rules.joker_cards
     naturals = [c for c in meld if c not in joker_cards]
-    if len(naturals) == len(meld):
-        verdict = _check_cards(meld, rules, laid)
-        if len(cache) >= 8192:
-            cache.clear()
-        cache[meld] = verdict
-        return verdict
-    return _check_cards(meld, rules, laid, naturals)
+    reads = _Reads(laid)
+    verdict = _check_cards(meld, rules, reads, naturals if len(naturals) < len(meld) else None)
+    if len(memo) >= 8192:
+        memo.clear()
+    memo[meld] = ((verdict, tuple(reads.seen.items())), *kept[:3])  # the latest four tables' verdicts
+    return verdict
 
 
-def _check_cards(
-    meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card], naturals: list[Card] | None = None
-) -> MeldCheck:
+class _Reads:
+    """``laid`` as one meld's check reads it: every count it looks up is noted in ``seen``."""
+
+    __slots__ = ("laid", "seen")
+
+    def __init__(self, laid: Counter[Card]) -> None:
+        self.laid = laid
+        self.seen: dict[Card, int] = {}
+
+    def __getitem__(self, card: Card) -> int:
+        count = self.seen[card] = self.laid[card]
+        return count
+
+
+def _check_cards(meld: tuple[Card, ...], rules: RuleSet, laid: _Reads, naturals: list[Card] | None = None) -> MeldCheck:
     if naturals is None:
         naturals = list(meld)
     fixed = naturals or [c.pin for c in meld if c.is_joker and c.pin]
@@ -197,7 +211,7 @@ def _verdict(
 # -- sets --------------------------------------------------------------------------------
 
 
-def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
+def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: _Reads) -> MeldCheck:
     naturals = [c for c in meld if c not in rules.joker_cards]
     rank = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].rank
     assert rank is not None  # a natural card's, or a pinned joker's card's
@@ -281,7 +295,7 @@ def _wraps(window: _Window) -> bool:
     return Rank.ACE in window[1:-1]
 
 
-def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
+def _check_run(meld: tuple[Card, ...], rules: RuleSet, laid: _Reads) -> MeldCheck:
     naturals = [c for c in meld if c not in rules.joker_cards]
     suit = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].suit
     assert suit is not None  # a natural card's, or a pinned joker's card's
@@ -400,7 +414,7 @@ def _run_verdict(
     suit: Suit,
     written: bool,
     rules: RuleSet,
-    laid: Counter[Card],
+    laid: _Reads,
 ) -> MeldCheck:
     size = len(meld)
     reasons: list[Reason] = []

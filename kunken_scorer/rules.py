@@ -241,8 +241,8 @@ class RuleSet:
         return self.points_by_rank[rank]
 
     @cached_property
-    def natural_meld_checks(self) -> dict[tuple[Card, ...], MeldCheck]:
-        """Verdicts on melds without jokers (they do not depend on the table), kept per rule set.
+    def meld_checks(self) -> dict[tuple[Card, ...], tuple[tuple[MeldCheck, tuple[tuple[Card, int], ...]], ...]]:
+        """Verdicts on melds, kept per rule set with the table counts each check read (see ``melds.check_parsed``).
 
         It pays: scoring 400 deals is 1.51× and POST deals/score 1.70× slower without it
         (benchmarks/bench_tricks.py, this switched off).
@@ -297,7 +297,7 @@ def _plain(value: Any) -> Any:
 
 
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
-#: request, and the same value object keeps its per-rule-set caches (``natural_meld_checks``).
+#: request, and the same value object keeps its per-rule-set caches (``meld_checks``).
 _InternKey = tuple[str, tuple[tuple[str, Any], ...]]
 # pays: scoring deals 1.25× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
 _INTERNED: dict[_InternKey, RuleSet] = {}

@@ -220,8 +220,10 @@ def test_an_ended_session_refuses_writes_with_a_message(client, store):
     assert client.get(f"/s/{sid}/deals/new").status_code == 303
     assert client.get(f"/s/{sid}/deals/{deal_id}/edit").status_code == 303
     token = hidden(page, "csrf_token")
-    for url in (f"/s/{sid}/undo", f"/s/{sid}/deals/{deal_id}/delete"):
-        assert client.post(url, data={"csrf_token": token}).status_code == 303
+    for url in (f"/s/{sid}/undo", f"/s/{sid}/redo", f"/s/{sid}/deals/{deal_id}/delete"):
+        response = client.post(url, data={"csrf_token": token, "deal_id": deal_id, "revision": 1})
+        assert response.status_code == 303 and response.headers["Location"] == f"/s/{sid}"
+        assert "no longer changed" in text(client.get(f"/s/{sid}")), url
     assert len(store.list_deals(sid)) == 1
 
 

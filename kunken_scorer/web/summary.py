@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from babel import numbers
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_babel import format_date, format_datetime, format_decimal, gettext, lazy_gettext, ngettext
+from flask_babel import format_date, format_datetime, get_locale, gettext, lazy_gettext, ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup
@@ -225,8 +226,12 @@ def import_page():
 # -- player history -------------------------------------------------------------------------
 
 
+#: An average with one decimal, grouped, in the page's language (the pattern read once, not per number).
+_AVERAGE = numbers.parse_pattern("#,##0.0")
+
+
 def _average(value: float) -> str:
-    return format_decimal(value, format="#,##0.0")
+    return _AVERAGE.apply(value, get_locale())
 
 
 @bp.get("/players")

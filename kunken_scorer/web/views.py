@@ -746,8 +746,6 @@ def delete_deal(sid: str, deal_id: int, session: dict):
 @scorer_required
 def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
-    if session["ended_at"]:
-        return refuse_ended()
     expected = request.form.get("expected_version", type=int)
     try:
         undone = get_store().undo_last(sid, expected_version=expected)
@@ -771,8 +769,6 @@ def undo(sid: str, session: dict):
 @scorer_required
 def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
-    if session["ended_at"]:
-        return refuse_ended()
     try:
         back = get_store().redo_undone(
             sid,
