@@ -778,8 +778,9 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
     """More copies of a card, or more jokers, than the decks hold (a swapped joker counts once: it was
     recorded in the meld as laid and where it went)."""
     problems = []
-    for card, n in sorted((str(c), n) for c, n in cards.copies.items() if n > rules.decks):
-        problems.append(Reason("too_many_copies", {"card": card, "count": n}))
+    if cards.copies and max(cards.copies.values()) > rules.decks:
+        for card, n in sorted((str(c), n) for c, n in cards.copies.items() if n > rules.decks):
+            problems.append(Reason("too_many_copies", {"card": card, "count": n}))
     if rules.wild_card and cards.printed:
         problems.append(Reason("joker_not_in_deck", {"count": cards.printed, "wild": rules.wild_card}))
     jokers = cards.jokers - swapped
