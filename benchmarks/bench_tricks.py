@@ -7,7 +7,8 @@ figure is the variant's time over the same work with every trick on, measured in
 process's own baseline (an empty WSGI request to ``/api/v1/health``), so the ratios hold on a
 noisy machine. A trick pays when switching it off makes some figure clearly slower (say > 1.1×).
 
-Run: ``.venv/bin/python benchmarks/bench_tricks.py`` (about a minute).
+Run: ``.venv/bin/python benchmarks/bench_tricks.py [TRICK ...] [--rounds N]`` (about half a minute a trick
+and round).
 """
 
 from __future__ import annotations
@@ -200,34 +201,48 @@ def patched_copy(trick: str) -> str:
     return str(top)
 
 
+def run_variant(trick: str) -> dict:
+    """The figures of one variant, measured in a fresh process."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    if trick in SOURCE_EDITS:
+        env["KUNKEN_BENCH_SOURCE"] = patched_copy(trick)
+    out = subprocess.run([sys.executable, __file__, "--one", trick], capture_output=True, text=True, env=env, cwd=ROOT)
+    if out.returncode:
+        raise SystemExit(f"{trick}: {out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
-    if len(sys.argv) == 3 and sys.argv[1] == "--one":
-        print(json.dumps(measure(sys.argv[2])))
+    """``bench_tricks.py [TRICK ...] [--rounds N]``: each trick against a reference measured right beside it."""
+    args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "--one":
+        print(json.dumps(measure(args[1])))
         return
-    only = sys.argv[1:] or list(TRICKS)
-    results = {}
-    for trick in ["none"] + [t for t in only if t != "none"]:
-        env = {**os.environ, "PYTHONHASHSEED": "0"}
-        if trick in SOURCE_EDITS:
-            env["KUNKEN_BENCH_SOURCE"] = patched_copy(trick)
-        out = subprocess.run(
-            [sys.executable, __file__, "--one", trick], capture_output=True, text=True, env=env, cwd=ROOT
-        )
-        if out.returncode:
-            raise SystemExit(f"{trick}: {out.stderr[-2000:]}")
-        results[trick] = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"measured {trick}", file=sys.stderr)
-    base = results["none"]
-    names = [n for n in base if n != "health µs"]
+    rounds = 1
+    if "--rounds" in args:
+        at = args.index("--rounds")
+        rounds = int(args[at + 1])
+        del args[at : at + 2]
+    only = [t for t in (args or list(TRICKS)) if t != "none"]
+    # Each variant is paired with a reference run just before or after it (the order alternates by round), and
+    # the median of its rounds' ratios counts: these machines drift over minutes, and a pair shares the drift.
+    ratios: dict[str, list[dict[str, float]]] = {trick: [] for trick in only}
+    reference: dict = {}
+    for round_ in range(rounds):
+        for trick in only:
+            pair = ["none", trick] if round_ % 2 == 0 else [trick, "none"]
+            measured = {name: run_variant(name) for name in pair}
+            reference = measured["none"]
+            ratios[trick].append({n: measured[trick][n] / reference[n] for n in reference if n != "health µs"})
+            print(f"measured {trick} (round {round_ + 1}/{rounds})", file=sys.stderr)
+    names = [n for n in reference if n != "health µs"]
     print(f"{'trick switched off':28} " + " ".join(f"{n.split(': ')[1][:18]:>18}" for n in names))
-    for trick, figures in results.items():
-        if trick == "none":
-            continue
-        print(f"{trick:28} " + " ".join(f"{figures[n] / base[n]:17.2f}×" for n in names))
+    for trick, runs in ratios.items():
+        print(f"{trick:28} " + " ".join(f"{statistics.median(r[n] for r in runs):17.2f}×" for n in names))
     print(
-        "\nreference (every trick on): core µs per deal "
-        f"{base[names[0]]:.0f}; web figures × health ({base['health µs']:.0f} µs): "
-        + ", ".join(f"{n.split(': ')[1]} {base[n]:.2f}" for n in names[1:])
+        "\nreference (every trick on, the last one measured): core µs per deal "
+        f"{reference[names[0]]:.0f}; web figures × health ({reference['health µs']:.0f} µs): "
+        + ", ".join(f"{n.split(': ')[1]} {reference[n]:.2f}" for n in names[1:])
     )
 
 
