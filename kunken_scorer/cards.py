@@ -104,8 +104,8 @@ class _OneOfEach(type):
     an existing value is that very card, and cards compare and hash by identity, at C level.
 
     It pays: a deal's cards are counted and looked up in hot loops, and with a dataclass's own ``__eq__``
-    and ``__hash__`` (Python code) scoring 400 deals is 1.35× and POST deals/score 1.17× slower
-    (benchmarks/bench_tricks.py, this switched off).
+    and ``__hash__`` (Python code) scoring 400 deals is 1.3–1.5× slower (benchmarks/bench_tricks.py,
+    one_card_each).
     """
 
     def __call__(cls, rank: Rank | int | None, suit: Suit | str | None, pin: Card | None = None) -> Card:

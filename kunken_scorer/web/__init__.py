@@ -484,8 +484,8 @@ def select_locale() -> str:
 def page_translations() -> Any:
     """The catalog of the request's language, looked up once per request.
 
-    It pays: the players page renders 1.2× slower with Flask-Babel's lookup on every ``_()``
-    (benchmarks/bench_tricks.py)."""
+    It pays: the players page renders 1.1–1.2× slower with Flask-Babel's lookup on every ``_()``
+    (benchmarks/bench_tricks.py, page_translations)."""
     if not has_request_context():
         return get_translations()
     kept = g.get("translations")
