@@ -19,19 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import (
-    Flask,
-    abort,
-    current_app,
-    flash,
-    g,
-    has_request_context,
-    jsonify,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -486,9 +474,10 @@ def page_translations() -> Any:
 
     It pays: the players page renders 1.1–1.2× slower with Flask-Babel's lookup on every ``_()``
     (benchmarks/bench_tricks.py, page_translations)."""
-    if not has_request_context():
+    try:
+        kept = g.get("translations")
+    except RuntimeError:  # no app context: Flask-Babel's own answer (English)
         return get_translations()
-    kept = g.get("translations")
     if kept is None:
         kept = g.translations = get_translations()
     return kept
