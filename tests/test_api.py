@@ -510,11 +510,20 @@ def test_import_checks_everything_before_storing(client, store, damage, status, 
         (b'{"cards": NaN}', "not valid JSON"),
         (b'{"cards": "\\ud800"}', "Unicode"),
         (b"[" * 100000 + b"]" * 100000, "nested too deeply"),
+        (b"\xef\xbb\xbf", "not valid JSON"),
+        (b"\xef\xbb\xbf\xef\xbb\xbf{}", "Unexpected UTF-8 BOM"),
     ],
 )
 def test_malformed_bodies_are_400s(client, data, expected):
     response = client.post(f"{API}/melds/check", data=data, content_type="application/json")
     assert expected in assert_error(response, 400)
+
+
+def test_a_body_may_start_with_one_byte_order_mark(client):
+    response = client.post(
+        f"{API}/melds/check", data=b'\xef\xbb\xbf{"cards": "5h 6h 7h"}', content_type="application/json"
+    )
+    assert response.status_code == 200 and response.get_json()["legal"] is True
 
 
 def test_too_large_body_is_a_413(client, app):

@@ -470,7 +470,8 @@ def select_locale() -> str:
 
 
 def page_translations() -> Any:
-    """The catalog of the request's language, looked up once per request.
+    """The catalog of the request's language, looked up once per request (a request never changes its
+    language: ``set_language`` answers with a redirect, and nothing uses ``force_locale`` or ``refresh``).
 
     It pays: the players page renders 1.1–1.2× slower with Flask-Babel's lookup on every ``_()``
     (benchmarks/bench_tricks.py, page_translations)."""

@@ -148,6 +148,8 @@ def _body() -> dict:
     except UnicodeDecodeError:
         raise ApiError(400, gettext("The request body is not UTF-8 text.")) from None
     try:
+        if text.startswith("\ufeff"):  # a second BOM: json.loads's own check, which the decoder lacks
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         body = _DECODER.decode(text)
     except RecursionError:
         raise ApiError(400, gettext("The request body is nested too deeply.")) from None

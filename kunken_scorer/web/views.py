@@ -747,6 +747,8 @@ def delete_deal(sid: str, deal_id: int, session: dict):
 @scorer_required
 def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
+    if session["ended_at"]:  # said before the store is asked to write (a read-only file would answer first)
+        return refuse_ended()
     expected = request.form.get("expected_version", type=int)
     try:
         undone = get_store().undo_last(sid, expected_version=expected)
@@ -770,6 +772,8 @@ def undo(sid: str, session: dict):
 @scorer_required
 def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
+    if session["ended_at"]:  # said before the store is asked to write (a read-only file would answer first)
+        return refuse_ended()
     try:
         back = get_store().redo_undone(
             sid,
