@@ -304,16 +304,16 @@ def scorer_cookie(session_id: str) -> str:
     return f"kunken_edit_{session_id}"
 
 
-def set_scorer_cookie(response: Any, session_id: str, token: str) -> None:
-    """Make this device the session's scorer: keep the edit token in an httponly cookie."""
+def set_scorer_cookie(response: Any, session_id: str, token: str) -> Any:
+    """Make this device the session's scorer: keep the edit token in an httponly cookie; the response."""
+    return _token_cookie(response, scorer_cookie(session_id), token, "/")
+
+
+def _token_cookie(response: Any, name: str, value: str, path: str) -> Any:
     response.set_cookie(
-        scorer_cookie(session_id),
-        token,
-        max_age=SCORER_COOKIE_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
+        name, value, max_age=SCORER_COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure, path=path
     )
+    return response
 
 
 def edit_token(session_id: str) -> str | None:
@@ -380,17 +380,9 @@ def seat_cookie(session_id: str) -> str:
     return f"kunken_seat_{session_id}"
 
 
-def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> None:
-    """Let this phone hold ``seat``: an httponly cookie sent only to the session's own pages."""
-    response.set_cookie(
-        seat_cookie(session_id),
-        f"{seat}.{token}",
-        max_age=SCORER_COOKIE_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-        path=f"/s/{session_id}",
-    )
+def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> Any:
+    """Let this phone hold ``seat``: an httponly cookie sent only to the session's own pages; the response."""
+    return _token_cookie(response, seat_cookie(session_id), f"{seat}.{token}", f"/s/{session_id}")
 
 
 def seat_claim(session_id: str) -> tuple[int | None, str | None]:
@@ -407,6 +399,20 @@ def held_seat(session_id: str) -> int | None:
     if seat is None or get_store().seat_of(session_id, token) != seat:
         return None
     return seat
+
+
+def go_to(endpoint: str, message: str | None = None, category: str = "ok", **values: Any) -> Any:
+    """A 303 to ``endpoint``, the page after a form; ``message`` is shown there once."""
+    if message:
+        flash(message, category)
+    return redirect(url_for(endpoint, **values), 303)
+
+
+def deal_saved(number: int, created: bool) -> str:
+    """What a phone is told after saving deal ``number`` (``created`` False: a repeated form stored nothing)."""
+    if created:
+        return gettext("Deal %(n)s saved.", n=number)
+    return gettext("Deal %(n)s was already saved; it was not recorded twice.", n=number)
 
 
 def refuse_ended(_error: SessionEnded | None = None) -> Any:

@@ -197,6 +197,14 @@ def _at_most(characters: int) -> Length:
     return Length(max=characters, message=lazy_gettext("Too long: at most %(max)d characters."))
 
 
+def _count_field(label: Any) -> IntegerField:
+    return IntegerField(label, widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
+
+
+#: A hidden field holding a version, revision or deal number: a whole number, or the form is damaged.
+_WHOLE = Regexp(r"\A\d{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))
+
+
 class PlayerForm(Form):
     """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
 
@@ -217,14 +225,10 @@ class PlayerForm(Form):
         validators=[_at_most(MAX_HAND_TEXT)],
     )
     # counts of the cards left in hand (the "counts" way of entering hands)
-    small = IntegerField(
-        lazy_gettext("Small cards, 2 to 10"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)]
-    )
-    faces = IntegerField(lazy_gettext("J Q K"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
-    aces = IntegerField(lazy_gettext("Aces"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
-    jokers = IntegerField(
-        lazy_gettext("Jokers"), widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)]
-    )
+    small = _count_field(lazy_gettext("Small cards, 2 to 10"))
+    faces = _count_field(lazy_gettext("J Q K"))
+    aces = _count_field(lazy_gettext("Aces"))
+    jokers = _count_field(lazy_gettext("Jokers"))
 
 
 class CardReading:
@@ -232,7 +236,7 @@ class CardReading:
 
     names: list[str] = []
     rules: RuleSet = RuleSet.preset()
-    hand_mode: Any  # the form's choice of how hands are entered
+    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
 
     def seat_players(self, names: list[str], rules: RuleSet) -> None:
         """Read for these players under these rules; offer the ways of entering hands the rules allow."""
@@ -254,28 +258,26 @@ class CardReading:
         return {"melds": melds, "vists": vists, "hand": hand}, swaps
 
     @staticmethod
-    def _error(field, message: str) -> None:
-        field.errors = [*field.errors, message]
-
-    @staticmethod
     def _read(field, read: tuple[Any, list]) -> Any:
         """The value read from a field's text; each reason it did not read becomes one of the field's errors."""
         value, reasons = read
         field.errors = [*field.errors, *(reason_text(r) for r in reasons)]
         return value
 
-    @staticmethod
-    def clear_count_errors(entry: Any) -> None:
-        """Hands not entered by counts: the count fields' errors do not count."""
-        for key in HAND_COUNTS:
-            entry[key].errors = []
+    def _fields_valid(self, extra_validators: Any, entries: list, holder: str) -> bool:
+        """The form's fields checked; with hands not entered by counts, the count fields' errors do not count."""
+        ok = super().validate(extra_validators)  # type: ignore[misc]  # FlaskForm's, next in every form using this
+        if self.hand_mode.data != "counts":
+            for entry, key in ((entry, key) for entry in entries for key in HAND_COUNTS):
+                entry[key].errors = []
+            ok = not any(f.errors for name, f in self._fields.items() if name != holder)  # type: ignore[attr-defined]
+        return ok
 
 
 class DealEnd:
     """How a deal ended, and "record anyway": the fields the deal form and the draft share."""
 
     went_out = SelectField(lazy_gettext("Who went out"), choices=[])
-    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
     express = BooleanField(lazy_gettext("Express: went out in a single turn"))
     redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
     override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
@@ -289,24 +291,15 @@ class DealEnd:
 class DealForm(DealEnd, CardReading, FlaskForm):
     """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
 
-    expected = HiddenField()
+    expected = HiddenField(validators=[_WHOLE])  # the version or revision this form was filled in against
     check = SubmitField(lazy_gettext("Check"))
     save = SubmitField(lazy_gettext("Save"))
 
     body: dict | None = None
 
-    def validate_expected(self, field: HiddenField) -> None:
-        """The version or revision this form was filled in against: a whole number."""
-        if not re.fullmatch(r"\d{1,9}", field.data or ""):
-            raise ValidationError(gettext("The form is damaged; reload it."))
-
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
-        ok = super().validate(extra_validators)
-        if self.hand_mode.data != "counts":  # the counts are not what this form is entering
-            for entry in self.players.entries:
-                self.clear_count_errors(entry.form)
-            ok = not any(f.errors for name, f in self._fields.items() if name != "players")
+        ok = self._fields_valid(extra_validators, [e.form for e in self.players.entries], "players")
         players: list[dict[str, Any]] = []
         swaps: list[dict[str, Any]] = []
         body = {
@@ -324,7 +317,7 @@ class DealForm(DealEnd, CardReading, FlaskForm):
             swaps += [{"by": name, **s} for s in own_swaps]
             players.append({"name": name, **player})
         if len(swaps) > MAX_SWAPS:
-            self._error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
+            add_error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None
         return ok
@@ -334,26 +327,16 @@ class PartForm(CardReading, FlaskForm):
     """One seat's part of the draft, entered on that player's phone (or by the scorer)."""
 
     player = FormField(PlayerForm)
-    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
-    deal = HiddenField()
-    revision = HiddenField()
+    deal = HiddenField(validators=[_WHOLE])  # the deal and the part's revision this form was filled in against
+    revision = HiddenField(validators=[_WHOLE])
     save = SubmitField(lazy_gettext("Save my part"))
 
     part: dict | None = None
 
-    def validate_deal(self, field: HiddenField) -> None:
-        """The deal number and the part's revision this form was filled in against: whole numbers."""
-        if not re.fullmatch(r"\d{1,9}", field.data or "") or not re.fullmatch(r"\d{1,9}", self.revision.data or ""):
-            raise ValidationError(gettext("The form is damaged; reload it."))
-
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read the cards; ``part`` holds the part (the API's shape) on success."""
-        ok = super().validate(extra_validators)
-        counts = self.hand_mode.data == "counts"
-        if not counts:
-            self.clear_count_errors(self.player.form)
-            ok = not any(f.errors for name, f in self._fields.items() if name != "player")
-        record, swaps = self.read_player(self.player.form, counts)
+        ok = self._fields_valid(extra_validators, [self.player.form], "player")
+        record, swaps = self.read_player(self.player.form, self.hand_mode.data == "counts")
         ok = ok and not self.player.form.errors
         self.part = {**record, "swaps": swaps} if ok else None
         return ok
@@ -369,9 +352,8 @@ def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
 class DraftForm(DealEnd, FlaskForm):
     """The scorer's part of a draft: how the deal ended, "record anyway", and Record."""
 
-    hand_mode = None  # the parts say how their hands are entered
-    version = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
-    deal = HiddenField(validators=[Regexp(r"^\d{1,9}$")])
+    version = HiddenField(validators=[_WHOLE])
+    deal = HiddenField(validators=[_WHOLE])
     record = SubmitField(lazy_gettext("Record the deal"))
     check = SubmitField(lazy_gettext("Check"))
 
@@ -407,6 +389,11 @@ def deal_form(names: list[str], rules: RuleSet | None = None, **kwargs: Any) -> 
     if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
         form.form_key.data = new_form_key()
     return form
+
+
+def add_error(field: Any, message: str) -> None:
+    """Show ``message`` with the field's other errors."""
+    field.errors = [*field.errors, message]
 
 
 def new_form_key() -> str:

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, render_template, request
 from flask_babel import gettext
-from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import service
 from ..draft import read_part
@@ -23,7 +22,9 @@ from ..store import Conflict, DraftClosed, NotFound
 from . import (
     can_edit,
     current_language,
+    deal_saved,
     get_store,
+    go_to,
     held_seat,
     reason_text,
     refuse_ended,
@@ -54,10 +55,6 @@ def _changed_since(draft: service.Draft) -> Any:
     return _render_draft(draft, _draft_form(draft, formdata=None, data=_end_data(draft)), status=409, message=message)
 
 
-def _to(endpoint: str, **values: Any) -> WerkzeugResponse:
-    return redirect(url_for(endpoint, **values), 303)
-
-
 # -- seats -------------------------------------------------------------------------------------
 
 
@@ -68,19 +65,14 @@ def take_seat(sid: str):
     store = get_store()
     names = store.get_session(sid)["players"]
     if seat is None or not 0 <= seat < len(names):
-        flash(gettext("Choose one of the players."), "error")
-        return _to("views.session", sid=sid)
+        return go_to("views.session", gettext("Choose one of the players."), "error", sid=sid)
     token, took_over = store.take_seat(sid, seat)
+    name = names[seat]
     if took_over:
-        flash(
-            gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=names[seat]),
-            "ok",
-        )
+        message = gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=name)
     else:
-        flash(gettext("This phone is now %(name)s: enter your part of each deal here.", name=names[seat]), "ok")
-    response = _to("seats.part", sid=sid, seat=seat)
-    set_seat_cookie(response, sid, seat, token)
-    return response
+        message = gettext("This phone is now %(name)s: enter your part of each deal here.", name=name)
+    return set_seat_cookie(go_to("seats.part", message, sid=sid, seat=seat), sid, seat, token)
 
 
 @bp.post("/s/<sid>/seat/leave")
@@ -92,7 +84,7 @@ def leave_seat(sid: str):
             flash(gettext("This phone no longer holds a seat."), "ok")
     except NotFound:
         pass
-    response = _to("views.session", sid=sid)
+    response = go_to("views.session", sid=sid)
     response.delete_cookie(seat_cookie(sid), path=f"/s/{sid}")
     return response
 
@@ -106,18 +98,15 @@ def free_seat(sid: str, seat: int, session: dict):
         freed = get_store().free_seat(sid, seat)
     except IndexError:
         abort(404)
-    if freed:
-        flash(gettext("The seat of %(name)s is free: another phone can take it.", name=name), "ok")
-    return _to("seats.draft", sid=sid)
+    message = gettext("The seat of %(name)s is free: another phone can take it.", name=name) if freed else None
+    return go_to("seats.draft", message, sid=sid)
 
 
 @bp.get("/s/<sid>/me")
 def me(sid: str):
     """This phone's part of the current deal (or the session page, for a phone without a seat)."""
     seat = held_seat(sid)
-    if seat is None:
-        return _to("views.session", sid=sid)
-    return _to("seats.part", sid=sid, seat=seat)
+    return go_to("views.session", sid=sid) if seat is None else go_to("seats.part", sid=sid, seat=seat)
 
 
 # -- one seat's part -------------------------------------------------------------------------------
@@ -152,7 +141,6 @@ def _render_part(
     form: Any,
     *,
     status: int = 200,
-    notice: str | None = None,
     conflict: str | None = None,
 ):
     sid = draft.session["id"]
@@ -189,19 +177,13 @@ def _render_part(
         detail=report.details[seat] if report.details else None,
         score=report.players[seat],
         placed=placed,
-        general=(),
         writer=writer,
         lost=lost,
         entry=entry,
-        notice=notice,
         conflict=conflict,
         rules_game=draft.session["game"],
         scorer=can_edit(sid),
     ), status
-
-
-def _part_form(draft: service.Draft, seat: int, **kwargs: Any):
-    return part_form(draft.players, draft.rules, **kwargs)
 
 
 def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
@@ -211,9 +193,9 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
         entry["part"] if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
     )
     mode = mode or hand_entry(draft.session, draft.rules)
-    return _part_form(
-        draft,
-        seat,
+    return part_form(
+        draft.players,
+        draft.rules,
         formdata=None,
         data={
             "player": data,
@@ -243,7 +225,7 @@ def part(sid: str, seat: int):
         )
     if draft.session["ended_at"]:
         return refuse_ended()
-    form = _part_form(draft, seat)
+    form = part_form(draft.players, draft.rules)
     if not form.validate():
         return _render_part(draft, seat, form, status=422)
     try:
@@ -254,30 +236,29 @@ def part(sid: str, seat: int):
     store = get_store()
     try:
         store.save_part(sid, seat, part_value, revision=int(form.revision.data), by=writer, deal=int(form.deal.data))
-    except DraftClosed as err:
-        fresh = service.load_draft(store, sid)
-        message = gettext(
-            "Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
-            "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
-            old=form.deal.data,
-            new=err.deal,
-            typed=_entered(form) or "—",
-        )
-        return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
-    except Conflict:
+    except (DraftClosed, Conflict) as err:
         fresh = service.load_draft(store, sid)
         current = fresh.parts.get(seat)
-        who = gettext("the scorer") if current and current["written_by"] == "scorer" else gettext("another phone")
-        message = gettext(
-            "This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
-            "it is now is shown. What you typed: %(typed)s",
-            who=who,
-            typed=_entered(form) or "—",
-        )
+        if isinstance(err, DraftClosed):
+            message = gettext(
+                "Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
+                "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
+                old=form.deal.data,
+                new=err.deal,
+                typed=_entered(form) or "—",
+            )
+        else:
+            message = gettext(
+                "This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
+                "it is now is shown. What you typed: %(typed)s",
+                who=gettext("the scorer")
+                if current and current["written_by"] == "scorer"
+                else gettext("another phone"),
+                typed=_entered(form) or "—",
+            )
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
     if not request.form.get("autosave"):
-        flash(gettext("The part of %(name)s is saved.", name=name), "ok")
-        return _to("seats.part", sid=sid, seat=seat)
+        return go_to("seats.part", gettext("The part of %(name)s is saved.", name=name), sid=sid, seat=seat)
     fresh = service.load_draft(store, sid)
     return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data))
 
@@ -350,8 +331,8 @@ def draft(sid: str):
         try:
             store.save_draft_end(sid, end, deal=int(form.deal.data))
         except DraftClosed:
-            flash(gettext("That deal has been recorded; this is the next one."), "error")
-        return _to("seats.draft", sid=sid)
+            return go_to("seats.draft", gettext("That deal has been recorded; this is the next one."), "error", sid=sid)
+        return go_to("seats.draft", sid=sid)
     return _record(current, form, end)
 
 
@@ -361,8 +342,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
     key = form.form_key.data
     done = store.deal_for_key(sid, key)
     if done is not None:
-        flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=done["number"]), "ok")
-        return _to("views.session", sid=sid)
+        return go_to("views.session", deal_saved(done["number"], created=False), sid=sid)
     expected = int(form.version.data)
     if expected != current.version or int(form.deal.data) != current.deal:
         return _changed_since(current)
@@ -389,11 +369,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
     except Conflict:
         fresh = service.load_draft(store, sid)
         return _changed_since(fresh)
-    if created:
-        flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
-    else:
-        flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
-    return _to("views.session", sid=sid)
+    return go_to("views.session", deal_saved(stored["number"], created), sid=sid)
 
 
 @bp.post("/s/<sid>/draft/discard")
@@ -401,8 +377,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
 def discard(sid: str, session: dict):
     """Throw the draft away: every part and the end (the seats stay taken)."""
     get_store().discard_draft(sid)
-    flash(gettext("The draft was discarded: every part is empty again."), "ok")
-    return _to("seats.draft", sid=sid)
+    return go_to("seats.draft", gettext("The draft was discarded: every part is empty again."), sid=sid)
 
 
 @bp.get("/s/<sid>/draft/live")

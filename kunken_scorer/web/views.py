@@ -12,14 +12,13 @@ import threading
 from collections import OrderedDict
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import Any
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, render_template, request, url_for
 from flask import session as flask_session
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
-from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
@@ -35,9 +34,11 @@ from . import (
     can_edit,
     creation_allowed,
     current_language,
+    deal_saved,
     edit_token,
     game_name,
     get_store,
+    go_to,
     held_seat,
     no_store,
     public_base_url,
@@ -46,7 +47,7 @@ from . import (
     scorer_required,
     set_scorer_cookie,
 )
-from .forms import FORM_KEY, SessionForm, deal_form, new_form_key, raw_switch, switch_values
+from .forms import FORM_KEY, SessionForm, add_error, deal_form, new_form_key, raw_switch, switch_values
 
 bp = Blueprint("views", __name__)
 
@@ -123,14 +124,6 @@ def _qr_labelled(url: str, label: str) -> str:
 
 
 # -- access ----------------------------------------------------------------------------------
-
-
-def _to_session(sid: str) -> WerkzeugResponse:
-    return redirect(url_for("views.session", sid=sid), 303)
-
-
-def _add_error(field: Any, message: str) -> None:
-    field.errors = [*field.errors, message]
 
 
 # -- home: start a session ---------------------------------------------------------------------
@@ -234,13 +227,13 @@ def create_session():
         except KunkenError as err:
             where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
             if where and int(where[1]) < len(seats):
-                _add_error(form.players.entries[seats[int(where[1])]], reason_text(err.reason))
+                add_error(form.players.entries[seats[int(where[1])]], reason_text(err.reason))
             else:
                 form.players_errors.append(reason_text(err.reason))
     try:
         target = Target.from_dict(form.target())
     except TargetError as err:
-        _add_error(form.target_value, reason_text(err.reason))
+        add_error(form.target_value, reason_text(err.reason))
         return _render_home(form, 422)
     if rules is None or players is None:
         return _render_home(form, 422)
@@ -249,14 +242,12 @@ def create_session():
     session, token = get_store().create_session(
         form.game.data, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key
     )
-    response = _to_session(session["id"])
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
-        return response
+        return go_to("views.session", sid=session["id"])
     if form.hand_entry.data in hand_entries(rules):
         get_store().set_hand_entry(session["id"], form.hand_entry.data)
-    flash(gettext("The session has started. Let the others scan the QR code to watch."), "ok")
-    set_scorer_cookie(response, session["id"], token)
-    return response
+    message = gettext("The session has started. Let the others scan the QR code to watch.")
+    return set_scorer_cookie(go_to("views.session", message, sid=session["id"]), session["id"], token)
 
 
 def _chosen_rules(form: SessionForm) -> RuleSet | None:
@@ -272,7 +263,7 @@ def _chosen_rules(form: SessionForm) -> RuleSet | None:
     except RuleSetError as err:
         switch = err.reason.params.get("switch")
         if switch in HOUSE_RULES:
-            _add_error(form.rules.form[switch], reason_text(err.reason))
+            add_error(form.rules.form[switch], reason_text(err.reason))
         else:
             form.rules_errors.append(reason_text(err.reason))
         return None
@@ -452,10 +443,8 @@ def scorer(sid: str, token: str):
     get_store().get_session(sid)
     if not get_store().check_token(sid, token):
         abort(403, description=gettext("This scorer link is not valid for this session."))
-    flash(gettext("This phone can now record deals."), "ok")
-    response = _to_session(sid)  # the token leaves the address bar at once
-    set_scorer_cookie(response, sid, token)
-    return response
+    # the token leaves the address bar at once
+    return set_scorer_cookie(go_to("views.session", gettext("This phone can now record deals."), sid=sid), sid, token)
 
 
 @bp.post("/s/<sid>/token")
@@ -463,15 +452,10 @@ def scorer(sid: str, token: str):
 def new_token(sid: str, session: dict):
     """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on."""
     token = get_store().new_token(sid)
-    flash(
-        gettext(
-            "A new scorer link was made. The old link no longer works, and phones that opened it can no longer record."
-        ),
-        "ok",
+    message = gettext(
+        "A new scorer link was made. The old link no longer works, and phones that opened it can no longer record."
     )
-    response = _to_session(sid)
-    set_scorer_cookie(response, sid, token)
-    return response
+    return set_scorer_cookie(go_to("views.session", message, sid=sid), sid, token)
 
 
 # -- recording and editing a deal ------------------------------------------------------------------
@@ -506,17 +490,9 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
         field = form.players.entries[int(where[1])].form[counted or where[2]]
         # the message names the field as the page does, not by its API path
         shown = Reason(err.reason.code, {**err.reason.params, "field": str(field.label.text)})
-        _add_error(field, reason_text(shown))
+        add_error(field, reason_text(shown))
         return []
     return [reason_text(err.reason)]
-
-
-class _Checked(TypedDict):
-    """A checked deal as ``_render_deal`` shows it: the core's report, its problems placed on the form."""
-
-    report: DealReport
-    placed: dict[str, list[Reason]]
-    general: list[Reason]
 
 
 def _render_deal(
@@ -557,10 +533,6 @@ def _render_deal(
     ), status
 
 
-def _same_as_stored(stored: dict, record: dict, override: bool, note: str | None) -> bool:
-    return stored["record"] == record and stored["override"] == override and stored["note"] == note
-
-
 def _post_deal(form: Any, session: dict, deal: dict | None):
     """Check or save a submitted deal form (new when ``deal`` is None): read it, check it with the core,
     remember the table's way of entering hands, then (on Save) store it or show why not."""
@@ -571,7 +543,7 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     except KunkenError as err:
         return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
     placed, general = _place_problems(form, report)
-    show: _Checked = {"report": report, "placed": placed, "general": general}
+    show: dict[str, Any] = {"report": report, "placed": placed, "general": general}  # as _render_deal shows it
     session = _remember_hand_entry(session, form.hand_mode.data)
     if not form.save.data:
         return _render_deal(form, session, deal, **show)
@@ -584,9 +556,9 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     except Conflict:
         message = _conflict_message(session, deal, record, override, note, form)
         if message is None:  # the other phone saved exactly this: nothing to tell
-            return _to_session(session["id"])
+            return go_to("views.session", sid=session["id"])
         return _render_deal(form, session, deal, status=409, conflict=message, **show)
-    return _to_session(session["id"])
+    return go_to("views.session", sid=session["id"])
 
 
 def _remember_hand_entry(session: dict, mode: str) -> dict:
@@ -600,14 +572,14 @@ def _remember_hand_entry(session: dict, mode: str) -> dict:
 def _anyway_explained(form: Any, note: str | None) -> bool:
     """A deal with problems is saved only with "Record anyway" ticked and a note; mark what is missing."""
     if not form.override.data:
-        _add_error(
+        add_error(
             form.override,
             gettext(
                 "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."
             ),
         )
     if not note:
-        _add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
+        add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
     return bool(form.override.data and note)
 
 
@@ -621,10 +593,7 @@ def _store_deal(session: dict, deal: dict | None, record: dict, override: bool, 
     stored, created = store.add_deal(
         sid, record, override=override, note=note, idempotency_key=form.form_key.data, expected_version=expected
     )
-    if created:
-        flash(gettext("Deal %(n)s saved.", n=stored["number"]), "ok")
-    else:
-        flash(gettext("Deal %(n)s was already saved; it was not recorded twice.", n=stored["number"]), "ok")
+    flash(deal_saved(stored["number"], created), "ok")
 
 
 def _conflict_message(
@@ -642,7 +611,7 @@ def _conflict_message(
         current = store.get_deal(sid, deal["id"])
     except NotFound:
         return gettext("This deal was deleted on another phone. Nothing was saved.")
-    if _same_as_stored(current, record, override, note):
+    if (current["record"], current["override"], current["note"]) == (record, override, note):
         flash(gettext("Deal %(n)s changed.", n=current["number"]), "ok")
         return None
     return gettext(
@@ -734,13 +703,11 @@ def delete_deal(sid: str, deal_id: int, session: dict):
     try:
         store.delete_deal(sid, deal_id, expected_revision=revision)
     except Conflict:
-        flash(gettext("This deal was changed on another phone; nothing was deleted. Look at it again first."), "error")
-        return redirect(url_for("views.edit_deal", sid=sid, deal_id=deal_id), 303)
+        message = gettext("This deal was changed on another phone; nothing was deleted. Look at it again first.")
+        return go_to("views.edit_deal", message, "error", sid=sid, deal_id=deal_id)
     if number is None:
-        flash(gettext("That deal was already deleted."), "ok")
-    else:
-        flash(gettext("Deal %(n)s deleted.", n=number), "ok")
-    return _to_session(sid)
+        return go_to("views.session", gettext("That deal was already deleted."), sid=sid)
+    return go_to("views.session", gettext("Deal %(n)s deleted.", n=number), sid=sid)
 
 
 @bp.post("/s/<sid>/undo")
@@ -753,19 +720,14 @@ def undo(sid: str, session: dict):
     try:
         undone = get_store().undo_last(sid, expected_version=expected)
     except Conflict:
-        flash(
-            gettext(
-                "The session changed on another phone since this page was loaded; nothing was undone. "
-                "Look at the deals and try again."
-            ),
-            "error",
+        message = gettext(
+            "The session changed on another phone since this page was loaded; nothing was undone. "
+            "Look at the deals and try again."
         )
-        return _to_session(sid)
+        return go_to("views.session", message, "error", sid=sid)
     if undone is None:
-        flash(gettext("There is no deal to undo."), "ok")
-        return _to_session(sid)
-    flash(gettext("Deal %(n)s was undone.", n=undone["number"]), "ok")
-    return redirect(url_for("views.session", sid=sid, undone=undone["id"]), 303)
+        return go_to("views.session", gettext("There is no deal to undo."), sid=sid)
+    return go_to("views.session", gettext("Deal %(n)s was undone.", n=undone["number"]), sid=sid, undone=undone["id"])
 
 
 @bp.post("/s/<sid>/redo")
@@ -783,19 +745,14 @@ def redo(sid: str, session: dict):
     except NotFound:
         back = None
     except Conflict:
-        flash(
-            gettext(
-                "The session changed on another phone since the undo; the deal was not brought back. "
-                "Record it again if it is missing."
-            ),
-            "error",
+        message = gettext(
+            "The session changed on another phone since the undo; the deal was not brought back. "
+            "Record it again if it is missing."
         )
-        return _to_session(sid)
+        return go_to("views.session", message, "error", sid=sid)
     if back is None:
-        flash(gettext("There is no undone deal to bring back."), "ok")
-    else:
-        flash(gettext("Deal %(n)s is back.", n=back["number"]), "ok")
-    return _to_session(sid)
+        return go_to("views.session", gettext("There is no undone deal to bring back."), sid=sid)
+    return go_to("views.session", gettext("Deal %(n)s is back.", n=back["number"]), sid=sid)
 
 
 @bp.post("/s/<sid>/end")
@@ -803,11 +760,9 @@ def redo(sid: str, session: dict):
 def end_session(sid: str, session: dict):
     """End the session: it stays readable, nothing can be changed."""
     if session["ended_at"]:
-        flash(gettext("This session has already ended."), "ok")
-        return _to_session(sid)
+        return go_to("views.session", gettext("This session has already ended."), sid=sid)
     get_store().end_session(sid)
-    flash(gettext("The session has ended. It stays readable here."), "ok")
-    return _to_session(sid)
+    return go_to("views.session", gettext("The session has ended. It stays readable here."), sid=sid)
 
 
 @bp.get("/s/<sid>/history")
