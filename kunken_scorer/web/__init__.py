@@ -8,6 +8,7 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import secrets
 import sqlite3
@@ -45,6 +46,16 @@ CSP = (
     "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+#: JSON as the API and the import read it: NaN and Infinity refused. One decoder for every body
+#: (``json.loads`` with an option builds a new one each call).
+STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+
 #: Cookies that carry a token: a response setting one is never stored by a cache or the browser.
 TOKEN_COOKIES = ("kunken_edit_", "kunken_seat_")
 csrf = CSRFProtect()
@@ -335,8 +346,8 @@ def bearer_token() -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def scorer_session(sid: str) -> dict:
-    """The session, read once, for its scorer only.
+def scorer_session(sid: str, open_only: bool = False) -> dict:
+    """The session, read once, for its scorer only (and, with ``open_only``, only while it has not ended).
 
     An unknown session is a 404. A page wants the scorer's cookie (or a Bearer token) and answers
     403 without it; the API takes only a Bearer token (a cross-site form cannot send one): 401
@@ -362,17 +373,24 @@ def scorer_session(sid: str) -> dict:
             if api
             else gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."),
         )
+    if open_only and session["ended_at"]:
+        raise SessionEnded()  # said before the store is asked to write (a read-only file would answer first)
     return session
 
 
-def scorer_required(view: Callable) -> Callable:
+def scorer_required(view: Callable, open_only: bool = False) -> Callable:
     """Run ``view`` only for the session's scorer (``scorer_session``), passing the session as ``session``."""
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return view(*args, session=scorer_session(kwargs.get("sid") or kwargs["session_id"]), **kwargs)
+        return view(*args, session=scorer_session(kwargs.get("sid") or kwargs["session_id"], open_only), **kwargs)
 
     return wrapper
+
+
+def change_required(view: Callable) -> Callable:
+    """``scorer_required`` for a view that changes the session: an ended session is turned away first."""
+    return scorer_required(view, open_only=True)
 
 
 def seat_cookie(session_id: str) -> str:

@@ -54,7 +54,16 @@ from ..service import (
     with_end,
 )
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
-from . import bearer_token, creation_allowed, get_store, no_store, public_base_url, reason_text, scorer_session
+from . import (
+    STRICT_JSON,
+    bearer_token,
+    creation_allowed,
+    get_store,
+    no_store,
+    public_base_url,
+    reason_text,
+    scorer_session,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -124,14 +133,6 @@ def _too_large(_err: RequestEntityTooLarge):
     )
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-#: One decoder for every body (``json.loads`` with an option builds a new one each call).
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-
-
 def _body() -> dict:
     """The request body as a JSON object; it must be sent as JSON (``Content-Type: application/json``).
 
@@ -150,7 +151,7 @@ def _body() -> dict:
     try:
         if text.startswith("\ufeff"):  # a second BOM: json.loads's own check, which the decoder lacks
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        body = _DECODER.decode(text)
+        body = STRICT_JSON.decode(text)
     except RecursionError:
         raise ApiError(400, gettext("The request body is nested too deeply.")) from None
     except ValueError as err:

@@ -191,7 +191,6 @@ def desk():
         "desk.html",
         forms=forms,
         answers=answers,
-        posted=posted,
         rules=rules,
         game=game,
         games=GAMES,

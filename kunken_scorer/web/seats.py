@@ -314,9 +314,7 @@ def draft(sid: str):
     current = service.load_draft(get_store(), sid)
     if request.method == "GET":
         return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
-    scorer_session(sid)
-    if current.session["ended_at"]:
-        return refuse_ended()
+    scorer_session(sid, open_only=True)
     form = _draft_form(current)
     if not form.validate():
         return _render_draft(

@@ -32,6 +32,7 @@ from ..store import Conflict, NotFound
 from . import (
     board_or_404,
     can_edit,
+    change_required,
     creation_allowed,
     current_language,
     deal_saved,
@@ -43,7 +44,6 @@ from . import (
     no_store,
     public_base_url,
     reason_text,
-    refuse_ended,
     scorer_required,
     set_scorer_cookie,
 )
@@ -424,7 +424,6 @@ def table_screen(sid: str):
         changes=dict(zip(board.players, last.results, strict=False)) if last else {},
         melds={p.name: p.melds for p in deal.players} if deal else {},
         fresh=since is not None and since < board.version,
-        view_url=view_url,
         qr=Markup(_qr(view_url)),
     )
 
@@ -621,11 +620,9 @@ def _conflict_message(
 
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
-@scorer_required
+@change_required
 def record_deal(sid: str, session: dict):
     """Record a deal: check it (preview with every problem in words), then save it."""
-    if session["ended_at"]:
-        return refuse_ended()
     rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
         form = deal_form(
@@ -638,11 +635,9 @@ def record_deal(sid: str, session: dict):
 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
-@scorer_required
+@change_required
 def edit_deal(sid: str, deal_id: int, session: dict):
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
-    if session["ended_at"]:
-        return refuse_ended()
     names = session["players"]
     rules = RuleSet.from_dict(session["rules"])
     try:
@@ -681,11 +676,9 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
 
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
-@scorer_required
+@change_required
 def delete_deal(sid: str, deal_id: int, session: dict):
     """Delete a deal (kept in the history)."""
-    if session["ended_at"]:
-        return refuse_ended()
     store = get_store()
     revision = request.form.get("revision", type=int)
     try:
@@ -711,11 +704,9 @@ def delete_deal(sid: str, deal_id: int, session: dict):
 
 
 @bp.post("/s/<sid>/undo")
-@scorer_required
+@change_required
 def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
-    if session["ended_at"]:  # said before the store is asked to write (a read-only file would answer first)
-        return refuse_ended()
     expected = request.form.get("expected_version", type=int)
     try:
         undone = get_store().undo_last(sid, expected_version=expected)
@@ -731,11 +722,9 @@ def undo(sid: str, session: dict):
 
 
 @bp.post("/s/<sid>/redo")
-@scorer_required
+@change_required
 def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
-    if session["ended_at"]:  # said before the store is asked to write (a read-only file would answer first)
-        return refuse_ended()
     try:
         back = get_store().redo_undone(
             sid,
