@@ -409,6 +409,9 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
         assert 'class="errors"' in text(response)
     for bad in ({"deal": "x"}, {"revision": "-1"}, {"hand_mode": "counts", "player-small": "-3"}):
         assert anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}).status_code == 422
+    for bad in ({"deal": "x"}, {"revision": "-1"}, {"deal": "", "revision": "1.5"}):  # the hidden numbers
+        shown = text(anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}))
+        assert shown.count("The form is damaged; reload it.") == 1, bad
     assert store.draft(sid)["parts"] == {}
     assert take(anna, sid, 9).status_code == 303 and store.draft(sid)["seats"].keys() == {0}
 
