@@ -347,6 +347,11 @@ def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, stor
     }
     response = scorer.post(f"/s/{sid}/draft", data=data)
     assert response.status_code == 409 and store.list_deals(sid) == []
+    # a hidden number is whole digits only: a trailing newline is a damaged form, not a number
+    for bad in ({"version": data["version"] + "\n"}, {"deal": data["deal"] + "\n"}, {"version": "-1"}):
+        response = scorer.post(f"/s/{sid}/draft", data={**data, **bad})
+        assert response.status_code == 422 and "The form is damaged; reload it." in text(response), bad
+    assert store.list_deals(sid) == []
 
 
 def test_a_draft_with_problems_needs_record_anyway_and_a_note(app, store):

@@ -389,7 +389,8 @@ def scorer_required(view: Callable, open_only: bool = False) -> Callable:
 
 
 def change_required(view: Callable) -> Callable:
-    """``scorer_required`` for a view that changes the session: an ended session is turned away first."""
+    """``scorer_required`` for a view that changes the session: once the scorer is known, an ended session
+    is turned away before the view runs."""
     return scorer_required(view, open_only=True)
 
 
