@@ -539,7 +539,7 @@ class Bench:
         fill_seconds = time.perf_counter() - started
         megabytes = big_db.stat().st_size / 1e6
         log(f"  filled in {fill_seconds:.0f} s: {deals:,} deals, {megabytes:,.0f} MB")
-        # Both files served side by side by freshly started servers, measured in alternating rounds.
+        # Both files served side by side by freshly started servers, measured one request of each in turn.
         small = self.start(small_db, "size-10", start_timeout=600)
         log(f"  starting the server on {total:,} sessions (it works out their player statistics first)")
         big = self.start(big_db, f"size-{total}", start_timeout=7200)
@@ -548,27 +548,38 @@ class Bench:
         # once that is done, which is the state a server that records deals itself is always in.
         caught_up = wait_statistics(big_db)
         log(f"  player statistics of {total:,} sessions worked out in the background in {caught_up:.0f} s")
-        budget = 1.0 if self.quick else 3.0
         paths = {"players": "/players", "page": f"/s/{sid}"}
-        runs = {(server.name, key): [] for server in (small, big) for key in paths}
+        runs: dict[tuple[str, str], list[float]] = {(server.name, key): [] for server in (small, big) for key in paths}
         slowest = {key: 0.0 for key in runs}  # one slow request among fast ones: a pause (GC, a lock)
         first = {}
+        timers: dict[tuple[str, str], Timer] = {}
         try:
             # The first /players of each server, apart: it may first work out what the fill left to do.
             for server in (small, big):
                 first[server.name] = request_times(server.port, "GET", "/players", n=1, warm=0)[0]
                 log(f"  first GET /players of {server.name}: {ms(first[server.name])}")
-            for round_ in range(3):
-                for server in (small, big) if round_ % 2 == 0 else (big, small):
-                    for key, path in paths.items():
-                        times = request_times(server.port, "GET", path, n=200, budget=budget, warm=1 if round_ else 3)
-                        runs[(server.name, key)].append(statistics.median(times))
-                        slowest[(server.name, key)] = max(slowest[(server.name, key)], *times)
-                        log(
-                            f"  round {round_ + 1}: {server.name} {path}: {ms(statistics.median(times))} "
-                            f"(median of {len(times)})"
-                        )
+            # As the ratio rows: one request of each kind in turn (both servers, both pages), each on
+            # its own keep-alive connection, so a drift in the machine's speed hits both files alike.
+            timers = {
+                (server.name, key): Timer(server.port, "GET", path)
+                for server in (small, big)
+                for key, path in paths.items()
+            }
+            for i in range(3):
+                for timer in timers.values():
+                    timer.one(i)
+            n = 100 if self.quick else 600
+            log(f"size: {n} requests of each kind, one of each in turn")
+            for i in range(n):
+                for key, timer in timers.items():  # a fixed order: each page follows its own server's /players
+                    elapsed = timer.one(i)
+                    runs[key].append(elapsed)
+                    slowest[key] = max(slowest[key], elapsed)
+            for key, times in runs.items():
+                log(f"  {key[0]} {paths[key[1]]}: {ms(statistics.median(times))} (median of {len(times)})")
         finally:
+            for timer in timers.values():
+                timer.close()
             self.stop(small)
             self.stop(big)
         value = {k: statistics.median(v) for k, v in runs.items()}
