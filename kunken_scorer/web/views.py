@@ -267,12 +267,8 @@ def _chosen_rules(form: SessionForm) -> RuleSet | None:
         else:
             form.rules_errors.append(reason_text(err.reason))
         return None
-    preset = RuleSet.preset(shown)
-    changed = {
-        name: getattr(as_shown, name) for name in HOUSE_RULES if getattr(as_shown, name) != getattr(preset, name)
-    }
     try:
-        return RuleSet.for_game(form.game.data, changed)
+        return RuleSet.for_game(form.game.data, as_shown.differences())
     except RuleSetError as err:
         form.rules_errors.append(reason_text(err.reason))
         return None
