@@ -267,6 +267,7 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
     name = laptop.locator(".table-standings li").first.locator(".name")
     assert float(name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 40  # legible from two metres
     laptop.evaluate("window.stillWatching = true")
+    first_version = laptop.locator("#table-live").get_attribute("data-version")
 
     open_deal_form(scorer, "#record-deal")
     fill(scorer, "players-0-melds", "A♠ A♥ A♦\n5♥ 6♥ 7♥")
@@ -282,6 +283,11 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
     expect(laptop.locator(".table-standings li").first).to_have_attribute("data-player", "Анна")
     expect(laptop.locator("#table-dealer")).to_have_text(scorer.locator("#next-dealer").inner_text())
     expect(laptop.locator(".table-screen-melds li").first.locator(".meld")).to_have_count(2)
+    # swapped in place, not reloaded: the page (and its wake lock, and full screen) is the one first opened
+    assert laptop.evaluate("window.stillWatching") is True
+    expect(laptop.locator("body")).to_have_attribute("data-wake-lock", re.compile(r"^(on|off|unavailable)$"))
+    expect(laptop).to_have_title(re.compile("Анна, Борис, Вера"))
+    assert laptop.locator("#table-live").get_attribute("data-version") != first_version
     laptop.screenshot(path=str(shots / "page-table-screen-laptop-ru.png"))
     laptop.context.close()
 

@@ -406,7 +406,8 @@ class _NotModified(Response):
 def table_screen(sid: str):
     """The table screen: a laptop or TV in the middle of the table shows the totals big, who deals next,
     the last deal (its scores and melds; just after it arrives, highlighted for a few seconds) and the QR
-    code to join. Read-only; it reloads itself when the session changes (static/table.js)."""
+    code to join. Read-only; when the session changes it fetches itself again and swaps the new screen in
+    place (static/table.js)."""
     board = board_or_404(sid)
     since = request.args.get("since", type=int)
     last = board.lines[-1] if board.lines else None
