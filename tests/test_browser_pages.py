@@ -280,6 +280,12 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
     changes = laptop.locator(".table-standings .change.fresh")
     expect(changes).to_have_count(3)
     assert sorted(changes.all_inner_texts()) == sorted(["+45", "−15", "−10"])
+    # a loss is highlighted in the colour of a loss, a gain in the accent colour
+    losses = laptop.locator(".table-standings .change.fresh.loss")
+    assert sorted(losses.all_inner_texts()) == sorted(["−15", "−10"])
+    colour = "e => getComputedStyle(e).animationName"
+    assert losses.first.evaluate(colour) == "fresh-loss"
+    assert laptop.locator(".table-standings li").first.locator(".change").evaluate(colour) == "fresh"
     expect(laptop.locator(".table-standings li").first).to_have_attribute("data-player", "Анна")
     expect(laptop.locator("#table-dealer")).to_have_text(scorer.locator("#next-dealer").inner_text())
     expect(laptop.locator(".table-screen-melds li").first.locator(".meld")).to_have_count(2)
