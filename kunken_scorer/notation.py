@@ -18,8 +18,9 @@ from .deal import HAND_COUNTS, MAX_VISTS, HandSummary, hand_entries
 from .messages import KunkenError, Reason
 from .rules import RuleSet
 
-_AFTER_NAME = re.compile(r"^\s*(?:[#№]\s*)?(?P<meld>\d+)?\s*:(?P<cards>.*)$", re.S)
-_NUMBER = re.compile(r"[+\-−]?\d+(?:[.,]\d*)?")
+# numbers of at most 9 digits (a longer one is not a meld number or a hand's points; int() refuses past 4,300)
+_AFTER_NAME = re.compile(r"^\s*(?:[#№]\s*)?(?P<meld>\d{1,9})?\s*:(?P<cards>.*)$", re.S)
+_NUMBER = re.compile(r"[+\-−]?\d{1,9}(?:[.,]\d*)?")
 
 
 T = TypeVar("T")

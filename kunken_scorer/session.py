@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,9 @@ from typing import Any
 from .messages import M_, KunkenError, Reason
 
 TARGET_KINDS = ("deals", "score", "penalty")
+#: A target value sent as text: one optional minus and at most 9 digits ("²", "--5" or a 5,000-digit
+#: number are not whole numbers here; int() would refuse them or work on them for a long while).
+_WHOLE_TEXT = re.compile(r"\s*-?[0-9]{1,9}\s*")
 
 
 class TargetError(KunkenError):
@@ -41,7 +45,7 @@ class Target:
         if kind not in TARGET_KINDS:
             raise TargetError(Reason("bad_target", {"why": M_("kind must be deals, score or penalty")}))
         value = data.get("value")
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and _WHOLE_TEXT.fullmatch(value):  # ASCII digits only, a few of them
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or value == 0 or abs(value) > 100000:
             raise TargetError(Reason("bad_target", {"why": M_("value must be a whole number from 1 to 100000")}))

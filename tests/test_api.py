@@ -210,6 +210,10 @@ def test_create_session_stores_the_exact_rule_set(client, store):
         ({}, "players"),
         ({"players": ["Anna", ""]}, "players[1]"),
         ({"players": ["Anna", "Boris"], "target": {"kind": "forever", "value": 3}}, "Target"),
+        # text that str.isdigit() would take but int() refuses, or takes a long while over
+        ({"players": ["Anna", "Boris"], "target": {"kind": "score", "value": "²"}}, "whole number"),
+        ({"players": ["Anna", "Boris"], "target": {"kind": "score", "value": "--5"}}, "whole number"),
+        ({"players": ["Anna", "Boris"], "target": {"kind": "score", "value": "1" * 5000}}, "whole number"),
         ({"players": ["Anna", "Boris"], "game": "chess"}, '"chess": no such game'),
         ({"players": ["Anna", "Boris"], "rules": {"nope": 1}}, '"nope": no such house rule'),
     ],
@@ -482,6 +486,7 @@ def _count_sessions(store):
         (lambda d: d.update(players=["Anna"]), 400, "players"),
         (lambda d: d["rules"].update(ace_points="many"), 400, '“Points for an ace”: "many" is not allowed'),
         (lambda d: d.update(deals={"1": {}}), 400, "deals"),
+        (lambda d: d.update(target={"kind": "deals", "value": "--5"}), 400, "whole number"),
     ],
 )
 def test_import_checks_everything_before_storing(client, store, damage, status, expected):

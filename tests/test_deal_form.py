@@ -231,6 +231,20 @@ def test_vist_line_syntax():
     assert parse_vist_line("R2: Тп", names) == {"to": "R2", "meld": None, "cards": "A♠"}
 
 
+def test_a_number_too_long_to_read_is_a_reason_not_a_crash():
+    """int() refuses more than 4,300 digits: the notation reads at most 9 and says what it could not read."""
+    from kunken_scorer.notation import read_hand, read_vist_lines
+    from kunken_scorer.rules import RuleSet
+
+    assert [r.code for r in read_hand("1" * 5000, RuleSet.preset())[1]] == ["no_such_rank"]
+    vists, reasons = read_vist_lines("Boris " + "1" * 5000 + ": 5♥", ["Anna", "Boris"])
+    assert vists == [] and [r.params["why"].code for r in reasons] == ["vist_unknown_player"]
+    assert read_vist_lines("Boris 123456789: 5♥", ["Anna", "Boris"]) == (
+        [{"to": "Boris", "meld": 123456788, "cards": "5♥"}],
+        [],
+    )
+
+
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
     """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
     from kunken_scorer.notation import parse_vist_line, vist_line
@@ -252,6 +266,10 @@ def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2(
         ("players-0-vists", ":::"),
         ("players-1-hand", "JK=JK"),
         ("players-5-melds", "A♠ A♥ A♦"),
+        ("players-0-small", "9" * 400),  # a count past float's range
+        ("players-1-hand", "1" * 5000),  # points past int()'s 4,300 digits
+        ("players-0-vists", "Boris " + "1" * 5000 + ": 5♥"),  # a meld number as long
+        ("players-0-swaps", "Boris " + "1" * 5000 + ": K♦"),
     ],
 )
 def test_hostile_deal_input_never_gives_a_500(client, store, field, value):
@@ -289,6 +307,18 @@ def test_hands_by_counts_are_recorded_as_counts(client, store):
     assert re.search(r'data-player="Boris"[^>]*>.*?data-total="-40"', text(client.get(f"/s/{sid}")), re.S)
     assert store.get_session(sid)["hand_entry"] == "counts"  # the table's choice is remembered
     assert re.search(r'<input checked[^>]*value="counts"', text(client.get(f"/s/{sid}/deals/new")))
+
+
+def test_numbers_too_long_to_be_numbers_are_explained_next_to_their_field(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = {**counts_data(page, {1: {"aces": "9" * 400}}, {0: "A♠ A♥ A♦"}, "Anna"), "save": "1"}
+    response = client.post(f"/s/{sid}/deals/new", data=data)
+    assert response.status_code == 422 and "Enter a whole number." in text(response)
+    data = {**deal_data(page, GOOD, "Anna"), "players-1-hand": "1" * 5000, "save": "1"}
+    response = client.post(f"/s/{sid}/deals/new", data=data)
+    assert response.status_code == 422 and "Too long: at most 500 characters." in text(response)
+    assert store.list_deals(sid) == []
 
 
 def test_a_count_out_of_range_is_explained_next_to_it(client, store):

@@ -408,11 +408,19 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
         {"hand": "-5"},
         {"melds": "x" * 5000},
         {"swaps": "Boris: K♦ Q♦"},
+        {"hand": "1" * 5000},  # past int()'s 4,300 digits
+        {"vists": "Boris " + "1" * 5000 + ": 5♦"},
+        {"swaps": "Boris " + "1" * 5000 + ": K♦"},
     ):
         response = anna.post(f"/s/{sid}/draft/0", data=part_data(page, **fields))
         assert response.status_code == 422, fields
         assert 'class="errors"' in text(response)
-    for bad in ({"deal": "x"}, {"revision": "-1"}, {"hand_mode": "counts", "player-small": "-3"}):
+    for bad in (
+        {"deal": "x"},
+        {"revision": "-1"},
+        {"hand_mode": "counts", "player-small": "-3"},
+        {"hand_mode": "counts", "player-small": "9" * 400},  # past float's range
+    ):
         assert anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}).status_code == 422
     for bad in ({"deal": "x"}, {"revision": "-1"}, {"deal": "", "revision": "1.5"}):  # the hidden numbers
         shown = text(anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}))

@@ -375,6 +375,8 @@ def test_hostile_start_input_never_gives_a_500(client, store):
         {"rules-ace_points": "-5"},
         {"rules-hand_size": "many"},
         {"target_kind": "score", "target_value": "999999999999"},
+        {"target_kind": "score", "target_value": "9" * 400},  # past float's range: NumberRange cannot compare it
+        {"rules-ace_points": "9" * 400},
         {"players-0": "\x07bell"},
         {"players-99": "Extra"},
     ):

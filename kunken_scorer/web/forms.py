@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -55,6 +56,16 @@ TARGET_KINDS = [
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 
 
+class WholeField(IntegerField):
+    """A whole number typed in a form. More than 9 digits is no number a table types: it is refused as
+    not a whole number, before ``NumberRange`` would fail to compare a 400-digit number with a float."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and len(str(valuelist[0]).strip().lstrip("+-")) > 9:
+            raise ValueError(gettext("Enter a whole number."))
+        super().process_formdata(valuelist)
+
+
 def _switch_field(name: str):
     """A form field for one house-rule switch, from its entry in ``rules.SWITCHES``."""
     switch = SWITCHES[name]
@@ -68,7 +79,7 @@ def _switch_field(name: str):
     if switch.kind == "bool":
         return BooleanField(label, description=hint)
     if switch.kind == "int":
-        return IntegerField(
+        return WholeField(
             label,
             description=hint,
             widget=NumberInput(),
@@ -122,7 +133,7 @@ class SessionForm(FlaskForm):
         max_entries=MAX_SEATS,
     )
     target_kind = SelectField(lazy_gettext("Target"), choices=TARGET_KINDS, default="")
-    target_value = IntegerField(
+    target_value = WholeField(
         lazy_gettext("Target value"),
         widget=NumberInput(min=1, max=100000),
         validators=[Optional(), NumberRange(min=1, max=100000)],
@@ -198,7 +209,7 @@ def _at_most(characters: int) -> Length:
 
 
 def _count_field(label: Any) -> IntegerField:
-    return IntegerField(label, widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
+    return WholeField(label, widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
 
 
 #: A hidden field holding a version, revision or deal number: a whole number, or the form is damaged.
@@ -247,20 +258,23 @@ class CardReading:
 
     def read_player(self, entry: Any, counts: bool) -> tuple[dict, list[dict]]:
         """A player's fields as the API's player record (without the name) and their swaps."""
-        melds = self._read(entry.melds, read_card_lines(entry.melds.data, MAX_MELDS))
-        vists = self._read(entry.vists, read_vist_lines(entry.vists.data, self.names))
-        swapped = self._read(entry.swaps, read_vist_lines(entry.swaps.data, self.names, one_card=True))
+        melds = self._read(entry.melds, read_card_lines, MAX_MELDS)
+        vists = self._read(entry.vists, read_vist_lines, self.names)
+        swapped = self._read(entry.swaps, read_vist_lines, self.names, one_card=True) or []
         swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
         if counts:
             hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
         else:
-            hand = self._read(entry.hand, read_hand(entry.hand.data, self.rules))
+            hand = self._read(entry.hand, read_hand, self.rules)
         return {"melds": melds, "vists": vists, "hand": hand}, swaps
 
     @staticmethod
-    def _read(field, read: tuple[Any, list]) -> Any:
-        """The value read from a field's text; each reason it did not read becomes one of the field's errors."""
-        value, reasons = read
+    def _read(field: Any, read: Callable[..., tuple[Any, list]], *args: Any, **kwargs: Any) -> Any:
+        """What ``read`` makes of a field's text, each reason it did not read becoming one of the field's
+        errors. A text that already failed its field's own check (too long) is not read: None."""
+        if field.errors:
+            return None
+        value, reasons = read(field.data, *args, **kwargs)
         field.errors = [*field.errors, *(reason_text(r) for r in reasons)]
         return value
 
