@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .messages import shortened
+
 __all__ = ["DASHES", "MARKERS", "ChartWords", "bar_chart", "running_chart"]
 
 #: Colours picked to stay apart for colour-blind readers (they are not what tells lines apart in print).
@@ -79,11 +81,6 @@ def _minus(value: object) -> str:
     ('−65', '20')
     """
     return str(value).replace("-", "\u2212")
-
-
-def _short(name: str, limit: int = 16) -> str:
-    """A name cut to ``limit`` characters for a label (the full name stays in the tooltip)."""
-    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def _nice_step(span: float, count: int = 6) -> int:
@@ -222,7 +219,7 @@ def running_chart_size(players: Sequence[str], running: Sequence[Mapping[str, in
     (552.4, 308.0)
     """
     n = len(running)
-    label_chars = max([len(_short(p)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
+    label_chars = max([len(shortened(p, 16)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
     frame = _Frame(n, 0, 1, 1)
     return frame.left + frame.plot_w + 30.0 + label_chars * 7.2, frame.bottom + 42.0
 
@@ -351,7 +348,7 @@ def _end_labels(frame: _Frame, ends: list[tuple[float, int, str, int]]) -> list[
             f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
             f'stroke="{colour}" stroke-width="1"/>',
             f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>',
-            f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(_short(name))} '
+            f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(shortened(name, 16))} '
             f'<tspan font-weight="bold">{_minus(total)}</tspan></text></g>',
         ]
     out.append("</g>")
@@ -374,7 +371,7 @@ def bar_chart(
     lo, hi = min(values), max(values)
     if lo == hi:
         hi = lo + 1
-    name_w = 14.0 + max([len(_short(label, 20)) for label, _ in items] or [4]) * 7.2
+    name_w = 14.0 + max([len(shortened(label, 20)) for label, _ in items] or [4]) * 7.2
     value_w = 8.0 + max([len(format_value(v)) for _, v in items] or [1]) * 7.2
     row, top = 24.0, 12.0
     plot_w = 240.0
@@ -397,7 +394,7 @@ def bar_chart(
         out.append(f'<g class="bar"><title>{_esc(label)}: {_esc(_minus(format_value(value)))}</title>')
         out.append(
             f'<text x="{_num(name_w - 8)}" y="{_num(y + row / 2 + 4)}" text-anchor="end" '
-            f'fill="{_INK}">{_esc(_short(label, 20))}</text>'
+            f'fill="{_INK}">{_esc(shortened(label, 20))}</text>'
         )
         out.append(
             f'<rect x="{_num(x0)}" y="{_num(y + 4)}" width="{_num(max(x1 - x0, 1))}" height="{_num(row - 8)}" '

@@ -260,6 +260,20 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
     return singular if count == 1 else plural
 
 
+#: Parameters that repeat what someone typed or sent: shown shortened, so that a 5,000-character
+#: value does not come back whole in its own error message.
+ECHOED = frozenset({"token", "value", "who"})
+
+
+def shortened(text: str, limit: int = 40) -> str:
+    """``text`` as a message repeats it: at most ``limit`` characters, an ellipsis marking a cut.
+
+    >>> shortened("K♠"), shortened("1" * 50)
+    ('K♠', '111111111111111111111111111111111111111…')
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def render(
     reason: Reason,
     translate: Callable[[str], str] = lambda s: s,
@@ -273,6 +287,8 @@ def render(
     """
     params = {}
     for key, value in reason.params.items():
+        if key in ECHOED and not isinstance(value, Text):
+            value = shortened(str(value))
         if isinstance(value, Text):
             value = translate(value)
         elif isinstance(value, Reason):

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from .cards import CardError, Rank, format_cards, parse_cards
 from .deal import HAND_COUNTS, MAX_VISTS, HandSummary, hand_entries
-from .messages import KunkenError, Reason
+from .messages import KunkenError, Reason, shortened
 from .rules import RuleSet
 
 # numbers of at most 9 digits (a longer one is not a meld number or a hand's points; int() refuses past 4,300)
@@ -37,8 +37,7 @@ def split_lines(text: str | None) -> list[tuple[int, str]]:
 
 def line_error(number: int, line: str, why: Reason) -> Reason:
     """A reason that names the line it is about (a long line shortened)."""
-    shown = line if len(line) <= 40 else line[:39] + "…"
-    return Reason("line_error", {"n": number, "line": shown, "why": why})
+    return Reason("line_error", {"n": number, "line": shortened(line), "why": why})
 
 
 def parse_vist_line(line: str, names: Sequence[str]) -> dict[str, Any]:

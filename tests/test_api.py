@@ -223,6 +223,16 @@ def test_create_session_refuses_bad_input(client, store, body, expected):
     assert store.recent_sessions() == []
 
 
+def test_a_long_bad_value_is_not_echoed_whole_in_its_message(client, store):
+    """A 5,000-character house-rule value or card comes back cut to 40 characters, marked with an ellipsis."""
+    body = {"players": ["Anna", "Boris"], "rules": {"joker_limit": "x" * 5000}}
+    message = assert_error(client.post(f"{API}/sessions", json=body), 400)
+    assert '"' + "x" * 39 + '…" is not allowed' in message and len(message) < 300
+    message = assert_error(client.post(f"{API}/melds/check", json={"cards": "5♥ " + "Z" * 5000}), 400)
+    assert message == 'cards: "' + "Z" * 39 + '…": no such rank'
+    assert store.recent_sessions() == []
+
+
 def test_unknown_session_is_a_404(client):
     assert_error(client.get(f"{API}/sessions/nope"), 404)
     assert_error(client.get(f"{API}/sessions/nope/export"), 404)
