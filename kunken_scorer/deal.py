@@ -117,6 +117,9 @@ class HandSummary:
 
     def check_for(self, rules: RuleSet, where: str) -> None:
         """Raise ``DealInputError`` (naming the field) when no hand of this game could be so."""
+        # more jokers than the decks hold (14,300 of them, each doubling the minus, made a score with no str())
+        if self.jokers > rules.deck_jokers:
+            raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.jokers", "limit": rules.deck_jokers}))
         if self.points is None:
             if self.small and rules.number_points is None:
                 raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}))
@@ -212,7 +215,7 @@ class Deal:
         went_out = data.get("went_out")
         if went_out is not None and not isinstance(went_out, str):
             raise _bad("went_out", M_("a player's name or null"))
-        went_out = (went_out or "").strip() or None
+        went_out = " ".join((went_out or "").split()) or None  # spaces as in the players' names (clean_name)
         swaps = () if redeal else _swaps(data.get("swaps"))
         return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
 
@@ -346,8 +349,8 @@ def _swaps(raw: Any) -> tuple[Swap, ...]:
 
 
 def _meld_index(meld: Any, where: str) -> int | None:
-    if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or meld < 0):
-        raise _bad(where, M_("a meld number counted from 0, or null"))
+    if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or not 0 <= meld < MAX_MELDS):
+        raise _bad(where, M_("a meld number counted from 0 (at most 39), or null"))
     return meld
 
 

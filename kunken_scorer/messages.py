@@ -262,7 +262,15 @@ def _english_plural(singular: str, plural: str, count: int) -> str:
 
 #: Parameters that repeat what someone typed or sent: shown shortened, so that a 5,000-character
 #: value does not come back whole in its own error message.
-ECHOED = frozenset({"token", "value", "who"})
+ECHOED = frozenset({"token", "value", "who", "switch", "game"})
+
+
+def _shown(value: Any) -> str:
+    """A value that is not text, as a message repeats it (an int past 4,300 digits has no str())."""
+    try:
+        return str(value)
+    except ValueError:
+        return type(value).__name__
 
 
 def shortened(text: str, limit: int = 40) -> str:
@@ -288,7 +296,7 @@ def render(
     params = {}
     for key, value in reason.params.items():
         if key in ECHOED and not isinstance(value, Text):
-            value = shortened(str(value))
+            value = shortened(value if isinstance(value, str) else _shown(value))
         if isinstance(value, Text):
             value = translate(value)
         elif isinstance(value, Reason):

@@ -40,6 +40,24 @@ def line_error(number: int, line: str, why: Reason) -> Reason:
     return Reason("line_error", {"n": number, "line": shortened(line), "why": why})
 
 
+def _name_end(line: str, name: str) -> int | None:
+    """Where ``name`` ends at the start of ``line``, matched without regard to case; None when it is not there.
+
+    Case folding may lengthen a name ("Straße" folds to "strasse"), so the end is found in ``line`` itself.
+
+    >>> _name_end("STRASSE: 5♥", "Straße"), _name_end("Boris 2: 5♥", "Anna")
+    (7, None)
+    """
+    folded = name.casefold()
+    for end in range(len(line) + 1):
+        typed = line[:end].casefold()
+        if typed == folded:
+            return end
+        if len(typed) > len(folded) or not folded.startswith(typed):
+            return None
+    return None
+
+
 def parse_vist_line(line: str, names: Sequence[str]) -> dict[str, Any]:
     """Read ``Boris: 5♥ 6♥`` or ``Boris 2: 5♥`` (meld 2 of Boris) into the API's vist dict.
 
@@ -48,11 +66,11 @@ def parse_vist_line(line: str, names: Sequence[str]) -> dict[str, Any]:
     >>> parse_vist_line("Anna: K♠", ["Anna", "Boris"])
     {'to': 'Anna', 'meld': None, 'cards': 'K♠'}
     """
-    folded = line.casefold()
     for name in sorted(names, key=len, reverse=True):
-        if not folded.startswith(name.casefold()):
+        end = _name_end(line, name)
+        if end is None:
             continue
-        match = _AFTER_NAME.match(line[len(name) :])
+        match = _AFTER_NAME.match(line[end:])
         if not match:
             continue
         meld = match["meld"]

@@ -114,7 +114,7 @@ class RuleSet:
         >>> RuleSet.preset("ordered-rummy").ace_points
         15
         """
-        if game not in PRESETS:
+        if not isinstance(game, str) or game not in PRESETS:
             raise RuleSetError(Reason("unknown_game", {"game": game, "games": ", ".join(GAMES)}))
         return PRESETS[game]
 
@@ -298,7 +298,7 @@ def _plain(value: Any) -> Any:
 
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
 #: request, and the same value object keeps its per-rule-set caches (``meld_checks``).
-_InternKey = tuple[str, tuple[tuple[str, Any], ...]]
+_InternKey = tuple[str, tuple[tuple[str, type, Any], ...]]
 # pays: scoring deals 1.25× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
 _INTERNED: dict[_InternKey, RuleSet] = {}
 
@@ -308,7 +308,8 @@ def _intern_key(game: str, switches: Any) -> _InternKey | None:
     if not isinstance(switches, Mapping):
         return None
     try:
-        key = (game, tuple(sorted(switches.items())))
+        # each value with its type: True, 1 and 1.0 are one dict key, but only True is a yes-or-no switch's value
+        key = (game, tuple(sorted((name, type(value), value) for name, value in switches.items())))
         hash(key)
     except TypeError:
         return None

@@ -829,3 +829,49 @@ def test_the_api_answers_in_english_unless_the_client_asks_for_russian(client):
     client.delete_cookie("lang")
     checked = client.post("/api/v1/melds/check", json={"cards": "K♦ K♦ K♥"}, headers={"Accept-Language": "ru"})
     assert "К♦" in checked.get_json()["reasons"][0] and "set may not" not in checked.get_json()["reasons"][0]
+
+
+# -- found by fuzzing the rules core: numbers too big to print -------------------------------------
+
+
+def test_a_meld_number_past_the_last_meld_is_refused_before_it_reaches_a_message(client):
+    """4,300 nines pass the JSON reader; one more (to count from 1) would be an int without a str()."""
+    for meld in (int("9" * 4300), 40):
+        vist = {
+            "players": [
+                {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "vists": [{"to": "Anna", "meld": meld, "cards": "5♥"}]},
+                {"name": "Boris", "hand": "K♠"},
+            ]
+        }
+        swap = {
+            "players": [{"name": "Anna", "melds": ["2♥ 3♥ JK"]}, {"name": "Boris", "melds": ["5♠ 6♠ 7♠"]}],
+            "swaps": [{"by": "Boris", "from": "Anna", "meld": meld, "card": "4♥"}],
+        }
+        assert "vists[0].meld" in assert_error(client.post(f"{API}/deals/score", json=vist), 400)
+        assert "swaps[0].meld" in assert_error(client.post(f"{API}/deals/score", json=swap), 400)
+    vist["players"][0]["vists"][0]["meld"] = 39  # no such meld: a problem of the deal, scored all the same
+    body = client.post(f"{API}/deals/score", json=vist).get_json()
+    assert [p["code"] for p in body["problems"]] == ["vist_no_meld"]
+
+
+def test_a_short_form_hand_holds_no_more_jokers_than_the_decks(client):
+    """With each joker doubling the minus, 14,300 jokers made a score no JSON answer could print."""
+    rules = {"joker_in_hand": "double"}
+    hand = {"name": "Boris", "hand": {"points": 5, "jokers": 14300}}
+    deal = {"rules": rules, "players": [{"name": "Anna", "melds": ["2♥ 3♥ 4♥"]}, hand]}
+    assert "players[1].hand.jokers: at most 4" in assert_error(client.post(f"{API}/deals/score", json=deal), 400)
+    hand["hand"]["jokers"] = 4
+    body = client.post(f"{API}/deals/score", json=deal).get_json()
+    assert body["players"][1]["minus"] == 5 * 2**4
+    wild = {**deal, "rules": {"wild_card": "2♣"}}
+    hand["hand"]["jokers"] = 3  # two decks hold two wild 2♣
+    assert "at most 2" in assert_error(client.post(f"{API}/deals/score", json=wild), 400)
+
+
+def test_a_house_rule_value_too_long_to_print_is_refused_with_a_message(client, store):
+    body = {"players": ["Anna", "Boris"], "rules": {"ace_points": int("9" * 4300)}}
+    message = assert_error(client.post(f"{API}/sessions", json=body), 400)
+    assert "Points for an ace" in message and len(message) < 300
+    body = {"players": ["Anna", "Boris"], "rules": {"s" * 5000: 1}}
+    assert "s" * 39 + "…" in assert_error(client.post(f"{API}/sessions", json=body), 400)
+    assert store.recent_sessions() == []

@@ -1079,3 +1079,15 @@ def test_generated_deals_from_a_real_shoe_validate_and_score(record, rules):
     assert "too_many_copies" not in codes and "too_many_jokers" not in codes
     for p in report.players:
         assert p.score == p.plus - p.minus
+
+
+def test_who_went_out_is_read_with_spaces_as_the_names_are():
+    """Names are trimmed and their inner spaces made single; who went out is read the same way."""
+    deal = Deal.from_dict(
+        {
+            "players": [{"name": "Anna  Maria", "melds": ["A♠ A♥ A♦"]}, {"name": "B", "hand": "5♠"}],
+            "went_out": " Anna  Maria",
+        }
+    )
+    assert deal.went_out == "Anna Maria" == deal.names[0]
+    assert evaluate_deal(deal, kunken()).valid

@@ -229,6 +229,8 @@ def test_vist_line_syntax():
     assert parse_vist_line("anna maria 2: 5♥", names) == {"to": "Anna Maria", "meld": 1, "cards": "5♥"}
     assert parse_vist_line("Anna #3: 5h 6h", names) == {"to": "Anna", "meld": 2, "cards": "5♥ 6♥"}
     assert parse_vist_line("R2: Тп", names) == {"to": "R2", "meld": None, "cards": "A♠"}
+    # a name whose case folding is longer than itself ("ß" folds to "ss")
+    assert parse_vist_line("STRASSE 1: 5h", ["Straße"]) == {"to": "Straße", "meld": 0, "cards": "5♥"}
 
 
 def test_a_number_too_long_to_read_is_a_reason_not_a_crash():

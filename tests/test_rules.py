@@ -66,3 +66,16 @@ def test_equal_switches_give_the_same_rule_set_object_and_different_ones_do_not(
     b = RuleSet.for_game("kunken", {"wrap": True, "joker_limit": "two"})
     c = RuleSet.for_game("kunken", {"joker_limit": "one", "wrap": True})
     assert a is b and a == b and a != c
+
+
+def test_a_game_that_is_not_text_is_an_unknown_game():
+    with pytest.raises(RuleSetError, match="no such game"):
+        RuleSet.from_dict({"game": ["kunken"]})
+
+
+def test_a_yes_or_no_switch_is_refused_a_number_however_often_it_was_given_yes():
+    """The rule sets kept by their switches told True from 1 apart only by luck: 1 after True was taken."""
+    assert RuleSet.for_game("kunken", {"ace_low": True}).ace_low is True
+    for value in (1, 1.0):
+        with pytest.raises(RuleSetError):
+            RuleSet.for_game("kunken", {"ace_low": value})
