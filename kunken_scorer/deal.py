@@ -32,6 +32,9 @@ MAX_SWAPS = 40
 MAX_NOTE = 1000
 #: The most melds a list of melds (a table, an opening) may hold: two decks have 108 cards.
 MAX_LISTED_MELDS = 108
+#: The most cards a deal's record may hold in all: twice what four decks hold. More is no deal, mistakes
+#: and all, and its vists would be tried against every meld pass after pass (a second of work or more).
+MAX_DEAL_CARDS = 432
 #: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
 HAND_COUNTS = ("small", "faces", "aces", "jokers")
 HAND_POINTS = ("points", "jokers")
@@ -217,6 +220,11 @@ class Deal:
             raise _bad("went_out", M_("a player's name or null"))
         went_out = " ".join((went_out or "").split()) or None  # spaces as in the players' names (clean_name)
         swaps = () if redeal else _swaps(data.get("swaps"))
+        count = len(swaps) + sum(
+            len(p.hand) + sum(map(len, p.melds)) + sum(len(v.cards) for v in p.vists) for p in players
+        )
+        if count > MAX_DEAL_CARDS:
+            raise DealInputError(Reason("deal_too_many_cards", {"count": count, "limit": MAX_DEAL_CARDS}))
         return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
 
     def to_dict(self) -> dict[str, Any]:

@@ -337,6 +337,10 @@ MESSAGES.update(
         "missing_field": ("deal-record", N_("{field} is missing.")),
         "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
         "too_many_items": ("deal-record", N_("{field}: at most {limit} allowed.")),
+        "deal_too_many_cards": (
+            "deal-record",
+            N_("The deal holds {count} cards, more than any decks deal; a deal of at most {limit} cards is read."),
+        ),
         "bad_target": ("session-end", N_("Target: {why}")),
         "expected_range": ("house-rules", N_("a whole number from {lo} to {hi}")),
         "expected_one_of": ("house-rules", N_("one of {options}")),

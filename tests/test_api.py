@@ -875,3 +875,20 @@ def test_a_house_rule_value_too_long_to_print_is_refused_with_a_message(client, 
     body = {"players": ["Anna", "Boris"], "rules": {"s" * 5000: 1}}
     assert "s" * 39 + "…" in assert_error(client.post(f"{API}/sessions", json=body), 400)
     assert store.recent_sessions() == []
+
+
+def test_a_deal_of_more_cards_than_any_decks_deal_is_refused_before_it_is_scored(client):
+    """12 players with 40 melds and 40 vists each took a second or more to score; no decks deal that many."""
+    names = [f"P{i}" for i in range(12)]
+    big = {
+        "players": [
+            {"name": n, "melds": ["5♥ 6♥ 7♥"] * 40, "vists": [{"to": names[(i + 1) % 12], "cards": "A♣"}] * 40}
+            for i, n in enumerate(names)
+        ]
+    }
+    message = assert_error(client.post(f"{API}/deals/score", json=big), 400)
+    assert message == "The deal holds 1920 cards, more than any decks deal; a deal of at most 432 cards is read."
+    for player in big["players"]:  # 12 × (8 melds of 3 + 12 vists of 1) = 432 cards: read and scored
+        player["melds"], player["vists"] = player["melds"][:8], player["vists"][:12]
+    body = client.post(f"{API}/deals/score", json=big).get_json()
+    assert len(body["players"]) == 12 and not body["valid"]
