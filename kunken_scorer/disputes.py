@@ -103,10 +103,22 @@ def answer_discard(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
 def answer_vist(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "does this vist fit that meld?"."""
     added = parse_cards(data["cards"])
-    check = check_vist(data["meld"], added, rules, meld_lines(data["table"]))
+    table = meld_lines(data["table"])
+    base = check_meld(data["meld"], rules, table)
+    if not base.legal:  # a meld that could not lie on the table takes nothing: say why it is not one
+        return {
+            "legal": False,
+            "base_illegal": True,
+            "meld": meld_summary(base),
+            "reasons": list(base.reasons),
+            "added": format_cards(added),
+            "added_points": None,
+        }
+    check = check_vist(data["meld"], added, rules, table)
     added_points = sum(check.card_points[len(check.card_points) - len(added) :]) if check.legal else None
     return {
         "legal": check.legal,
+        "base_illegal": False,
         "meld": meld_summary(check),
         "reasons": list(check.reasons),
         "added": format_cards(added),

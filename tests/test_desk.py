@@ -294,6 +294,17 @@ def test_a_vist_that_fits_and_one_that_breaks_the_meld(client):
     assert page.reason_links("vist") == ["/rules/kunken#sets"]
 
 
+def test_a_vist_to_a_meld_that_is_not_legal_itself_is_refused_for_the_meld(client):
+    """5♥ 6♥ is no meld (too few cards): 7♥ would make it a run, but there was nothing to add it to."""
+    page = ask(client, "vist", meld="5♥ 6♥", cards="7♥", headers=EN)
+    assert page.attr("vist-answer", "data-legal") == "false"
+    assert "the meld on the table is not a legal meld itself" in page.text("vist-answer-verdict")
+    assert "7♥" not in page.text("vist-answer-verdict")
+    assert "A meld needs at least 3 cards; this one has 2." in page.text("vist-answer")
+    page = ask(client, "vist", meld="5♥ 6♥ 7♥", cards="8♥", headers=EN)  # a legal meld still takes the vist
+    assert page.attr("vist-answer", "data-legal") == "true"
+
+
 def test_the_chosen_game_sets_the_preset(client):
     # the ace scores 15 in ordered rummy, 1 in a run of three
     page = ask(client, "meld", url=DESK + "?game=ordered-rummy", cards="Q♠ K♠ A♠", headers=EN)
