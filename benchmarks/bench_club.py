@@ -12,6 +12,8 @@ fresh SQLite files and prints one table, each line ``what | figure | goal``:
    page as a viewer, the home page, ``/players``.
 5. Size flatness: ``/players`` and the session page with 10 sessions in the file vs ``--sessions``
    (100,000) sessions, both served side by side by freshly started servers.
+   Crowd: ``/players`` with 1,000 different players in the file vs 50 (200 sessions each), and
+   ``/players?all=1`` (every player listed).
 6. 8 concurrent writers recording deals on one session that already has 900 deals: p95 latency.
 7. First contentful paint of the 100-deal session page on a Pixel 7 (CPU throttled 4x) vs a bare
    Flask page of the same byte size served the same way.
@@ -19,7 +21,7 @@ fresh SQLite files and prints one table, each line ``what | figure | goal``:
 
 No figure is checked against its goal here: this script measures, it does not pass or fail.
 
-Run: ``.venv/bin/python benchmarks/bench_club.py [--quick] [--only polling,idle,ratios,size,writers,paint,weight]
+Run: ``.venv/bin/python benchmarks/bench_club.py [--quick] [--only polling,idle,ratios,size,crowd,writers,paint,weight]
 [--sessions 100000]``. Progress goes to stderr, the table to stdout. Needs ``/usr/bin/wrk`` (parts 1-2) and
 ``/usr/bin/chromium`` with the Python ``playwright`` package (part 7).
 """
@@ -54,7 +56,7 @@ from kunken_scorer.deal import Deal  # noqa: E402
 from kunken_scorer.rules import RuleSet  # noqa: E402
 from kunken_scorer.store import Store  # noqa: E402
 
-PARTS = ("polling", "idle", "ratios", "size", "writers", "paint", "weight")
+PARTS = ("polling", "idle", "ratios", "size", "crowd", "writers", "paint", "weight")
 WRK = "/usr/bin/wrk"
 CHROMIUM = "/usr/bin/chromium"
 SECRET = "bench" * 8  # 40 characters
@@ -619,6 +621,62 @@ class Bench:
                 f"({ms(page_big)} vs {ms(page_small)}; slowest {ms(slowest[(big.name, 'page')])} vs "
                 f"{ms(slowest[(small.name, 'page')])})",
                 "≤ 1.1×",
+            ),
+        ]
+
+    # 5b: many players -------------------------------------------------------------------------
+
+    def part_crowd(self) -> list[tuple[str, str, str]]:
+        """/players when a club's file holds 1,000 different players, against 50 (as many sessions and rows shown)."""
+        sessions = 200  # five seats each: the crowd's 1,000 names each play once
+        files = {"50 players": self.tmp / "crowd-50.db", "1,000 players": self.tmp / "crowd-1000.db"}
+        crowd = [f"Guest {n:04d}" for n in range(5 * sessions)]
+        for db, seats in zip(files.values(), (crowd[:50] * 20, crowd), strict=True):
+            store = Store.open(str(db))
+            try:
+                fill(store, sessions, random.Random(5), seats=seats)
+            finally:
+                store.close()
+        servers = {name: self.start(db, f"crowd-{name.split()[0]}") for name, db in files.items()}
+        rows = {
+            ("50 players", "/players"),
+            ("1,000 players", "/players"),
+            ("1,000 players", "/players?all=1"),
+        }
+        timers = {key: Timer(servers[key[0]].port, "GET", key[1]) for key in sorted(rows)}
+        runs: dict[tuple[str, str], list[float]] = {key: [] for key in timers}
+        sizes = {key: len(call(f"{servers[key[0]].base}{key[1]}")[1]) for key in timers}
+        try:
+            for i in range(3):  # the first looks work out the statistics the fill left to do
+                for timer in timers.values():
+                    timer.one(i)
+            n = 50 if self.quick else 300
+            log(f"crowd: {n} requests of each kind, one of each in turn")
+            for i in range(n):
+                for key, timer in timers.items():
+                    runs[key].append(timer.one(i))
+        finally:
+            for timer in timers.values():
+                timer.close()
+            for server in servers.values():
+                self.stop(server)
+        value = {key: statistics.median(times) for key, times in runs.items()}
+        for key in timers:
+            log(f"  {key[0]} {key[1]}: {ms(value[key])}, {sizes[key] / 1000:,.0f} KB")
+        few_key, many_key = ("50 players", "/players"), ("1,000 players", "/players")
+        all_key = ("1,000 players", "/players?all=1")
+        few, many, full = value[few_key], value[many_key], value[all_key]
+        return [
+            (
+                "GET /players with 1,000 players vs 50 (200 sessions each)",
+                f"{many / few:.2f}× ({ms(many)} vs {ms(few)}; {sizes[many_key] / 1000:,.0f} KB vs "
+                f"{sizes[few_key] / 1000:,.0f} KB)",
+                "≤ 1.2× (not in the issue)",
+            ),
+            (
+                "GET /players?all=1 with 1,000 players (every player listed)",
+                f"{ms(full)}, {sizes[all_key] / 1000:,.0f} KB",
+                "—",
             ),
         ]
 

@@ -461,19 +461,8 @@ def player_history(store: Store, game: str | None = None) -> list[PlayerHistory]
         refresh_stale_stats(store, budget=500)
     except StorageUnavailable:
         pass  # a file that cannot be written now: the statistics as they were last worked out
-    players: dict[str, PlayerHistory] = {}
-    latest: dict[str, str] = {}
-    for row in store.player_stats(game):
-        entry = players.setdefault(row["player"], PlayerHistory(row["name"]))
-        if row["last_played"] >= latest.get(row["player"], ""):
-            latest[row["player"]] = row["last_played"]
-            entry.name, entry.last_played = row["name"], row["last_played"]
-        entry.sessions += row["sessions"]
-        entry.won += row["won"]
-        entry.deals += row["deals"]
-        entry.points += row["points"]
-        entry.expresses += row["expresses"]
-    return sorted(players.values(), key=lambda p: (-p.won, -p.average, p.name.casefold()))
+    players = [PlayerHistory(*row[1:]) for row in store.player_stats(game)]
+    return sorted(players, key=lambda p: (-p.won, -p.average, p.name.casefold()))
 
 
 # -- the rules desk opened from a session -------------------------------------------------------

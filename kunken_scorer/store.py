@@ -1286,16 +1286,19 @@ class Store:
             self.db.execute("UPDATE sessions SET stats_version = ? WHERE id = ?", [version, session_id])
         return True
 
-    def player_stats(self, game: str | None = None) -> list[dict]:
-        """The sums per player (and game): sessions, won, deals, points, expresses, last played."""
+    def player_stats(self, game: str | None = None) -> list[tuple]:
+        """Each player's sums over every game (or over ``game``): ``(player, name, sessions, won, deals, points,
+        expresses, last_played)``, one row per player, with the name as written when last played.
+
+        Summed by SQLite: 1,000 players take about 1.5 ms, against 4.8 ms summed row by row in Python
+        (benchmarks/bench_club.py, the "crowd" part)."""
         where, params = ("WHERE game = ?", [game]) if game else ("", [])
-        cursor = self.db.execute(
-            "SELECT game, player, name, sessions, won, deals, points, expresses, last_played FROM player_stats "
-            + where,
+        # a bare column beside MAX() is taken from the row holding the maximum (SQLite's documented rule)
+        return self.db.execute(
+            "SELECT player, name, SUM(sessions), SUM(won), SUM(deals), SUM(points), SUM(expresses), MAX(last_played) "
+            f"FROM player_stats {where} GROUP BY player",
             params,
-        )
-        names = [c[0] for c in cursor.description]
-        return [dict(zip(names, r, strict=True)) for r in cursor]
+        ).fetchall()
 
     # -- whole sessions ---------------------------------------------------------------
 

@@ -121,3 +121,60 @@ def test_statistics_stale_after_a_crash_are_worked_out_again(app, store):
     assert kept(store) == from_every_deal(store)
     board = scoreboard(store, sid)
     assert store.set_session_stats(sid, board.version - 1, "kunken", []) is False  # an older answer is not kept
+
+
+def test_players_page_shows_the_first_fifty_and_all_on_request(client, store):
+    """A club with years of play: the page lists the 50 players with the most wins, and every player one
+    tap away; the game filter is kept by both links."""
+    from html import unescape
+
+    from kunken_scorer.web.summary import PLAYERS_SHOWN
+
+    rnd = random.Random(3)
+    names = [f"Player {n:02d}" for n in range(PLAYERS_SHOWN + 5)]
+    for i in range(0, len(names), 5):
+        seated = names[i : i + 5]
+        session, _token = store.create_session("kunken", RuleSet.preset().to_dict(), seated, None)
+        # the first of each five goes out: eleven players have a win, and they come first
+        store.add_deal(session["id"], {**deal(seated, rnd), "went_out": seated[0], "redeal": False})
+    ranked = [p.name for p in player_history(store)]
+    assert len(ranked) == PLAYERS_SHOWN + 5
+
+    page = unescape(client.get("/players", headers={"Accept-Language": "en"}).get_data(as_text=True))
+    rows = [name for name in ranked if f'<th scope="row">{name}<small>' in page]
+    assert rows == ranked[:PLAYERS_SHOWN]  # the first fifty, in the page's order
+    assert f"Players: {len(ranked)}; here are the {PLAYERS_SHOWN} with the most wins." in page
+    assert 'href="/players?all=1"' in page and f"Show all {len(ranked)} players" in page
+
+    everyone = unescape(client.get("/players?all=1", headers={"Accept-Language": "en"}).get_data(as_text=True))
+    assert [name for name in ranked if f'<th scope="row">{name}<small>' in everyone] == ranked
+    assert "Show all" not in everyone
+    assert f"Show only the first {PLAYERS_SHOWN}" in everyone and 'href="/players"' in everyone
+
+    kunken_only = unescape(client.get("/players?game=kunken", headers={"Accept-Language": "ru"}).get_data(as_text=True))
+    assert 'href="/players?game=kunken&all=1"' in kunken_only
+    assert "Всего игроков: 55; здесь 50, у кого больше всего побед." in kunken_only
+    assert "Показать всех (55)" in kunken_only
+
+
+def test_players_page_with_few_players_offers_no_links(client, store):
+    session, _token = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
+    store.add_deal(session["id"], deal(["Anna", "Boris"], random.Random(1)))
+    for path in ("/players", "/players?all=1"):
+        page = client.get(path).get_data(as_text=True)
+        assert "players-more" not in page
+
+
+def test_a_name_shows_as_last_played_across_games(store):
+    """The sums over the games keep the spelling of the latest session, whichever game it was."""
+    rnd = random.Random(5)
+    first, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
+    store.add_deal(first["id"], deal(["Anna", "Boris"], rnd))
+    later, _ = store.create_session("ordered-rummy", RuleSet.preset("ordered-rummy").to_dict(), ["ANNA", "Vera"], None)
+    store.add_deal(later["id"], {**deal(["ANNA", "Vera"], rnd), "redeal": False})
+    history = {p.name.casefold(): p for p in player_history(store)}
+    assert history["anna"].name == "ANNA" and history["anna"].sessions == 2
+    latest, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["anna", "Boris"], None)
+    store.add_deal(latest["id"], {**deal(["anna", "Boris"], rnd), "redeal": False})
+    assert {p.name.casefold(): p.name for p in player_history(store)}["anna"] == "anna"
+    assert {p.name for p in player_history(store, "ordered-rummy")} == {"ANNA", "Vera"}
