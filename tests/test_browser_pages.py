@@ -223,6 +223,35 @@ def test_a_long_evening_opens_its_earlier_deals_and_keeps_them_open_live(server,
     expect(earlier.last).to_be_visible()
 
 
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_a_club_of_55_players_sees_the_first_50_then_all_with_one_tap(server, phones, shots, locale):
+    names = [f"Игрок {n:02d}" for n in range(55)]
+    for i in range(0, len(names), 5):
+        seated = names[i : i + 5]
+        made = api(server, "POST", "/api/v1/sessions", {"game": "kunken", "players": seated})
+        deal = {
+            "players": [{"name": seated[0], "melds": ["A♠ A♥ A♦"], "hand": ""}]
+            + [
+                {"name": n, "melds": [], "hand": hand}
+                for n, hand in zip(seated[1:], ["K♣", "Q♦", "5♥", "7♠"], strict=True)
+            ],
+            "went_out": seated[0],
+        }
+        api(server, "POST", f"/api/v1/sessions/{made['id']}/deals", deal, made["edit_token"])
+    viewer = phones(locale=locale).new_page()
+    viewer.goto(f"{server}/players")
+    rows = viewer.locator(".player-stats tbody tr")
+    expect(rows).to_have_count(50)
+    problems = {"first": look(viewer, shots, "players-first", locale[:2])}
+    viewer.locator("#players-more").screenshot(path=str(shots / f"page-players-more-{locale[:2]}.png"))
+    with viewer.expect_navigation():
+        viewer.locator("#show-all-players").tap()  # one tap to every player
+    expect(rows).to_have_count(55)
+    expect(viewer.locator("#show-first-players")).to_be_visible()
+    problems["all"] = look(viewer, shots, "players-all", locale[:2])
+    assert problems == {"first": [], "all": []}, problems
+
+
 def test_the_layout_check_catches_a_wide_table_and_a_clipped_button(server, phones):
     """The checks above can fail."""
     page = phones().new_page()
