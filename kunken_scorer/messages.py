@@ -242,7 +242,7 @@ class Reason:
             "code": self.code,
             "message": self.message,
             "rule": self.rule,
-            "params": {k: _plain(v) for k, v in self.params.items()},
+            "params": {k: _echoed(v) if k in ECHOED else _plain(v) for k, v in self.params.items()},
         }
 
 
@@ -273,6 +273,17 @@ def _shown(value: Any) -> str:
         return type(value).__name__
 
 
+def _echoed(value: Any) -> Any:
+    """A value someone typed or sent, as a message or a reason's data repeats it: text shortened, a number
+    kept while it is short (an int of 5,000 digits could not be written as JSON), a ``Text`` as it is."""
+    if isinstance(value, Text) or value is None or isinstance(value, bool):
+        return value
+    shown = value if isinstance(value, str) else _shown(value)
+    if isinstance(value, (int, float)) and len(shown) <= 40 and shown != type(value).__name__:
+        return value
+    return shortened(shown)
+
+
 def shortened(text: str, limit: int = 40) -> str:
     """``text`` as a message repeats it: at most ``limit`` characters, an ellipsis marking a cut.
 
@@ -295,8 +306,8 @@ def render(
     """
     params = {}
     for key, value in reason.params.items():
-        if key in ECHOED and not isinstance(value, Text):
-            value = shortened(value if isinstance(value, str) else _shown(value))
+        if key in ECHOED:
+            value = _echoed(value)
         if isinstance(value, Text):
             value = translate(value)
         elif isinstance(value, Reason):

@@ -79,3 +79,33 @@ def test_a_yes_or_no_switch_is_refused_a_number_however_often_it_was_given_yes()
     for value in (1, 1.0):
         with pytest.raises(RuleSetError):
             RuleSet.for_game("kunken", {"ace_low": value})
+
+
+@pytest.mark.parametrize(
+    "switches",
+    [
+        {"joker_in_hand": 10**5000},  # an int past 4,300 digits has no str()
+        {"ace_low": 10**5000},
+        {"joker_limit": "x" * 5000},
+        {"joker_limit": -(10**60)},
+    ],
+)
+def test_a_refused_switch_value_is_repeated_shortened_in_the_reasons_data_too(switches):
+    """The reason's data is what an API or a log writes as JSON: what was sent comes back at most 40
+    characters long, as in the message (it was kept whole, and a huge number could not be written)."""
+    import json
+
+    with pytest.raises(RuleSetError) as caught:
+        RuleSet.for_game("kunken", switches)
+    data = caught.value.reason.to_dict()
+    written = json.dumps(data, ensure_ascii=False)
+    assert len(written) < 600, written
+    value = data["params"]["value"]
+    assert len(value if isinstance(value, str) else str(value)) <= 40
+    assert value in (caught.value.reason.message, "int") or str(value) in caught.value.reason.message
+
+
+def test_a_short_sent_number_stays_a_number_in_the_reasons_data():
+    with pytest.raises(RuleSetError) as caught:
+        RuleSet.for_game("kunken", {"joker_limit": 7})
+    assert caught.value.reason.to_dict()["params"]["value"] == 7
