@@ -32,8 +32,9 @@ MAX_SWAPS = 40
 MAX_NOTE = 1000
 #: The most melds a list of melds (a table, an opening) may hold: two decks have 108 cards.
 MAX_LISTED_MELDS = 108
-#: The most cards a deal's record may hold in all: twice what four decks hold. More is no deal, mistakes
-#: and all, and its vists would be tried against every meld pass after pass (a second of work or more).
+#: The most cards a deal's record may hold in all (a short-form hand's counted cards and jokers too): twice
+#: what four decks hold. More is no deal, mistakes and all, and its vists would be tried against every meld
+#: pass after pass (a second of work or more).
 MAX_DEAL_CARDS = 432
 #: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
 HAND_COUNTS = ("small", "faces", "aces", "jokers")
@@ -180,6 +181,13 @@ class PlayerRecord:
         }
 
     @property
+    def short_hand_cards(self) -> int:
+        """How many cards a short-form hand counts (its jokers, and its cards when counted by kind); 0 for a
+        hand typed as cards."""
+        short = self.hand_summary
+        return 0 if short is None else short.small + short.faces + short.aces + short.jokers
+
+    @property
     def holds_cards(self) -> bool:
         """True when any card is left in hand."""
         return bool(self.hand) or (self.hand_summary is not None and not self.hand_summary.empty)
@@ -221,7 +229,8 @@ class Deal:
         went_out = " ".join((went_out or "").split()) or None  # spaces as in the players' names (clean_name)
         swaps = () if redeal else _swaps(data.get("swaps"))
         count = len(swaps) + sum(
-            len(p.hand) + sum(map(len, p.melds)) + sum(len(v.cards) for v in p.vists) for p in players
+            len(p.hand) + p.short_hand_cards + sum(map(len, p.melds)) + sum(len(v.cards) for v in p.vists)
+            for p in players
         )
         if count > MAX_DEAL_CARDS:
             raise DealInputError(Reason("deal_too_many_cards", {"count": count, "limit": MAX_DEAL_CARDS}))
@@ -544,10 +553,29 @@ def _lenient(check: MeldCheck) -> tuple[MeldCheck, list[Reason]]:
     return replace(check, legal=not kept, reasons=kept), moved
 
 
+def check_short_hands(deal: Deal, rules: RuleSet) -> None:
+    """Refuse a deal as entered whose short-form hand no hand of this game could be (``DealInputError``
+    naming the field): more cards of a kind or more jokers than the decks hold, points no cards add up to.
+
+    Asked where a deal comes in (scoring, recording, importing, a player's part), not of a deal read back
+    from the store: a limit added later never makes a recorded deal unreadable. A short hand of 5 jokers
+    recorded anyway before jokers were limited to the decks' is scored, with the "too many jokers"
+    problem it always had.
+
+    >>> check_short_hands(Deal.from_dict({"players": [{"name": "A", "hand": {"jokers": 5}}]}), RuleSet.preset())
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.deal.DealInputError: players[0].hand.jokers: at most 4; the decks hold no more.
+    """
+    for i, p in enumerate(deal.players):
+        if p.hand_summary is not None:
+            p.hand_summary.check_for(rules, f"players[{i}].hand")
+
+
 def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     """Validate a deal, listing every problem and warning, and score it under ``rules``.
 
-    Raises ``DealInputError`` when a short-form hand is impossible in this game.
+    A deal as entered is first asked ``check_short_hands``; a deal read back from the store is not.
 
     >>> from kunken_scorer.rules import RuleSet
     >>> report = evaluate_deal(Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}),
@@ -564,9 +592,6 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     if deal.redeal:
         return DealReport(tuple(PlayerScore(n, 0, 0, 0) for n in deal.names), tuple(problems))
     warnings: list[Reason] = []
-    for i, p in enumerate(deal.players):
-        if p.hand_summary is not None:  # a short form no hand of this game could have is bad input
-            p.hand_summary.check_for(rules, f"players[{i}].hand")
     cards = _count_cards(deal, rules)
     laid = cards.laid
     meld_checks = _check_melds(deal, rules, laid, problems, warnings)

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
-from .deal import PlayerScore, clean_name
+from .deal import PlayerScore, check_short_hands, clean_name
 from .draft import DraftCheck, check_draft
 from .messages import M_
 from .session import SessionStatus
@@ -213,6 +213,7 @@ def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
                 "deal_players", {"players": ", ".join(session["players"]), "got": ", ".join(deal.names) or M_("nobody")}
             )
         )
+    check_short_hands(deal, rules)
     return deal.to_dict(), evaluate_deal(deal, rules)
 
 

@@ -859,6 +859,8 @@ def test_a_short_form_hand_holds_no_more_jokers_than_the_decks(client):
     rules = {"joker_in_hand": "double"}
     hand = {"name": "Boris", "hand": {"points": 5, "jokers": 14300}}
     deal = {"rules": rules, "players": [{"name": "Anna", "melds": ["2♥ 3♥ 4♥"]}, hand]}
+    assert "holds 14303 cards" in assert_error(client.post(f"{API}/deals/score", json=deal), 400)  # the card cap
+    hand["hand"]["jokers"] = 5
     assert "players[1].hand.jokers: at most 4" in assert_error(client.post(f"{API}/deals/score", json=deal), 400)
     hand["hand"]["jokers"] = 4
     body = client.post(f"{API}/deals/score", json=deal).get_json()

@@ -24,6 +24,7 @@ from kunken_scorer import (
     evaluate_deal,
     format_cards,
 )
+from kunken_scorer.deal import check_short_hands
 
 
 def players(report):
@@ -871,6 +872,13 @@ def test_short_hands_score_as_the_same_cards_typed(naturals, jokers, switches, e
     assert in_short.details[1].hand_jokers == by_cards.details[1].hand_jokers
 
 
+def entered(body: dict, rules: RuleSet):
+    """A deal as it comes in: read, its short hands checked, scored."""
+    deal = Deal.from_dict(body)
+    check_short_hands(deal, rules)
+    return evaluate_deal(deal, rules)
+
+
 @pytest.mark.parametrize(
     "hand, field",
     [
@@ -889,7 +897,7 @@ def test_short_hands_score_as_the_same_cards_typed(naturals, jokers, switches, e
 def test_bad_counts_name_the_field(hand, field):
     body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
     with pytest.raises(DealInputError) as err:
-        evaluate_deal(Deal.from_dict(body), KUNKEN)
+        entered(body, KUNKEN)
     assert str(err.value).startswith(field)
 
 
@@ -904,7 +912,7 @@ def test_bad_counts_name_the_field(hand, field):
 def test_counts_impossible_for_the_game_name_the_field(game, hand, field):
     body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": hand}]}
     with pytest.raises(DealInputError) as err:
-        evaluate_deal(Deal.from_dict(body), RuleSet.preset(game))
+        entered(body, RuleSet.preset(game))
     assert str(err.value).startswith(field)
 
 
@@ -971,10 +979,10 @@ def test_a_joker_put_in_for_a_joker_is_not_a_natural_card():
 def test_more_decks_allow_more_cards_of_a_kind():
     body = {"players": [{"name": "A"}, {"name": "B", "hand": {"small": 100}}]}
     with pytest.raises(DealInputError) as err:
-        evaluate_deal(Deal.from_dict(body), RuleSet.preset())
+        entered(body, RuleSet.preset())
     assert "at most 72" in str(err.value)
     four = RuleSet.for_game("kunken", {"decks": 4})
-    assert evaluate_deal(Deal.from_dict(body), four).players[1].minus == 500
+    assert entered(body, four).players[1].minus == 500
 
 
 # -- properties of generated deals -------------------------------------------------------------------

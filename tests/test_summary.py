@@ -669,3 +669,26 @@ def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store
     assert rule in text
     deal_numbers = {int(m) for m in re.findall(r"^\s*(\d+)\s+[−-]?\d+\s+\+\d+\s+−\d+", text, re.M)}
     assert set(range(1, 21)) <= deal_numbers
+
+
+def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, store):
+    """A short hand of 5 jokers (the decks hold 4) was recorded anyway before hands were limited to the
+    decks' jokers: it is scored as before, with its "too many jokers" problem; only a new deal is refused."""
+    session, _ = new_session(store, ("Anna", "Boris"))
+    record = {
+        "players": [
+            {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
+            {"name": "Boris", "hand": {"points": 10, "jokers": 5}},
+        ],
+        "went_out": "Anna",
+    }
+    store.add_deal(session["id"], record, override=True, note="as the table played it")  # as an older version did
+    board = scoreboard(store, session["id"])
+    assert board.deals[0].error is None
+    assert board.totals == {"Anna": 3 * 5, "Boris": -(10 + 5 * 10)}  # a joker left in hand is −10 in Kunken
+    assert [p.code for p in board.deals[0].report.problems] == ["too_many_jokers"]
+    page = client.get(f"/s/{session['id']}", headers=EN).get_data(as_text=True)
+    assert "could not be read" not in page and "\u221260" in page
+    # the same hand typed today is refused at the door, naming the field
+    answer = client.post("/api/v1/deals/score", json=record, headers=EN)
+    assert answer.status_code == 400 and "players[1].hand.jokers: at most 4" in answer.get_json()["error"]

@@ -33,7 +33,7 @@ from .. import (
     check_swap,
     evaluate_deal,
 )
-from ..deal import MAX_NOTE, read_cards, read_flag, read_melds, read_whole
+from ..deal import MAX_NOTE, check_short_hands, read_cards, read_flag, read_melds, read_whole
 from ..draft import read_part
 from ..exports import DocumentError, export_document, import_document
 from ..messages import M_, Text
@@ -352,7 +352,9 @@ def score_deal():
     """Validate and score one deal; stores nothing."""
     body = _body()
     rules = read_rules(body)
-    report = evaluate_deal(Deal.from_dict(body), rules)
+    deal = Deal.from_dict(body)
+    check_short_hands(deal, rules)
+    report = evaluate_deal(deal, rules)
     return {
         "valid": report.valid,
         "problems": _problems(report.problems),
