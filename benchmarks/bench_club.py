@@ -758,7 +758,9 @@ class Bench:
 
         server, sid = self.main_server()
         page_url = f"{server.base}/s/{sid}"
-        repeats = 3 if self.quick else 15  # first paint is noisy: 7 loads gave medians 1.15× to 1.29× for one build
+        # first paint is noisy (one load to the next, 200 to 450 ms for the bare page): 15 loads gave medians of
+        # 1.10× to 1.27× for one build, 40 loads 1.19× to 1.28×
+        repeats = 3 if self.quick else 40
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM,
