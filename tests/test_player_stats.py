@@ -178,3 +178,35 @@ def test_a_name_shows_as_last_played_across_games(store):
     store.add_deal(latest["id"], {**deal(["anna", "Boris"], rnd), "redeal": False})
     assert {p.name.casefold(): p.name for p in player_history(store)}["anna"] == "anna"
     assert {p.name for p in player_history(store, "ordered-rummy")} == {"ANNA", "Vera"}
+
+
+def test_players_are_ranked_by_wins_then_average_then_name_and_a_limit_keeps_the_first():
+    """SQLite ranks the players as the rule says: the most wins, the best average, then the name compared
+    casefolded (Cyrillic and Latin, ties and all); a limit gives the first of that very order."""
+    import tempfile
+    from pathlib import Path
+
+    rnd = random.Random(11)
+    names = ["Ёжик", "ёлка", "Анна", "anna", "Zoë", "Борис", "Öskar", "boris", "Яна", "Ира", "Émile", "ира"]
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store.open(str(Path(folder) / "k.db"))
+        try:
+            for _ in range(30):
+                seated = list(dict.fromkeys(n.casefold() for n in rnd.sample(names, 3)))
+                seated = [next(n for n in names if n.casefold() == key) for key in seated]
+                session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), seated, None)
+                for _ in range(rnd.randint(1, 2)):
+                    store.add_deal(session["id"], {**deal(seated, rnd), "redeal": False})
+            for pair in (["Zoë", "Öskar"], ["Émile", "ёлка"], ["Юля", "юрий"]):  # alike records: a tie each
+                session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Ян", *pair], None)
+                players = [{"name": "Ян", "melds": ["A♠ A♥ A♦"], "hand": ""}]
+                players += [{"name": n, "melds": [], "hand": "K♣"} for n in pair]
+                store.add_deal(session["id"], {"players": players, "went_out": "Ян"})
+            ranked = player_history(store)
+            expected = sorted(ranked, key=lambda p: (-p.won, -p.average, p.name.casefold()))
+            assert [p.name for p in ranked] == [p.name for p in expected]
+            assert len({(p.won, p.average) for p in ranked}) < len(ranked)  # some ties, broken by the name
+            assert player_history(store, limit=4) == ranked[:4]
+            assert store.player_count() == len(ranked)
+        finally:
+            store.close()

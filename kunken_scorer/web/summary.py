@@ -242,9 +242,10 @@ def players():
     game = request.args.get("game") or None
     if game not in GAMES:
         game = None
-    everyone = player_history(get_store(), game)
+    store = get_store()
     show_all = request.args.get("all") == "1"
-    history = everyone if show_all else everyone[:PLAYERS_SHOWN]
+    history = player_history(store, game, None if show_all else PLAYERS_SHOWN)
+    total = len(history) if show_all or len(history) < PLAYERS_SHOWN else store.player_count(game)
     chart_svg = (
         Markup(
             bar_chart(
@@ -265,7 +266,7 @@ def players():
         games=[(g, game_name(g)) for g in GAMES],
         average=_average,
         last=last,
-        total=len(everyone),
+        total=total,
         show_all=show_all,
         shown_first=PLAYERS_SHOWN,
     )
