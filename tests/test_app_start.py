@@ -213,3 +213,44 @@ def test_without_compiled_catalogs_app_py_stops_with_one_line_and_status_2(tmp_p
     assert not (tmp_path / "k.db").exists()  # stopped before opening anything
     if state == "missing":
         assert not list(translations.rglob("*.mo"))  # and compiled nothing
+
+
+def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_threads(caplog):
+    """waitress's own dispatcher, two threads held busy: one request waiting says nothing, two do (without
+    the filter waitress warned at the first)."""
+    import threading
+
+    from waitress.task import ThreadedTaskDispatcher
+
+    import app as app_py
+
+    release = threading.Event()
+    started = threading.Semaphore(0)
+
+    class Held:
+        def service(self):
+            started.release()
+            release.wait(10)
+
+        def cancel(self):
+            pass
+
+    app_py.quiet_short_queues(2)
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(2)
+    try:
+        with caplog.at_level("WARNING", logger="waitress.queue"):
+            for _ in range(2):
+                dispatcher.add_task(Held())
+            for _ in range(2):
+                assert started.acquire(timeout=5)  # both threads are busy now
+            dispatcher.add_task(Held())
+            assert [r.getMessage() for r in caplog.records] == []  # one waits: quiet
+            dispatcher.add_task(Held())
+            assert [r.getMessage() for r in caplog.records] == ["Task queue depth is 2"]
+    finally:
+        release.set()
+        dispatcher.shutdown(cancel_pending=True, timeout=5)
+        import logging
+
+        logging.getLogger("waitress.queue").filters.clear()
