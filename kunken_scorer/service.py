@@ -457,17 +457,13 @@ def player_history(store: Store, game: str | None = None, limit: int | None = No
     """Every player's sessions played and won, deals, points and expresses, the most wins first, then the
     best average (the first ``limit`` players, when given). Read from the statistics the store keeps, so the
     cost does not grow with the number of sessions."""
-    refresh_player_stats(store)
-    return [PlayerHistory(*row[1:]) for row in store.player_stats(game, limit)]
-
-
-def refresh_player_stats(store: Store) -> None:
-    """Work out the statistics of the sessions changed since the last look (a write only makes its
-    session's statistics stale; each costs one tally, usually remembered from the recording itself)."""
+    # The sessions changed since the last look (a write only makes its session's statistics stale;
+    # working them out here costs one tally each, usually remembered from the recording itself).
     try:
         refresh_stale_stats(store, budget=500)
     except StorageUnavailable:
         pass  # a file that cannot be written now: the statistics as they were last worked out
+    return [PlayerHistory(*row[1:]) for row in store.player_stats(game, limit)]
 
 
 # -- the rules desk opened from a session -------------------------------------------------------

@@ -1291,8 +1291,8 @@ class Store:
         deal score, then the name: ``(player, name, sessions, won, deals, points, expresses, last_played)``,
         the name as written when last played; the first ``limit`` players only, when given.
 
-        Summed and ranked by SQLite: 1,000 players take about 1 ms, against 4.8 ms summed and ranked in
-        Python (benchmarks/bench_club.py, the "crowd" part)."""
+        Summed and ranked by SQLite: the first 50 of 1,000 players take 1.2 ms, all of them 2.2 ms, against
+        4.8 ms for all of them summed and ranked in Python before."""
         where, params = ("WHERE game = ?", [game]) if game else ("", [])
         # a bare column beside MAX() is taken from the row holding the maximum (SQLite's documented rule);
         # ``player`` is the casefolded name, and UTF-8 sorts as Python sorts code points

@@ -230,8 +230,8 @@ def _average(value: float) -> str:
 
 
 #: The players the page shows until "Show all" is tapped: a club with years of play has hundreds of names,
-#: and its page stays as quick to read, to serve and to print as a family's (1,000 players: 50 ms and 400 KB
-#: in full; benchmarks/bench_club.py, the "crowd" part).
+#: and its page stays as quick to read, to serve and to print as a family's (1,000 players in full: 75 ms and
+#: 626 KB; benchmarks/bench_club.py, the "crowd" part).
 PLAYERS_SHOWN = 50
 
 
