@@ -215,13 +215,16 @@ def test_without_compiled_catalogs_app_py_stops_with_one_line_and_status_2(tmp_p
         assert not list(translations.rglob("*.mo"))  # and compiled nothing
 
 
-def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_threads(caplog):
+def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_threads(caplog, tmp_path, monkeypatch):
     """waitress's own dispatcher, two threads held busy: one request waiting says nothing, two do (without
     the filter waitress warned at the first)."""
     import threading
 
     from waitress.task import ThreadedTaskDispatcher
 
+    # importing app.py builds the app: on a file of this test's own, never in the repository's instance/
+    monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "kunken.db"))
+    monkeypatch.setenv("KUNKEN_SECRET_KEY", "a test's own key")
     import app as app_py
 
     release = threading.Event()
