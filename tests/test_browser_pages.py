@@ -244,6 +244,7 @@ def test_a_club_of_55_players_sees_the_first_50_then_all_with_one_tap(server, ph
     expect(rows).to_have_count(50)
     problems = {"first": look(viewer, shots, "players-first", locale[:2])}
     viewer.locator("#players-more").screenshot(path=str(shots / f"page-players-more-{locale[:2]}.png"))
+    viewer.locator(".chart-figure").screenshot(path=str(shots / f"page-players-chart-{locale[:2]}.png"))
     with viewer.expect_navigation():
         viewer.locator("#show-all-players").tap()  # one tap to every player
     expect(rows).to_have_count(55)
