@@ -149,6 +149,22 @@ def test_the_api_makes_a_new_token(client):
     assert client.post("/api/v1/sessions/nope/token", headers={"Authorization": f"Bearer {new}"}).status_code == 404
 
 
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER"])
+def test_a_page_reads_the_scorer_token_from_a_bearer_header_as_the_api_does(app, scheme):
+    created = app.test_client().post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, token = created["id"], created["edit_token"]
+    assert phone(app).get(f"/s/{sid}/deals/new").status_code == 403  # neither cookie nor header
+    header = {"Authorization": f"{scheme}  {token} "}
+    assert phone(app).get(f"/s/{sid}/deals/new", headers=header).status_code == 200
+    assert phone(app).get(f"/s/{sid}/deals/new", headers={"Authorization": f"{scheme} nope"}).status_code == 403
+    scorer = phone(app)
+    scorer.get(f"/s/{sid}/scorer/{token}")
+    assert scorer.get(f"/s/{sid}/deals/new").status_code == 200
+    # a Bearer header speaks for the request: the scorer cookie beside a wrong or empty one does not count
+    assert scorer.get(f"/s/{sid}/deals/new", headers={"Authorization": f"{scheme} nope"}).status_code == 403
+    assert scorer.get(f"/s/{sid}/deals/new", headers={"Authorization": scheme}).status_code == 403
+
+
 # -- abuse on a shared network ---------------------------------------------------------------------
 
 

@@ -329,9 +329,8 @@ def _token_cookie(response: Any, name: str, value: str, path: str) -> Any:
 
 def edit_token(session_id: str) -> str | None:
     """The edit token this request carries: a Bearer header or the scorer cookie."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return header[len("Bearer ") :].strip() or None
+    if request.headers.get("Authorization", "").strip().partition(" ")[0].lower() == "bearer":
+        return bearer_token()
     return request.cookies.get(scorer_cookie(session_id))
 
 

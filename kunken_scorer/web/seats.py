@@ -35,7 +35,7 @@ from . import (
     set_seat_cookie,
 )
 from .forms import DraftForm, new_form_key, part_form
-from .views import PLAYER_FIELD
+from .views import problem_field
 
 bp = Blueprint("seats", __name__)
 
@@ -149,11 +149,9 @@ def _render_part(
     report = check.report
     placed: dict[str, list] = {}
     for reason in check.seats[seat].problems:
-        name = PLAYER_FIELD.get(reason.code)
-        if name == "hand" and form.hand_mode.data == "counts":
-            name = "small"
-        if name:
-            placed.setdefault(form.player.form[name].id, []).append(reason)
+        field = problem_field(reason.code, form.player.form, form.hand_mode.data == "counts")
+        if field is not None:
+            placed.setdefault(field.id, []).append(reason)
     claimed, _ = seat_claim(sid)
     lost = None
     if writer is None and claimed == seat:

@@ -123,9 +123,6 @@ def _qr_labelled(url: str, label: str) -> str:
     return qr_svg(url, label)
 
 
-# -- access ----------------------------------------------------------------------------------
-
-
 # -- home: start a session ---------------------------------------------------------------------
 
 
@@ -465,10 +462,8 @@ def _place_problems(form: Any, report: DealReport) -> tuple[dict[str, list[Reaso
         field = None
         player = reason.params.get("player")
         if reason.code in PLAYER_FIELD and player in form.names:
-            name = PLAYER_FIELD[reason.code]
-            if name == "hand" and form.hand_mode.data == "counts":
-                name = "small"  # the hand is entered by counts: the text field is not shown
-            field = form.players.entries[form.names.index(player)].form[name]
+            entry = form.players.entries[form.names.index(player)].form
+            field = problem_field(reason.code, entry, form.hand_mode.data == "counts")
         elif reason.code in DEAL_FIELD:
             field = form[DEAL_FIELD[reason.code]]
         if field is None:
@@ -476,6 +471,14 @@ def _place_problems(form: Any, report: DealReport) -> tuple[dict[str, list[Reaso
         else:
             placed.setdefault(field.id, []).append(reason)
     return placed, general
+
+
+def problem_field(code: str, entry: Any, counts: bool) -> Any:
+    """The field of a player's part (``entry``) where a problem ``code`` is shown; None if it names none."""
+    name = PLAYER_FIELD.get(code)
+    if name == "hand" and counts:
+        name = "small"  # the hand is entered by counts: the text field is not shown
+    return entry[name] if name else None
 
 
 def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
