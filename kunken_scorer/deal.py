@@ -594,25 +594,32 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     warnings: list[Reason] = []
     cards = _count_cards(deal, rules)
     laid = cards.laid
-    meld_checks = _check_melds(deal, rules, laid, problems, warnings)
-    table = {name: list(checks) for name, checks in meld_checks.items()}
-    swaps = _apply_swaps(deal, table, meld_checks, rules, laid, problems)
+    seat_melds = _check_melds(deal, rules, laid, problems, warnings)
+    # a name written twice (a duplicate_player problem) is one player to the others' vists, swaps and
+    # going out: the first seat of that name; each seat still scores its own melds, vists and hand
+    first: dict[str, int] = {}
+    for i, p in enumerate(deal.players):
+        first.setdefault(p.name, i)
+    laid_as = {name: seat_melds[i] for name, i in first.items()}
+    table = {name: list(checks) for name, checks in laid_as.items()}
+    swaps = _apply_swaps(deal, table, laid_as, rules, laid, problems)
     vists = _apply_vists(deal, table, rules, laid, problems, warnings)
     problems += _copy_problems(cards, rules, swaps.swapped)
     went_out, express = _going_out(deal, rules, problems)
     multiplier = rules.express_multiplier if express else 1
     scores, details = [], []
-    for p, hand in zip(deal.players, cards.hands, strict=True):
+    for i, (p, hand) in enumerate(zip(deal.players, cards.hands, strict=True)):
+        own = first[p.name] == i
         score, detail = _score_player(
             p.name,
             hand,
-            meld_checks[p.name],
-            vists[p.name],
-            swaps,
-            table.get(p.name, ()),
+            seat_melds[i],
+            vists[i],
+            swaps if own else _Swaps({}, {}, {}),
+            table[p.name] if own else seat_melds[i],
             rules,
             multiplier,
-            went_out,
+            went_out if own else None,
             bool(problems),
         )
         scores.append(score)
@@ -697,9 +704,9 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
 
 def _check_melds(
     deal: Deal, rules: RuleSet, laid: Counter[Card], problems: list[Reason], warnings: list[Reason]
-) -> dict[str, list[MeldCheck]]:
-    """Every player's melds as laid, by player: verdicts, and the problems and warnings they raise."""
-    meld_checks: dict[str, list[MeldCheck]] = {}
+) -> list[list[MeldCheck]]:
+    """Every player's melds as laid, by seat: verdicts, and the problems and warnings they raise."""
+    seat_melds: list[list[MeldCheck]] = []
     for p in deal.players:
         checks = [check_parsed(m, rules, laid) for m in p.melds]
         for j, check in enumerate(checks):
@@ -723,12 +730,12 @@ def _check_melds(
                         },
                     )
                 )
-        meld_checks.setdefault(p.name, checks)
+        seat_melds.append(checks)
         if rules.first_meld_run and checks and not any(c.kind == MeldKind.RUN and c.legal for c in checks):
             problems.append(Reason("no_run", {"player": p.name}))
         elif rules.first_meld_run and not checks and p.vists:
             problems.append(Reason("additions_without_run", {"player": p.name}))
-    return meld_checks
+    return seat_melds
 
 
 @dataclass
@@ -775,32 +782,33 @@ def _apply_vists(
     laid: Counter[Card],
     problems: list[Reason],
     warnings: list[Reason],
-) -> dict[str, list[VistResult]]:
-    """Every vist put on its meld in ``table``; the results by player, in recorded order.
+) -> list[list[VistResult]]:
+    """Every vist put on its meld in ``table``; the results by seat, in recorded order.
 
     The record does not say in which order the players made their vists: a vist that does not
     fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
     """
-    pending = [(p.name, k, vist) for p in deal.players for k, vist in enumerate(p.vists)]
-    done: dict[tuple[str, int], tuple[VistResult, Reason | None, list[Reason]]] = {}
+    pending = [(i, k, vist) for i, p in enumerate(deal.players) for k, vist in enumerate(p.vists)]
+    done: dict[tuple[int, int], tuple[VistResult, Reason | None, list[Reason]]] = {}
     progress = True
     while pending and progress:
         progress, waiting = False, []
-        for name, k, vist in pending:
-            outcome = _apply_vist(name, vist, table, rules, laid)
+        for i, k, vist in pending:
+            outcome = _apply_vist(deal.players[i].name, vist, table, rules, laid)
             if outcome[1] is None:
-                done[(name, k)] = outcome
+                done[(i, k)] = outcome
                 progress = True
             else:
-                waiting.append((name, k, vist))
+                waiting.append((i, k, vist))
         pending = waiting
-    for name, k, vist in pending:
-        done[(name, k)] = _apply_vist(name, vist, table, rules, laid)
-    results: dict[str, list[VistResult]] = {n: [] for n in deal.names}
-    for p in deal.players:
+    for i, k, vist in pending:
+        done[(i, k)] = _apply_vist(deal.players[i].name, vist, table, rules, laid)
+    results: list[list[VistResult]] = []
+    for i, p in enumerate(deal.players):
+        results.append([])
         for k, vist in enumerate(p.vists):
-            result, problem, early = done[(p.name, k)]
-            results[p.name].append(result)
+            result, problem, early = done[(i, k)]
+            results[-1].append(result)
             if problem:
                 problems.append(problem)
             if early:
@@ -831,12 +839,12 @@ def _going_out(deal: Deal, rules: RuleSet, problems: list[Reason]) -> tuple[str 
     if went_out is not None and went_out not in deal.names:
         problems.append(Reason("unknown_went_out", {"player": went_out}))
         went_out = None
-    for p in deal.players:
-        if p.name == went_out and p.holds_cards:
-            if p.hand_summary is None:
-                problems.append(Reason("went_out_with_cards", {"player": p.name, "cards": format_cards(p.hand)}))
-            else:
-                problems.append(Reason("went_out_with_hand", {"player": p.name}))
+    player = next((p for p in deal.players if p.name == went_out), None)  # a name written twice: its first seat
+    if player is not None and player.holds_cards:
+        if player.hand_summary is None:
+            problems.append(Reason("went_out_with_cards", {"player": player.name, "cards": format_cards(player.hand)}))
+        else:
+            problems.append(Reason("went_out_with_hand", {"player": player.name}))
     express = deal.express
     if express and not rules.express:
         problems.append(Reason("express_not_in_game", {}))

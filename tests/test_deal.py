@@ -1099,3 +1099,21 @@ def test_who_went_out_is_read_with_spaces_as_the_names_are():
     )
     assert deal.went_out == "Anna Maria" == deal.names[0]
     assert evaluate_deal(deal, kunken()).valid
+
+
+def test_a_name_written_twice_is_a_problem_and_each_seat_scores_its_own_cards():
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""},
+            {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": "K♣"},
+            {"name": "Boris", "vists": [{"to": "Anna", "cards": "A♣"}], "hand": "7♣ JK"},
+        ],
+        "went_out": "Anna",
+        "express": True,
+    }
+    report = score(body)
+    assert problem_codes(report) == {"duplicate_player"}
+    # the other players' vists and who went out name the first seat of the name; the second scores its own
+    # meld (15, not the first seat's 30) and its hand, doubled by the express as everyone else's
+    assert [(p.name, p.plus, p.minus) for p in report.players] == [("Anna", 60, 0), ("Anna", 15, 20), ("Boris", 10, 30)]
+    assert [len(d.melds) for d in report.details] == [1, 1, 0]
