@@ -509,13 +509,21 @@ def check_swap(
     (True, False)
     >>> [r.code for r in check_swap("JK K♠ K♣", "K♦", kunken, has_layout=False).reasons]
     ['swap_no_layout']
+    >>> [r.code for r in check_swap("JK K♠ K♣", "K♦", kunken, table=["K♦ K♦ K♥"]).reasons]  # a third K♦
+    ['too_many_copies']
     """
     cards = parse_cards(card)
-    check = check_meld(meld, rules, table)
+    written = parse_cards(meld)
+    laid = laid_counts((parse_cards(m) for m in table), rules)
+    laid.update(c for c in written if c not in rules.joker_cards)
+    check = check_parsed(written, rules, laid)
     if len(cards) != 1 or cards[0] in rules.joker_cards:
         shown = format_cards(cards) or "—"
         return SwapCheck(False, (Reason("swap_not_natural", {"card": shown}),), meld=check)
     swap = swap_into(check, cards[0], rules)
+    if swap.legal and laid[cards[0]] >= rules.decks:  # every copy the decks hold is on the table already
+        copies = Reason("too_many_copies", {"card": str(cards[0]), "count": laid[cards[0]] + 1})
+        return SwapCheck(False, (copies,), swap.joker, check)
     if swap.legal and not has_layout:
         return SwapCheck(False, (Reason("swap_no_layout", {}),), swap.joker, check)
     return swap

@@ -798,6 +798,8 @@ def test_swap_check_knows_the_layout(client):
     assert answer["legal"] is False and "meld of their own" in answer["reasons"][0]
     bad = client.post(f"{API}/swaps/check", json={**body, "has_layout": "yes"})
     assert bad.status_code == 400 and "has_layout" in bad.get_json()["error"]
+    third = client.post(f"{API}/swaps/check", json={**body, "table": ["K♦ K♦ K♥"]}).get_json()
+    assert third == {"legal": False, "reasons": ["K♦ is recorded 3 times; two decks hold only two."]}
 
 
 # -- a rule set where no card is worth anything ----------------------------------------------------

@@ -726,6 +726,16 @@ def test_the_swap_check_knows_the_layout_precondition():
     assert code_list(check_swap("JK K♠ K♣", "K♠", KUNKEN_RULES, has_layout=False).reasons) == ["swap_set_suit_taken"]
 
 
+def test_the_swap_check_counts_the_card_put_in_against_the_table():
+    # both K♦ lie on the table already: nobody holds a third to put in for the joker (K♥ still can)
+    table = ["K♦ K♦ K♥"]
+    third = check_swap("JK K♠ K♣", "K♦", KUNKEN_RULES, table=table)
+    assert not third.legal and code_list(third.reasons) == ["too_many_copies"]
+    assert third.reasons[0].params == {"card": "K♦", "count": 3}
+    assert check_swap("JK K♠ K♣", "K♥", KUNKEN_RULES, table=table).legal
+    assert check_swap("JK K♠ K♣", "K♦", KUNKEN_RULES, table=["K♦ K♥ K♣"]).legal  # one K♦ out: the other may be held
+
+
 ORDER = list(Rank)
 
 
