@@ -896,3 +896,24 @@ def test_a_deal_of_more_cards_than_any_decks_deal_is_refused_before_it_is_scored
         player["melds"], player["vists"] = player["melds"][:8], player["vists"][:12]
     body = client.post(f"{API}/deals/score", json=big).get_json()
     assert len(body["players"]) == 12 and not body["valid"]
+
+
+@pytest.mark.parametrize(
+    ("target", "after_one", "after_two", "out"),
+    [
+        (None, False, False, []),
+        ({"kind": "deals", "value": 2}, False, True, []),
+        ({"kind": "score", "value": 70}, False, True, []),  # Anna 35, then 70
+        ({"kind": "penalty", "value": 10}, False, True, ["Boris"]),  # Boris −5, then −10
+    ],
+)
+def test_a_session_says_when_its_target_is_reached_and_who_is_out(client, target, after_one, after_two, out):
+    session = new_session(client, target=target)
+    url = f"{API}/sessions/{session['id']}"
+    fresh = client.get(url).get_json()
+    assert (fresh["target_reached"], fresh["out"]) == (False, [])
+    assert post_deal(client, session).status_code == 201
+    assert (client.get(url).get_json()["target_reached"], client.get(url).get_json()["out"]) == (after_one, [])
+    assert post_deal(client, session).status_code == 201  # the session stays open: the scorer ends it
+    sheet = client.get(url).get_json()
+    assert (sheet["target_reached"], sheet["out"], sheet["ended_at"]) == (after_two, out, None)

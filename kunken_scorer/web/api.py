@@ -401,6 +401,7 @@ def get_session(session_id: str):
     """A score sheet: rules, players, every deal with its scores, totals and version."""
     board = scoreboard(get_store(), session_id)
     session = board.session
+    out = {s.name for s in board.status.standings if s.out}
     return {
         "id": session["id"],
         "game": session["game"],
@@ -410,6 +411,8 @@ def get_session(session_id: str):
         "totals": board.totals,
         "version": board.version,
         "target": session["target"],
+        "target_reached": board.status.finished,
+        "out": [name for name in board.players if name in out],
         "created_at": session["created_at"],
         "ended_at": session["ended_at"],
     }
