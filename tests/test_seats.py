@@ -208,6 +208,16 @@ def test_taking_a_seat_sets_an_httponly_cookie_scoped_to_the_session(app):
     assert 'id="my-part"' in page and 'id="take-seat-0"' not in page
 
 
+@pytest.mark.parametrize("seat", ["²", "①", "٣", "-1", "1000", "0x1", ""])
+def test_a_seat_cookie_naming_no_seat_is_no_seat(app, seat):
+    sid, _ = start_api(app.test_client())
+    viewer = phone(app)
+    viewer.set_cookie(f"kunken_seat_{sid}", f"{seat}.token", path=f"/s/{sid}")
+    for url in (f"/s/{sid}", f"/s/{sid}/draft", f"/s/{sid}/draft/0"):
+        assert viewer.get(url).status_code == 200, url
+    assert viewer.get(f"/s/{sid}/me").location.endswith(f"/s/{sid}")  # no seat: the session page
+
+
 def test_a_second_phone_takes_the_seat_visibly_and_the_first_is_told(app, store):
     sid, _ = start_api(app.test_client())
     first, second = phone(app), phone(app)

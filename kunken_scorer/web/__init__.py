@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -55,6 +56,17 @@ def _reject_constant(name: str):
 #: JSON as the API and the import read it: NaN and Infinity refused. One decoder for every body
 #: (``json.loads`` with an option builds a new one each call).
 STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def check_unicode(text: str, value: Any) -> None:
+    """``UnicodeEncodeError`` when ``value``, decoded from the JSON ``text``, holds a lone surrogate (a
+    "\\ud800" escape): text no page, file or database can write. Decoded UTF-8 holds none, so only such
+    an escape in ``text`` makes one."""
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+
 
 #: Cookies that carry a token: a response setting one is never stored by a cache or the browser.
 TOKEN_COOKIES = ("kunken_edit_", "kunken_seat_")
@@ -406,7 +418,7 @@ def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> An
 def seat_claim(session_id: str) -> tuple[int | None, str | None]:
     """(seat, token) this phone's seat cookie names, held or not; (None, None) without one."""
     seat, _, token = request.cookies.get(seat_cookie(session_id), "").partition(".")
-    if not seat.isdigit() or len(seat) > 3 or not token:
+    if not (seat.isascii() and seat.isdigit()) or len(seat) > 3 or not token:  # "²" is a digit int() refuses
         return None, None
     return int(seat), token
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -57,6 +56,7 @@ from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavai
 from . import (
     STRICT_JSON,
     bearer_token,
+    check_unicode,
     creation_allowed,
     get_store,
     no_store,
@@ -71,7 +71,6 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class ApiError(Exception):
@@ -162,11 +161,8 @@ def _body() -> dict:
         ) from None
     if not isinstance(body, dict):
         raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
-    if _SURROGATE_ESCAPE.search(text) is None:
-        return body  # decoded UTF-8 holds no surrogates; only a \uD800-\uDFFF escape can make one
     try:
-        # Lone surrogates (from "\ud800" escapes) could not be written back as UTF-8.
-        json.dumps(body, ensure_ascii=False).encode("utf-8")
+        check_unicode(text, body)
     except UnicodeEncodeError:
         raise ApiError(400, gettext("The request body holds text that is not valid Unicode.")) from None
     except (RecursionError, ValueError):

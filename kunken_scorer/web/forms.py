@@ -374,7 +374,7 @@ class DraftForm(DealEnd, FlaskForm):
     def end(self, names: list[str]) -> dict:
         """The draft's end as ``service.DRAFT_END`` keeps it: ``went_out`` is "auto", "none" or a seat."""
         choice = self.went_out.data or "auto"
-        went_out = names[int(choice)] if choice.isdigit() and int(choice) < len(names) else None
+        went_out = names[int(choice)] if choice.isascii() and choice.isdigit() and int(choice) < len(names) else None
         return {
             "went_out": went_out,
             "went_out_set": choice != "auto",

@@ -26,6 +26,7 @@ from . import (
     STRICT_JSON,
     board_or_404,
     can_edit,
+    check_unicode,
     creation_allowed,
     current_language,
     game_name,
@@ -171,12 +172,19 @@ class ImportForm(FlaskForm):
                 return False
         try:
             self.document = STRICT_JSON.decode(text.lstrip("\ufeff"))
+            check_unicode(text, self.document)
         except RecursionError:
             field.errors.append(gettext("The JSON is nested too deeply to be an export."))
             return False
         except json.JSONDecodeError as err:
             field.errors.append(
                 gettext("This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno)
+            )
+            return False
+        except UnicodeEncodeError:  # a "\ud800" escape: the session could never be shown or exported
+            self.document = None
+            field.errors.append(
+                gettext("This is not an export: its text holds an escape such as “\\ud800” that is not valid Unicode.")
             )
             return False
         except ValueError:  # NaN or Infinity, or a number too long to read
