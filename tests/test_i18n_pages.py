@@ -311,6 +311,46 @@ def test_flash_messages_and_form_errors_are_russian(client):
     assert "Партия 1 записана." in visible_text(page) and not untranslated(page)
 
 
+def field_errors(page: str, field_id: str) -> list[str]:
+    """The errors shown under a field, as text."""
+    listed = re.search(rf'<ul class="errors" id="{re.escape(field_id)}-errors">(.*?)</ul>', page, re.S)
+    return [visible_text(item) for item in re.findall(r"<li[^>]*>(.*?)</li>", listed[1], re.S)] if listed else []
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("-1", "Введите целое число, 0 или больше."),
+        ("1.5", "Введите целое число."),
+        ("два", "Введите целое число."),
+        ("99999999999", "Введите целое число."),  # was also "Number must be at least 0."
+    ],
+)
+def test_a_count_typed_wrong_has_one_russian_error(client, value, message):
+    sid = start_session(client)
+    seats = {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", ""), 2: ("", "", "")}
+    response = post_deal(
+        client, sid, seats, save=True, went_out="Анна", hand_mode="counts", **{"players-1-small": value}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_errors(page, "players-1-small") == [message]
+    assert not untranslated(page), untranslated(page)
+
+
+def test_the_start_form_explains_its_switches_in_russian(client):
+    page = get(client, "/", "ru")
+    data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x"}
+    data.update({"players-0": "Анна", "players-1": "Вера"})
+    data.update({"rules-ace_points": "abc", "rules-joker_limit": "bogus", "rules-wild_card": "7♠" * 11})
+    response = client.post("/sessions", data=data, headers={"Accept-Language": "ru"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_errors(page, "rules-ace_points") == ["Введите целое число."]  # was also "Not a valid integer value."
+    assert field_errors(page, "rules-wild_card") == ["Слишком длинно: не больше 20 символов."]
+    assert field_errors(page, "rules-joker_limit") and not untranslated(page), untranslated(page)
+
+
 def test_an_imported_evening_is_announced_in_russian(client, evening):
     exported = client.get(f"/s/{evening}/export.json").get_data(as_text=True)
     page = import_text(client, exported, "ru", status=302)

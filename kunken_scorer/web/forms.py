@@ -15,6 +15,7 @@ from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
+from flask_wtf.i18n import translations as wtforms_translations
 from wtforms import (
     BooleanField,
     FieldList,
@@ -29,7 +30,7 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation, ValidationError
 from wtforms.widgets import NumberInput
 
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries
@@ -54,16 +55,40 @@ TARGET_KINDS = [
 ]
 
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
+_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+
+
+class SubForm(Form):
+    """A form inside another (a player's part, the house rules): WTForms' own messages in the page's
+    language, as a ``FlaskForm``'s are (a plain ``Form`` speaks English)."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Any:
+            return wtforms_translations
 
 
 class WholeField(IntegerField):
-    """A whole number typed in a form. More than 9 digits is no number a table types: it is refused as
-    not a whole number, before ``NumberRange`` would fail to compare a 400-digit number with a float."""
+    """A whole number typed in a form: anything else, blank aside, is one error, "Enter a whole number.",
+    and no range check follows it. More than 9 digits is no number a table types (``NumberRange`` would
+    fail to compare a 400-digit number with a float)."""
 
     def process_formdata(self, valuelist: list[Any]) -> None:
-        if valuelist and len(str(valuelist[0]).strip().lstrip("+-")) > 9:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        self.data = None
+        if not text:
+            return
+        if len(text.lstrip("+-")) > 9 or not _WHOLE_NUMBER.fullmatch(text):
             raise ValueError(gettext("Enter a whole number."))
-        super().process_formdata(valuelist)
+        self.data = int(text)
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:
+            raise StopValidation()
+
+
+def _at_most(characters: int) -> Length:
+    """A text field's length limit, said as the table reads it."""
+    return Length(max=characters, message=lazy_gettext("Too long: at most %(max)d characters."))
 
 
 def _switch_field(name: str):
@@ -88,7 +113,7 @@ def _switch_field(name: str):
     return StringField(
         label,
         description=hint,
-        validators=[Length(max=20)],
+        validators=[_at_most(20)],
         render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"},
     )
 
@@ -96,7 +121,7 @@ def _switch_field(name: str):
 #: The house-rule switches of the start form, one field each (names as in ``rules.HOUSE_RULES``).
 RulesForm = type(
     "RulesForm",
-    (Form,),
+    (SubForm,),
     {"__doc__": "The house-rule switches, one field each.", **{name: _switch_field(name) for name in HOUSE_RULES}},
 )
 
@@ -136,7 +161,10 @@ class SessionForm(FlaskForm):
     target_value = WholeField(
         lazy_gettext("Target value"),
         widget=NumberInput(min=1, max=100000),
-        validators=[Optional(), NumberRange(min=1, max=100000)],
+        validators=[
+            Optional(),
+            NumberRange(min=1, max=100000, message=lazy_gettext("Enter a whole number from %(min)s to %(max)s.")),
+        ],
     )
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
     hand_entry = SelectField(
@@ -203,20 +231,19 @@ class SessionForm(FlaskForm):
 # -- recording a deal -----------------------------------------------------------------------
 
 
-def _at_most(characters: int) -> Length:
-    """A text field's length limit, said as the table reads it."""
-    return Length(max=characters, message=lazy_gettext("Too long: at most %(max)d characters."))
-
-
 def _count_field(label: Any) -> IntegerField:
-    return WholeField(label, widget=NumberInput(min=0), validators=[Optional(), NumberRange(min=0)])
+    return WholeField(
+        label,
+        widget=NumberInput(min=0),
+        validators=[Optional(), NumberRange(min=0, message=lazy_gettext("Enter a whole number, 0 or more."))],
+    )
 
 
 #: A hidden field holding a version, revision or deal number: a whole number, or the form is damaged.
 _WHOLE = Regexp(r"\A\d{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))
 
 
-class PlayerForm(Form):
+class PlayerForm(SubForm):
     """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
 
     melds = TextAreaField(

@@ -129,7 +129,7 @@ def _qr_labelled(url: str, label: str) -> str:
 def _start_data(game: str | None, form: SessionForm | None = None) -> dict:
     """The start form's data: ``game``'s default switches, and what ``form`` already holds."""
     game = game if game in GAMES else "kunken"
-    data = {"game": game, "defaults_for": game, "rules": switch_values(game)}
+    data: dict[str, Any] = {"game": game, "defaults_for": game, "rules": switch_values(game)}
     if form is not None:
         data.update(
             players=[e.data or "" for e in form.players.entries],
