@@ -387,7 +387,7 @@ MESSAGES.update(
         # typed lines of a deal's parts (notation.py)
         "line_error": ("deal-record", N_("Line {n} (“{line}”): {why}")),
         "too_many_lines": ("deal-record", N_("At most {limit} lines.")),
-        "vist_meld_from_one": ("vists", N_("melds are numbered from 1.")),
+        "vist_meld_from_one": ("vists", N_("melds are numbered from 1 to {limit}.")),
         "vist_no_cards": ("vists", N_("no cards after the colon.")),
         "vist_syntax": ("vists", N_("write the player's name, a colon, then the cards, like “{example}”.")),
         "vist_unknown_player": ("vists", N_("“{who}” is not a player in this session ({players}).")),

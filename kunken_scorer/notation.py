@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .cards import CardError, Rank, format_cards, parse_cards
-from .deal import HAND_COUNTS, MAX_VISTS, HandSummary, hand_entries
+from .deal import HAND_COUNTS, MAX_MELDS, MAX_VISTS, HandSummary, hand_entries
 from .messages import KunkenError, Reason, shortened
 from .rules import RuleSet
 
@@ -74,8 +74,8 @@ def parse_vist_line(line: str, names: Sequence[str]) -> dict[str, Any]:
         if not match:
             continue
         meld = match["meld"]
-        if meld is not None and int(meld) < 1:
-            raise NotationError(Reason("vist_meld_from_one"))
+        if meld is not None and not 1 <= int(meld) <= MAX_MELDS:
+            raise NotationError(Reason("vist_meld_from_one", {"limit": MAX_MELDS}))
         cards_text = match["cards"].strip()
         if not cards_text:
             raise NotationError(Reason("vist_no_cards"))

@@ -25,7 +25,7 @@ from conftest import (
     totals,
 )
 
-from kunken_scorer import Deal
+from kunken_scorer import Deal, Reason
 from kunken_scorer.notation import parse_vist_line
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
@@ -241,10 +241,20 @@ def test_a_number_too_long_to_read_is_a_reason_not_a_crash():
     assert [r.code for r in read_hand("1" * 5000, RuleSet.preset())[1]] == ["no_such_rank"]
     vists, reasons = read_vist_lines("Boris " + "1" * 5000 + ": 5♥", ["Anna", "Boris"])
     assert vists == [] and [r.params["why"].code for r in reasons] == ["vist_unknown_player"]
-    assert read_vist_lines("Boris 123456789: 5♥", ["Anna", "Boris"]) == (
-        [{"to": "Boris", "meld": 123456788, "cards": "5♥"}],
-        [],
-    )
+    vists, reasons = read_vist_lines("Boris 123456789: 5♥\nBoris 40: 5♥\nBoris 41: 6♥", ["Anna", "Boris"])
+    assert vists == [{"to": "Boris", "meld": 39, "cards": "5♥"}]
+    assert [(r.params["n"], r.params["why"]) for r in reasons] == [
+        (1, Reason("vist_meld_from_one", {"limit": 40})),
+        (3, Reason("vist_meld_from_one", {"limit": 40})),
+    ]
+
+
+def test_a_meld_number_past_the_last_is_explained_as_the_form_counts(client, store):
+    sid = start(client)
+    page = text(record(client, sid, {0: ("A♠ A♥ A♦", "Boris 50: 5♥", ""), 1: ("2♥ 3♥ 4♥", "", "")}))
+    vists = re.search(r'id="players-0-vists-errors">(.*?)</ul>', page, re.S)[1]
+    assert "melds are numbered from 1 to 40" in vists and "null" not in page and "counted from 0" not in page
+    assert store.list_deals(sid) == []
 
 
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
