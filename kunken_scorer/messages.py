@@ -8,6 +8,7 @@ comes from.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -266,7 +267,12 @@ ECHOED = frozenset({"token", "value", "who", "switch", "game"})
 
 
 def _shown(value: Any) -> str:
-    """A value that is not text, as a message repeats it (an int past 4,300 digits has no str())."""
+    """A value that is not text, as a message repeats it: spelled as JSON, the way it was sent (``null``,
+    ``true``, ``{"a": 1}``, not Python's ``None``); an int past 4,300 digits has no spelling at all."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        pass
     try:
         return str(value)
     except ValueError:
@@ -308,6 +314,8 @@ def render(
     for key, value in reason.params.items():
         if key in ECHOED:
             value = _echoed(value)
+            if value is None or isinstance(value, bool):
+                value = _shown(value)
         if isinstance(value, Text):
             value = translate(value)
         elif isinstance(value, Reason):

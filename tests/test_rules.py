@@ -109,3 +109,15 @@ def test_a_short_sent_number_stays_a_number_in_the_reasons_data():
     with pytest.raises(RuleSetError) as caught:
         RuleSet.for_game("kunken", {"joker_limit": 7})
     assert caught.value.reason.to_dict()["params"]["value"] == 7
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(None, '"null"'), (True, '"true"'), ({"a": 1}, '"{"a": 1}"'), (["K♠", 1], '"["K♠", 1]"'), (7, '"7"')],
+)
+def test_a_refused_switch_value_is_repeated_as_it_was_sent_not_as_python_spells_it(value, shown):
+    with pytest.raises(RuleSetError) as caught:
+        RuleSet.for_game("kunken", {"joker_limit": value})
+    message = caught.value.reason.message
+    assert f"“Jokers allowed in one meld”: {shown} is not allowed" in message
+    assert not any(word in message for word in ("None", "True", "'a'", "'K♠'"))
