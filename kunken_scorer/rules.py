@@ -554,7 +554,7 @@ PRESETS = {
     "ordered-rummy": RuleSet(
         game="ordered-rummy",
         min_players=2,
-        max_players=8,
+        max_players=12,  # "any number of players": as many as the switch allows (12 × 8 cards of 108)
         hand_size=8,
         number_points=None,
         court_points=10,

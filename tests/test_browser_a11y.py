@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import ready, settled, start_on_phone, tap_and_wait
+from conftest import (
+    expect_totals,
+    fill,
+    no_horizontal_overflow,
+    ready,
+    settled,
+    shots_dir,
+    start_on_phone,
+    tap_and_wait,
+)
 from playwright.sync_api import Page, expect
 
 WCAG_AA = {
@@ -75,3 +84,42 @@ def test_the_seat_pages_pass_axe(server, phones, locale):
     assert violations(scorer) == [], "the scorer on another player's part"
     player.goto(url)
     assert violations(player) == [], "session page of a phone holding a seat"
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_a_table_of_ten_plays_ordered_rummy_from_the_start_form(server, phones, locale, tmp_path):
+    """ "Any number of players": seats 9 to 12 wait behind "More seats"; ten players start, record a deal
+    and read the scoreboard and the summary, each page passing axe and fitting the phone's width."""
+    shots = shots_dir(tmp_path)
+    page = phones(locale=locale).new_page()
+    page.goto(server + "/")
+    page.locator("#game").select_option("ordered-rummy")
+    expect(page.locator("#players-8")).to_be_hidden()  # the form a Kunken table sees is no longer
+    page.locator("#more-seats > summary").tap()
+    names = [f"P{i + 1}" for i in range(10)]
+    for i, name in enumerate(names):
+        page.locator(f"#players-{i}").fill(name)
+    expect(page.locator("#players-11")).to_be_visible()
+    assert violations(page) == [], "start form with every seat"
+    no_horizontal_overflow(page)
+    page.screenshot(path=str(shots / f"ten-start-{locale[:2]}.png"), full_page=True)
+    tap_and_wait(page, "#create")
+    expect(page.locator("#record-deal")).to_be_visible()
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    fill(page, "players-0-melds", "8♥ 9♥ 10♥")  # P1 goes out: 27
+    for seat in range(1, 10):
+        fill(page, f"players-{seat}-hand", f"{seat + 1}♣")  # P2 to P10 keep 2♣ to 10♣: −2 to −10
+    settled(page)
+    expect(page.locator("#preview")).to_have_attribute("data-valid", "true")
+    assert violations(page) == [], "deal form for ten"
+    no_horizontal_overflow(page)
+    page.screenshot(path=str(shots / f"ten-deal-{locale[:2]}.png"), full_page=False)
+    tap_and_wait(page, "#footer-save")
+    expect_totals(page, {"P1": 27, **{f"P{seat + 1}": -(seat + 1) for seat in range(1, 10)}}, 1)
+    assert violations(page) == [], "session page for ten"
+    no_horizontal_overflow(page)
+    page.screenshot(path=str(shots / f"ten-session-{locale[:2]}.png"), full_page=True)
+    page.goto(page.url + "/summary")
+    assert violations(page) == [], "summary for ten"
+    no_horizontal_overflow(page)

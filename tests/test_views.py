@@ -42,7 +42,7 @@ def test_start_session_sets_the_scorer_cookie_and_shows_the_session(client, stor
 def test_unchanged_switches_take_the_chosen_games_defaults(client, store):
     sid = start(client, ["A", "B", "C", "D", "E", "F"], game="ordered-rummy", shown="kunken")
     rules = store.get_session(sid)["rules"]
-    assert rules["game"] == "ordered-rummy" and rules["joker_in_hand"] == 25 and rules["max_players"] == 8
+    assert rules["game"] == "ordered-rummy" and rules["joker_in_hand"] == 25 and rules["max_players"] == 12
 
 
 def test_a_changed_switch_is_kept_over_the_chosen_games_preset(client, store):

@@ -38,8 +38,10 @@ from ..notation import read_card_lines, read_hand, read_vist_lines
 from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from . import GAME_NAMES, reason_text
 
-#: Seats on the start form (ordered rummy plays up to 8).
-MAX_SEATS = 8
+#: Seats on the start form (ordered rummy plays up to 12); the first ``OPEN_SEATS`` are shown open, the
+#: others behind "More seats" (Kunken plays at most 5).
+MAX_SEATS = 12
+OPEN_SEATS = 8
 #: Longest text accepted in one card field (a textarea of melds or vists).
 MAX_CARDS_TEXT = 2000
 MAX_HAND_TEXT = 500
@@ -176,6 +178,8 @@ class SessionForm(FlaskForm):
             SelectChoice("points", lazy_gettext("points and jokers")),
         ],
     )
+    #: the seats shown open; the others are behind "More seats"
+    open_seats = OPEN_SEATS
     #: one-time key of this rendering of the form: a double tap on Start creates one session
     form_key = HiddenField()
     #: the game whose defaults the switches showed; only switches changed from them are kept
