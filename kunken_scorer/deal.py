@@ -762,7 +762,7 @@ def _apply_swaps(
 ) -> _Swaps:
     """Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker."""
     swaps = _Swaps({}, {}, {})
-    has_layout = {p.name for p in deal.players if p.melds}
+    has_layout = {name for name, checks in meld_checks.items() if checks}  # a name written twice: its first seat
     for swap in deal.swaps:
         result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
         swaps.results.setdefault(swap.by, []).append(result)
@@ -824,7 +824,7 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
     problems = []
     if cards.copies and max(cards.copies.values()) > rules.decks:
         for card, n in sorted((str(c), n) for c, n in cards.copies.items() if n > rules.decks):
-            problems.append(Reason("too_many_copies", {"card": card, "count": n}))
+            problems.append(Reason("too_many_copies", {"card": card, "count": n, "decks": rules.decks}))
     if rules.wild_card and cards.printed:
         problems.append(Reason("joker_not_in_deck", {"count": cards.printed, "wild": rules.wild_card}))
     jokers = cards.jokers - swapped

@@ -522,7 +522,7 @@ def check_swap(
         return SwapCheck(False, (Reason("swap_not_natural", {"card": shown}),), meld=check)
     swap = swap_into(check, cards[0], rules)
     if swap.legal and laid[cards[0]] >= rules.decks:  # every copy the decks hold is on the table already
-        copies = Reason("too_many_copies", {"card": str(cards[0]), "count": laid[cards[0]] + 1})
+        copies = Reason("too_many_copies", {"card": str(cards[0]), "count": laid[cards[0]] + 1, "decks": rules.decks})
         return SwapCheck(False, (copies,), swap.joker, check)
     if swap.legal and not has_layout:
         return SwapCheck(False, (Reason("swap_no_layout", {}),), swap.joker, check)

@@ -163,7 +163,7 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
         "hand-short",
         N_("{field}: no hand of this game is worth that: the points are a multiple of {step}, at most {most}."),
     ),
-    "too_many_copies": ("cards", N_("{card} is recorded {count} times; two decks hold only two.")),
+    "too_many_copies": ("cards", N_("{card} is recorded {count} times; the decks hold only {decks}.")),
     "too_many_jokers": ("cards", N_("{count} jokers are recorded; the deck has only {deck}.")),
     "went_out_with_cards": ("end-of-deal", N_("{player} went out but still has cards in hand: {cards}.")),
     "joker_not_in_deck": (
@@ -275,7 +275,7 @@ def _shown(value: Any) -> str:
         pass
     try:
         return str(value)
-    except ValueError:
+    except (ValueError, RecursionError):  # an int past 4,300 digits; a list nested a thousand deep
         return type(value).__name__
 
 

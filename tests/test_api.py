@@ -799,7 +799,11 @@ def test_swap_check_knows_the_layout(client):
     bad = client.post(f"{API}/swaps/check", json={**body, "has_layout": "yes"})
     assert bad.status_code == 400 and "has_layout" in bad.get_json()["error"]
     third = client.post(f"{API}/swaps/check", json={**body, "table": ["K♦ K♦ K♥"]}).get_json()
-    assert third == {"legal": False, "reasons": ["K♦ is recorded 3 times; two decks hold only two."]}
+    assert third == {"legal": False, "reasons": ["K♦ is recorded 3 times; the decks hold only 2."]}
+    one_deck = {**body, "table": ["K♦ K♥ K♥"], "rules": {"decks": 1}}
+    assert client.post(f"{API}/swaps/check", json=one_deck).get_json()["reasons"] == [
+        "K♦ is recorded 2 times; the decks hold only 1."
+    ]
 
 
 # -- a rule set where no card is worth anything ----------------------------------------------------
@@ -917,3 +921,10 @@ def test_a_session_says_when_its_target_is_reached_and_who_is_out(client, target
     assert post_deal(client, session).status_code == 201  # the session stays open: the scorer ends it
     sheet = client.get(url).get_json()
     assert (sheet["target_reached"], sheet["out"], sheet["ended_at"]) == (after_two, out, None)
+
+
+@pytest.mark.parametrize("depth", [*range(900, 1000, 4), 2000, 100_000])  # about where the stack runs out
+def test_a_switch_value_nested_deep_is_a_400_at_any_depth(client, depth):
+    raw = '{"cards": "A♠ A♥ A♦", "rules": {"joker_limit": ' + "[" * depth + "]" * depth + "}}"
+    response = client.post(f"{API}/melds/check", data=raw.encode(), content_type="application/json")
+    assert_error(response, 400)

@@ -1117,3 +1117,27 @@ def test_a_name_written_twice_is_a_problem_and_each_seat_scores_its_own_cards():
     # meld (15, not the first seat's 30) and its hand, doubled by the express as everyone else's
     assert [(p.name, p.plus, p.minus) for p in report.players] == [("Anna", 60, 0), ("Anna", 15, 20), ("Boris", 10, 30)]
     assert [len(d.melds) for d in report.details] == [1, 1, 0]
+
+
+def test_a_swap_by_a_name_written_twice_needs_a_layout_on_the_first_seat_of_the_name():
+    body = {
+        "players": [
+            {"name": "Anna", "hand": "5♠"},
+            {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
+            {"name": "Boris", "melds": ["K♠ K♣ JK"], "hand": "7♣"},
+        ],
+        "swaps": [{"by": "Anna", "from": "Boris", "meld": 0, "card": "K♦"}],
+    }
+    report = score(body)
+    # the swap names the first Anna, who laid nothing: the second seat's meld is not her layout
+    assert problem_codes(report) == {"duplicate_player", "illegal_swap"}
+    swap = next(r for r in report.problems if r.code == "illegal_swap")
+    assert [why.code for why in swap.params["why"]] == ["swap_no_layout"]
+
+
+def test_a_card_recorded_more_often_than_one_deck_holds_says_how_many_it_holds():
+    body = {"players": [{"name": "A", "melds": ["K♦ K♠ K♥"], "hand": ""}, {"name": "B", "hand": "K♦"}]}
+    assert "too_many_copies" not in problem_codes(score(body))
+    one_deck = score(body, kunken(decks=1))
+    copies = next(r for r in one_deck.problems if r.code == "too_many_copies")
+    assert copies.message == "K♦ is recorded 2 times; the decks hold only 1."

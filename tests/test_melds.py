@@ -731,7 +731,7 @@ def test_the_swap_check_counts_the_card_put_in_against_the_table():
     table = ["K♦ K♦ K♥"]
     third = check_swap("JK K♠ K♣", "K♦", KUNKEN_RULES, table=table)
     assert not third.legal and code_list(third.reasons) == ["too_many_copies"]
-    assert third.reasons[0].params == {"card": "K♦", "count": 3}
+    assert third.reasons[0].params == {"card": "K♦", "count": 3, "decks": 2}
     assert check_swap("JK K♠ K♣", "K♥", KUNKEN_RULES, table=table).legal
     assert check_swap("JK K♠ K♣", "K♦", KUNKEN_RULES, table=["K♦ K♥ K♣"]).legal  # one K♦ out: the other may be held
 

@@ -121,3 +121,12 @@ def test_a_refused_switch_value_is_repeated_as_it_was_sent_not_as_python_spells_
     message = caught.value.reason.message
     assert f"“Jokers allowed in one meld”: {shown} is not allowed" in message
     assert not any(word in message for word in ("None", "True", "'a'", "'K♠'"))
+
+
+def test_a_switch_value_nested_too_deep_to_spell_is_named_by_its_type():
+    nested: list = []
+    for _ in range(5000):  # too deep for json.dumps and for repr alike
+        nested = [nested]
+    with pytest.raises(RuleSetError) as caught:
+        RuleSet.for_game("kunken", {"joker_limit": nested})
+    assert '“Jokers allowed in one meld”: "list" is not allowed' in caught.value.reason.message
