@@ -526,6 +526,24 @@ def test_the_reference_shows_every_house_rule_with_the_preset_values(client):
     assert "15" in ordered.text("switch-ace_points")
 
 
+#: How the reference pages spell the presets' player counts ("two to five", "от двух до пяти").
+PLAYER_COUNT_WORDS = {
+    "en": {2: "two", 5: "five", 12: "twelve"},
+    "ru": {2: "двух", 5: "пяти", 12: "двенадцати"},
+}
+
+
+@pytest.mark.parametrize("game", ["kunken", "ordered-rummy"])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_reference_says_how_many_players_the_preset_seats(client, game, lang):
+    preset = RuleSet.preset(game)
+    words = PLAYER_COUNT_WORDS[lang]
+    expected = {"en": "two to {}", "ru": "от двух до {}"}[lang].format(words[preset.max_players])
+    assert words[preset.min_players] == words[2]
+    text = " ".join(Page(client.get(f"/rules/{game}", headers=EN if lang == "en" else RU)).text("players").split())
+    assert expected in text.lower()
+
+
 def test_the_reference_of_a_session_marks_its_switches(client, kunken_session):
     page = Page(client.get(f"/rules/kunken?session={kunken_session}", headers=EN))
     assert page.status == 200
