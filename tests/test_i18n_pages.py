@@ -343,12 +343,18 @@ def test_the_start_form_explains_its_switches_in_russian(client):
     data = {"csrf_token": CSRF.search(page)[1], "game": "kunken", "defaults_for": "kunken", "create": "x"}
     data.update({"players-0": "Анна", "players-1": "Вера"})
     data.update({"rules-ace_points": "abc", "rules-joker_limit": "bogus", "rules-wild_card": "7♠" * 11})
+    data.update({"rules-hand_size": "-3", "rules-opening_points": "1001"})
     response = client.post("/sessions", data=data, headers={"Accept-Language": "ru"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert field_errors(page, "rules-ace_points") == ["Введите целое число."]  # was also "Not a valid integer value."
+    # a whole number out of the switch's range says the range (it said "Enter a whole number." of -3)
+    assert field_errors(page, "rules-hand_size") == ["Введите целое число от 1 до 20."]
+    assert field_errors(page, "rules-opening_points") == ["Введите целое число от 0 до 1000."]
     assert field_errors(page, "rules-wild_card") == ["Слишком длинно: не больше 20 символов."]
-    assert field_errors(page, "rules-joker_limit") and not untranslated(page), untranslated(page)
+    assert field_errors(page, "rules-joker_limit") == ["Неверный вариант."] and not untranslated(page), untranslated(
+        page
+    )
 
 
 def test_an_imported_evening_is_announced_in_russian(client, evening):
@@ -400,7 +406,7 @@ def test_messages_built_in_code_are_russian(client):
     }
     data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
     data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
-    data["rules-ace_points"] = "500"
+    data["rules-wild_card"] = "JK"  # a card, but no natural one: the core refuses it, naming what it expects
     home = client.post("/sessions", data=data, headers={"Accept-Language": "ru"}).get_data(as_text=True)
     page = get(client, "/rules/desk", "ru")
     token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
@@ -409,7 +415,7 @@ def test_messages_built_in_code_are_russian(client):
         data={"meld-csrf_token": token, "meld-cards": "5♥ JK=8♣ 7♥", "meld-submit": "x"},
         headers={"Accept-Language": "ru"},
     ).get_data(as_text=True)
-    assert "«Очки за туза»: значение «500» не подходит" in visible_text(home) and "JK=8♣" in visible_text(desk)
+    assert "значение «JK» не подходит; ожидалось обычная карта, например 7♠" in visible_text(home) and "JK=8♣" in visible_text(desk)
     assert not untranslated(home) and not untranslated(desk), (untranslated(home), untranslated(desk))
 
 

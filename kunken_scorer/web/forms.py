@@ -58,6 +58,7 @@ TARGET_KINDS = [
 
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+_FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 
 
 class SubForm(Form):
@@ -109,8 +110,8 @@ def _switch_field(name: str):
         return WholeField(
             label,
             description=hint,
-            widget=NumberInput(),
-            validators=[NumberRange(min=0, max=100000, message=lazy_gettext("Enter a whole number."))],
+            widget=NumberInput(min=switch.lo, max=switch.hi),
+            validators=[NumberRange(switch.lo, switch.hi, message=_FROM_TO)],
         )
     return StringField(
         label,
@@ -165,7 +166,7 @@ class SessionForm(FlaskForm):
         widget=NumberInput(min=1, max=100000),
         validators=[
             Optional(),
-            NumberRange(min=1, max=100000, message=lazy_gettext("Enter a whole number from %(min)s to %(max)s.")),
+            NumberRange(min=1, max=100000, message=_FROM_TO),
         ],
     )
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
