@@ -235,6 +235,69 @@ def test_trusted_hosts_are_the_only_hosts_links_are_built_from(tmp_path, monkeyp
     assert bad.status_code == 400 and "view_url" not in bad.get_json()
 
 
+def raw_request(base: str, request_line: bytes, host: bytes = b"127.0.0.1") -> tuple[int, str, str]:
+    """Send one request as bytes (no client library would send these), over a real socket: status,
+    content type, body."""
+    import socket
+    from urllib.parse import urlsplit
+
+    where = urlsplit(base)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
+        conn.sendall(request_line + b"\r\nHost: " + host + b"\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers.get("Content-Type", ""), body.decode("utf-8")
+
+
+@pytest.fixture
+def waitress_server(app):
+    """``app`` served by waitress, the production server, on 127.0.0.1 (a free port): its base URL."""
+    import threading
+
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    thread.join(timeout=5)
+
+
+@pytest.mark.parametrize("host", [b"a..b", b"a" * 300])
+@pytest.mark.parametrize("path", [b"/", b"/nope", b"/players", b"/api/v1/health"])
+def test_a_host_header_no_address_can_be_built_from_is_a_400_in_words(waitress_server, host, path):
+    status, kind, body = raw_request(waitress_server, b"GET " + path + b" HTTP/1.1", host)
+    assert status == 400, (status, body[:300])
+    if path.startswith(b"/api/"):
+        assert kind == "application/json" and json.loads(body) == {"error": "The request could not be read."}
+    else:  # no page: its links would be built from that host
+        assert kind.startswith("text/plain") and body.strip() == "The request could not be read."
+
+
+def test_an_untrusted_host_gets_the_400_in_words_too(tmp_path, monkeypatch):
+    monkeypatch.setenv("KUNKEN_TRUSTED_HOSTS", "scores.example.org")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "s" * 32})
+    page = app.test_client().get("/", headers={"Host": "evil.example", "Accept-Language": "en"})
+    assert page.status_code == 400 and page.mimetype == "text/plain"
+    assert text(page).strip() == "Host 'evil.example' is not trusted."
+
+
+@pytest.mark.parametrize("query", [b"x=\xed", b"game=\xff\xfe", b"all=1&x=\xed\x80", "game=кункен".encode()])
+def test_raw_bytes_in_a_query_string_are_read_as_a_browser_would_send_them(live_server, client, query):
+    """waitress refuses such a request line (400 "Bad URI"); a server that passes it on, as Werkzeug's
+    does, reaches the app, which reads it as the browser's percent-encoding (it was a 500 on every page)."""
+    sid = start(client)
+    for path in ("/", "/players", f"/s/{sid}".encode(), f"/s/{sid}/summary".encode(), b"/rules/kunken", b"/nope"):
+        path = path.encode() if isinstance(path, str) else path
+        status, _kind, body = raw_request(live_server, b"GET " + path + b"?" + query + b" HTTP/1.1")
+        assert status == (404 if path == b"/nope" else 200), (path, query, status, body[:300])
+
+
 # -- no form of another site can post to the API -------------------------------------------------
 
 

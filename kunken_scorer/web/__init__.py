@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask.globals import request_ctx
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -196,7 +197,26 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(StorageUnavailable, _storage_error)
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
+    app.wsgi_app = _browser_query(app.wsgi_app)  # type: ignore[method-assign]
     _refresh_stale_stats_at_start(app, database)
+    return app
+
+
+_RAW_BYTE = re.compile(rb"[\x80-\xff]")
+
+
+def _browser_query(wsgi_app: Callable) -> Callable:
+    """The app with a query string's raw bytes past ASCII percent-encoded, as a browser sends them.
+    A script may send them raw (``?x=\xed``); Werkzeug reads a raw byte that is no UTF-8 as an error,
+    which every page would have answered with a 500."""
+
+    def app(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        query = environ.get("QUERY_STRING", "")
+        if not query.isascii():
+            raw = query.encode("latin-1", "replace")  # PEP 3333: the bytes as latin-1 text
+            environ["QUERY_STRING"] = _RAW_BYTE.sub(lambda m: b"%%%02X" % m[0][0], raw).decode("ascii")
+        return wsgi_app(environ, start_response)
+
     return app
 
 
@@ -625,6 +645,8 @@ def _error_response(code: int, message: str) -> Any:
     """An error as ``{"error": message}`` for the API, else as the error page; with its status."""
     if wants_json():
         response = jsonify(error=message)
+    elif request_ctx.url_adapter is None:  # a Host header no address can be built for: no page, just the words
+        response = current_app.response_class(message + "\n", mimetype="text/plain")
     else:
         response = current_app.make_response(render_template("error.html", code=code, message=message))
     response.status_code = code
