@@ -563,11 +563,38 @@ def test_a_deal_recorded_after_an_undo_keeps_the_undone_deal_away(client, store)
         data={"csrf_token": hidden(page, "csrf_token"), "expected_version": hidden(page, "expected_version")},
     )
     page = text(client.get(undone.headers["Location"]))
-    redo = {"csrf_token": hidden(page, "csrf_token"), "deal_id": hidden(page, "deal_id")}
+    redo = {
+        "csrf_token": hidden(page, "csrf_token"),
+        "deal_id": hidden(page, "deal_id"),
+        "expected_version": re.search(r'id="redo-form".*?name="expected_version" value="(\d+)"', page, re.S)[1],
+    }
     assert record(client, sid).status_code == 303  # another deal 2, recorded after the undo
     assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
     assert "not brought back" in text(client.get(f"/s/{sid}"))
     assert len(store.list_deals(sid)) == 2
+
+
+@pytest.mark.parametrize("version", [None, "", " ", "abc", "1.0", "²", "٣", "9" * 10])
+def test_an_undo_or_redo_form_without_a_readable_version_changes_nothing(client, store, version):
+    sid = start(client)
+    for _ in range(2):
+        assert record(client, sid).status_code == 303
+    page = text(client.get(f"/s/{sid}"))
+    data = {"csrf_token": hidden(page, "csrf_token")}
+    if version is not None:
+        data["expected_version"] = version
+    before = store.version(sid)
+    response = client.post(f"/s/{sid}/undo", data=data)
+    assert response.status_code == 400 and "nothing was changed" in text(response)
+    assert len(store.list_deals(sid)) == 2 and store.version(sid) == before
+    undone = client.post(f"/s/{sid}/undo", data={**data, "expected_version": hidden(page, "expected_version")})
+    page = text(client.get(undone.headers["Location"]))
+    redo = {"csrf_token": hidden(page, "csrf_token"), "deal_id": hidden(page, "deal_id")}
+    if version is not None:
+        redo["expected_version"] = version
+    response = client.post(f"/s/{sid}/redo", data=redo)
+    assert response.status_code == 400 and "nothing was changed" in text(response)
+    assert len(store.list_deals(sid)) == 1
 
 
 def test_the_history_line_keeps_its_spaces_between_facts(client, store):

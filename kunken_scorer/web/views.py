@@ -703,13 +703,27 @@ def delete_deal(sid: str, deal_id: int, session: dict):
     return go_to("views.session", gettext("Deal %(n)s deleted.", n=number), sid=sid)
 
 
+def _shown_version() -> int:
+    """The session version the undo or redo form was shown at: a form without it is refused (400), as a
+    change that could not be checked against the other phones' would be made blindly."""
+    version = request.form.get("expected_version", "")
+    if not (version.isascii() and version.isdigit() and len(version) <= 9):
+        abort(
+            400,
+            description=gettext(
+                "The form did not say which version of the session it showed, so nothing "
+                "was changed. Reload the page and try again."
+            ),
+        )
+    return int(version)
+
+
 @bp.post("/s/<sid>/undo")
 @change_required
 def undo(sid: str, session: dict):
     """Take back the last deal (kept in the history)."""
-    expected = request.form.get("expected_version", type=int)
     try:
-        undone = get_store().undo_last(sid, expected_version=expected)
+        undone = get_store().undo_last(sid, expected_version=_shown_version())
     except Conflict:
         message = gettext(
             "The session changed on another phone since this page was loaded; nothing was undone. "
@@ -727,9 +741,7 @@ def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     try:
         back = get_store().redo_undone(
-            sid,
-            request.form.get("deal_id", type=int) or 0,
-            expected_version=request.form.get("expected_version", type=int),
+            sid, request.form.get("deal_id", type=int) or 0, expected_version=_shown_version()
         )
     except NotFound:
         back = None
