@@ -287,15 +287,15 @@ def test_an_untrusted_host_gets_the_400_in_words_too(tmp_path, monkeypatch):
     assert text(page).strip() == "Host 'evil.example' is not trusted."
 
 
-@pytest.mark.parametrize("query", [b"x=\xed", b"game=\xff\xfe", b"all=1&x=\xed\x80", "game=кункен".encode()])
-def test_raw_bytes_in_a_query_string_are_read_as_a_browser_would_send_them(live_server, client, query):
+def test_raw_bytes_in_a_query_string_are_read_as_a_browser_would_send_them(live_server, client):
     """waitress refuses such a request line (400 "Bad URI"); a server that passes it on, as Werkzeug's
     does, reaches the app, which reads it as the browser's percent-encoding (it was a 500 on every page)."""
     sid = start(client)
-    for path in ("/", "/players", f"/s/{sid}".encode(), f"/s/{sid}/summary".encode(), b"/rules/kunken", b"/nope"):
-        path = path.encode() if isinstance(path, str) else path
-        status, _kind, body = raw_request(live_server, b"GET " + path + b"?" + query + b" HTTP/1.1")
-        assert status == (404 if path == b"/nope" else 200), (path, query, status, body[:300])
+    paths = [b"/", b"/players", f"/s/{sid}".encode(), f"/s/{sid}/summary".encode(), b"/rules/kunken", b"/nope"]
+    for query in (b"x=\xed", b"game=\xff\xfe", b"all=1&x=\xed\x80", "game=кункен".encode()):
+        for path in paths:
+            status, _kind, body = raw_request(live_server, b"GET " + path + b"?" + query + b" HTTP/1.1")
+            assert status == (404 if path == b"/nope" else 200), (path, query, status, body[:300])
 
 
 # -- no form of another site can post to the API -------------------------------------------------
