@@ -358,7 +358,8 @@ def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, stor
     response = scorer.post(f"/s/{sid}/draft", data=data)
     assert response.status_code == 409 and store.list_deals(sid) == []
     # a hidden number is whole digits only: a trailing newline is a damaged form, not a number
-    for bad in ({"version": data["version"] + "\n"}, {"deal": data["deal"] + "\n"}, {"version": "-1"}):
+    digits = {"version": "".join(chr(0x660 + int(d)) for d in data["version"])}  # Arabic-Indic digits: int() reads them
+    for bad in ({"version": data["version"] + "\n"}, {"deal": data["deal"] + "\n"}, {"version": "-1"}, digits):
         response = scorer.post(f"/s/{sid}/draft", data={**data, **bad})
         assert response.status_code == 422 and "The form is damaged; reload it." in text(response), bad
     assert store.list_deals(sid) == []
@@ -432,7 +433,12 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
         {"hand_mode": "counts", "player-small": "9" * 400},  # past float's range
     ):
         assert anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}).status_code == 422
-    for bad in ({"deal": "x"}, {"revision": "-1"}, {"deal": "", "revision": "1.5"}):  # the hidden numbers
+    for bad in (
+        {"deal": "x"},
+        {"revision": "-1"},
+        {"deal": "", "revision": "1.5"},
+        {"revision": "𝟎"},
+    ):  # hidden numbers
         shown = text(anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}))
         assert shown.count("The form is damaged; reload it.") == 1, bad
     assert store.draft(sid)["parts"] == {}

@@ -245,7 +245,7 @@ def _count_field(label: Any) -> IntegerField:
 
 
 #: A hidden field holding a version, revision or deal number: a whole number, or the form is damaged.
-_WHOLE = Regexp(r"\A\d{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))
+_WHOLE = Regexp(r"\A[0-9]{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))  # not "٣"
 
 
 class PlayerForm(SubForm):
