@@ -284,7 +284,7 @@ def test_an_untrusted_host_gets_the_400_in_words_too(tmp_path, monkeypatch):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.db"), "SECRET_KEY": "s" * 32})
     page = app.test_client().get("/", headers={"Host": "evil.example", "Accept-Language": "en"})
     assert page.status_code == 400 and page.mimetype == "text/plain"
-    assert text(page).strip() == "Host 'evil.example' is not trusted."
+    assert text(page).strip() == "The request could not be read."  # not Werkzeug's English, repeating the host
 
 
 def test_raw_bytes_in_a_query_string_are_read_as_a_browser_would_send_them(live_server, client):

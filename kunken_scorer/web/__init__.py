@@ -22,12 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
-from flask.globals import request_ctx
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.exceptions import BadHost, HTTPException, SecurityError, TooManyRequests
 from werkzeug.exceptions import NotFound as PageNotFound
 
 from ..messages import Reason, render
@@ -206,14 +205,17 @@ _RAW_BYTE = re.compile(rb"[\x80-\xff]")
 
 
 def _browser_query(wsgi_app: Callable) -> Callable:
-    """The app with a query string's raw bytes past ASCII percent-encoded, as a browser sends them.
+    r"""The app with a query string's raw bytes past ASCII percent-encoded, as a browser sends them.
     A script may send them raw (``?x=\xed``); Werkzeug reads a raw byte that is no UTF-8 as an error,
     which every page would have answered with a 500."""
 
     def app(environ: dict, start_response: Callable) -> Iterable[bytes]:
         query = environ.get("QUERY_STRING", "")
         if not query.isascii():
-            raw = query.encode("latin-1", "replace")  # PEP 3333: the bytes as latin-1 text
+            try:
+                raw = query.encode("latin-1")  # PEP 3333: the bytes as latin-1 text
+            except UnicodeEncodeError:  # a server that passed text, not bytes
+                raw = query.encode("utf-8")
             environ["QUERY_STRING"] = _RAW_BYTE.sub(lambda m: b"%%%02X" % m[0][0], raw).decode("ascii")
         return wsgi_app(environ, start_response)
 
@@ -645,12 +647,17 @@ def _error_response(code: int, message: str) -> Any:
     """An error as ``{"error": message}`` for the API, else as the error page; with its status."""
     if wants_json():
         response = jsonify(error=message)
-    elif request_ctx.url_adapter is None:  # a Host header no address can be built for: no page, just the words
+    elif _bad_host():  # no address can be built for the request, so no page with links: just the words
         response = current_app.response_class(message + "\n", mimetype="text/plain")
     else:
         response = current_app.make_response(render_template("error.html", code=code, message=message))
     response.status_code = code
     return response
+
+
+def _bad_host() -> bool:
+    """The request's Host header is no host (``a..b``) or one ``KUNKEN_TRUSTED_HOSTS`` does not list."""
+    return isinstance(request.routing_exception, (BadHost, SecurityError))
 
 
 def _http_error(error: HTTPException):
@@ -663,7 +670,8 @@ def _http_error(error: HTTPException):
     }
     if error.code is None:  # a proxy exception carries its own response (Flask answers those without a handler)
         return error.get_response()
-    custom = error.description if error.description != type(error).description else None
+    # (a refused host's own text repeats the host, in English)
+    custom = error.description if error.description != type(error).description and not _bad_host() else None
     message = custom or messages.get(error.code) or gettext("The request could not be completed.")
     response = _error_response(error.code, message)
     if error.code == 401:
