@@ -661,6 +661,11 @@ def test_a_delete_without_its_revision_is_refused(client, store):
     response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data={"csrf_token": hidden(page, "csrf_token")})
     assert response.status_code == 400 and "nothing was deleted" in text(response)
     assert len(store.list_deals(sid)) == 1
+    for damaged in ("٠", "0_0", "0" * 25):  # int() reads each as 0; a hidden number is ASCII digits, at most 9
+        data = {"csrf_token": hidden(page, "csrf_token"), "revision": damaged}
+        response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data=data)
+        assert response.status_code == 400 and "nothing was deleted" in text(response), damaged
+    assert len(store.list_deals(sid)) == 1
     response = client.post(
         f"/s/{sid}/deals/{deal_id}/delete",
         data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")},

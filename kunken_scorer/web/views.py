@@ -680,7 +680,7 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
 def delete_deal(sid: str, deal_id: int, session: dict):
     """Delete a deal (kept in the history)."""
     store = get_store()
-    revision = request.form.get("revision", type=int)
+    revision = _hidden_number("revision")
     try:
         number = store.get_deal(sid, deal_id)["number"]
     except NotFound:
@@ -703,11 +703,18 @@ def delete_deal(sid: str, deal_id: int, session: dict):
     return go_to("views.session", gettext("Deal %(n)s deleted.", n=number), sid=sid)
 
 
+def _hidden_number(name: str) -> int | None:
+    """A number a page's form carries hidden (a version, a revision, a deal's id): ASCII digits, at most 9
+    (``int()`` would also read "٣", "1_0" and 25 digits); None when it is missing or damaged."""
+    value = request.form.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
 def _shown_version() -> int:
     """The session version the undo or redo form was shown at: a form without it is refused (400), as a
     change that could not be checked against the other phones' would be made blindly."""
-    version = request.form.get("expected_version", "")
-    if not (version.isascii() and version.isdigit() and len(version) <= 9):
+    version = _hidden_number("expected_version")
+    if version is None:
         abort(
             400,
             description=gettext(
@@ -715,7 +722,7 @@ def _shown_version() -> int:
                 "was changed. Reload the page and try again."
             ),
         )
-    return int(version)
+    return version
 
 
 @bp.post("/s/<sid>/undo")
@@ -740,9 +747,7 @@ def undo(sid: str, session: dict):
 def redo(sid: str, session: dict):
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     try:
-        back = get_store().redo_undone(
-            sid, request.form.get("deal_id", type=int) or 0, expected_version=_shown_version()
-        )
+        back = get_store().redo_undone(sid, _hidden_number("deal_id") or 0, expected_version=_shown_version())
     except NotFound:
         back = None
     except Conflict:
