@@ -267,7 +267,7 @@ class Deal:
         return [p.name for p in self.players if not p.holds_cards]
 
 
-def _bad(name: str, expected: str) -> DealInputError:
+def _bad(name: str, expected: str | Reason) -> DealInputError:
     return DealInputError(Reason("bad_field", {"field": name, "expected": expected}))
 
 
@@ -283,6 +283,20 @@ def read_flag(data: Mapping[str, Any], key: str) -> bool:
     if not isinstance(value, bool):
         raise _bad(key, M_("true or false"))
     return value
+
+
+def read_note(data: Mapping[str, Any], key: str = "note") -> str | None:
+    """A note: text of at most ``MAX_NOTE`` characters (blank or left out: None); ``DealInputError`` naming it.
+
+    >>> read_note({"note": " misdeal "}), read_note({})
+    ('misdeal', None)
+    """
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_NOTE:
+        raise _bad(key, Reason("expected_text_at_most", {"limit": MAX_NOTE}))
+    return value.strip() or None
 
 
 def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ...]:

@@ -361,6 +361,11 @@ MESSAGES.update(
             N_("The deal holds {count} cards, more than any decks deal; a deal of at most {limit} cards is read."),
         ),
         "bad_target": ("session-end", N_("Target: {why}")),
+        "other_game": ("games", N_("This score sheet plays {game}, not {value}; leave out game.")),
+        "other_rules": (
+            "house-rules",
+            N_("This score sheet keeps the rules it was created with; these differ: {switches}. Leave out rules."),
+        ),
         "expected_range": ("house-rules", N_("a whole number from {lo} to {hi}")),
         "expected_one_of": ("house-rules", N_("one of {options}")),
         "expected_range_or": ("house-rules", N_("a whole number from {lo} to {hi}, or {word}")),

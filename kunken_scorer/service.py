@@ -8,8 +8,10 @@ not re-score them on every poll.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -20,6 +22,8 @@ from .draft import DraftCheck, check_draft
 from .messages import M_
 from .session import SessionStatus
 from .store import StorageUnavailable, Store
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -541,6 +545,23 @@ def asked_end(draft: Draft, body: dict) -> dict:
     return end
 
 
+def same_rules(body: dict, rules: RuleSet) -> None:
+    """A deal for a session is scored under the session's rules: a ``KunkenError`` for a body that asks for
+    another game or other values of the switches."""
+    game = body.get("game")
+    if game is not None and game != rules.game:
+        if not isinstance(game, str):
+            raise KunkenError(Reason("bad_field", {"field": "game", "expected": M_('"kunken" or "ordered-rummy"')}))
+        raise KunkenError(Reason("other_game", {"game": rules.game, "value": game}))
+    switches = body.get("rules")
+    if switches in (None, {}):
+        return
+    asked = RuleSet.for_game(rules.game, switches)  # refuses unknown switches and values
+    differ = [name for name in switches if name != "game" and getattr(asked, name) != getattr(rules, name)]
+    if differ:
+        raise KunkenError(Reason("other_rules", {"switches": ", ".join(differ)}))
+
+
 def stats_stale_in(database: str) -> bool:
     """True when some session's player statistics in the file ``database`` are out of date (read on a
     connection of its own; ``StorageUnavailable`` when the file cannot be read)."""
@@ -558,3 +579,139 @@ def refresh_stale_stats_in(database: str) -> None:
         refresh_stale_stats(store)
     finally:
         store.close()
+
+
+# -- the API's answers: plain data, each reason in words by ``say`` -------------------------------
+
+#: A reason as a sentence in the request's language (the web layer's ``reason_text``).
+Say = Callable[[Reason], str]
+
+
+def problems(reasons: Iterable[Reason], say: Say) -> list[dict]:
+    """Reasons as the API lists them: their code and their sentence."""
+    return [{"code": r.code, "message": say(r)} for r in reasons]
+
+
+def report_answer(report: DealReport, say: Say) -> dict:
+    """A scored deal's players, problems and warnings."""
+    return {
+        "problems": problems(report.problems, say),
+        "warnings": problems(report.warnings, say),
+        "players": [p.to_dict() for p in report.players],
+    }
+
+
+def deal_entry(scored: ScoredDeal, say: Say) -> dict:
+    """A stored deal as the API shows it: as recorded, with its scores and problems."""
+    row = scored.row
+    entry = {"number": row["number"], "record": row["record"], "override": row["override"], "note": row["note"]}
+    if scored.report is not None:
+        return {**entry, **report_answer(scored.report, say)}
+    return {**entry, "players": [], "problems": problems([scored.error] if scored.error else [], say), "warnings": []}
+
+
+def session_answer(board: Scoreboard, say: Say) -> dict:
+    """A score sheet as ``GET /api/v1/sessions/<id>`` answers it."""
+    session = board.session
+    out = {s.name for s in board.status.standings if s.out}
+    return {
+        "id": session["id"],
+        "game": session["game"],
+        "rules": session["rules"],
+        "players": board.players,
+        "deals": [deal_entry(d, say) for d in board.deals],
+        "totals": board.totals,
+        "version": board.version,
+        "target": session["target"],
+        "target_reached": board.status.finished,
+        "out": [name for name in board.players if name in out],
+        "created_at": session["created_at"],
+        "ended_at": session["ended_at"],
+    }
+
+
+def deal_answer(number: int, report: DealReport, tally: Tally, say: Say) -> dict:
+    """The answer to a recorded deal: its number and scores, the totals and version after it."""
+    return {
+        "number": number,
+        "players": [p.to_dict() for p in report.players],
+        "warnings": problems(report.warnings, say),
+        "totals": tally.points,
+        "version": tally.version,
+    }
+
+
+def part_answer(draft: Draft, seat: int, say: Say) -> dict:
+    """One seat of the draft: who, whether taken, its part and state, its problems."""
+    entry = draft.parts.get(seat) or {}
+    check = draft.check.seats[seat]
+    return {
+        "seat": seat,
+        "player": draft.players[seat],
+        "taken": seat in draft.taken,
+        "state": check.state,
+        "part": entry.get("part"),
+        "revision": entry.get("revision", 0),
+        "written_by": entry.get("written_by"),
+        "written_at": entry.get("written_at"),
+        "problems": problems(check.problems, say),
+        "waiting_for": list(check.waiting_for),
+    }
+
+
+def draft_answer(draft: Draft, say: Say) -> dict:
+    """The draft of the next deal: every seat, the problems and the scores so far."""
+    check = draft.check
+    return {
+        "deal": draft.deal,
+        "version": draft.version,
+        "complete": check.complete,
+        "valid": check.ready,
+        "went_out": check.went_out,
+        "express": draft.end["express"],
+        "redeal": draft.end["redeal"],
+        "seats": [part_answer(draft, seat, say) for seat in range(len(draft.players))],
+        "problems": problems(check.problems, say),
+        "warnings": problems(check.report.warnings, say),
+        "players": [p.to_dict() for p in check.report.players],
+    }
+
+
+def record_answered(
+    store: Store,
+    session_id: str,
+    record: dict,
+    report: DealReport,
+    rules: RuleSet,
+    key: str | None,
+    say: Say,
+    **options: Any,
+) -> tuple[int, dict]:
+    """Store a deal and answer (201, its scores, the totals and the version). The answer is kept for a retry
+    with the same Idempotency-Key, in the deal's own transaction when the totals before it are known; a key
+    already answered gets that answer again."""
+    made: list[tuple[Tally, dict] | None] = []
+
+    def answer(deal: dict, version: int) -> dict | None:
+        tally = tally_after(session_id, record, report, version, rules)
+        made.append(None if tally is None else (tally, deal_answer(deal["number"], report, tally, say)))
+        return made[-1][1] if made[-1] else None
+
+    deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, **options)
+    if created and made[-1] is not None:
+        tally, body = made[-1]
+        remember_tally(tally)  # the deal is committed: the next recording may start from its tally
+        return 201, body
+    if not created:  # the same key stored a deal in a request running alongside this one
+        assert key is not None  # add_deal stores nothing only for a key it has seen
+        replay = store.stored_response(session_id, key)
+        if replay is not None:
+            return replay
+        report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
+    body = deal_answer(deal["number"], report, session_tally(store, session_id), say)
+    if key is not None:
+        try:
+            store.save_response(session_id, key, 201, body)
+        except StorageUnavailable as err:  # the deal is stored: a retry rebuilds this answer from it
+            _log.warning("answer to %s not kept for retries: %s", key, err)
+    return 201, body

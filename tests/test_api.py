@@ -385,6 +385,16 @@ def test_recording_refuses_bad_deals(client, store, change, expected):
     assert store.list_deals(s["id"]) == []
 
 
+def test_other_rules_are_refused_in_the_clients_language(client, store):
+    s = new_session(client, rules={"ace_points": 5})
+    client.set_cookie("lang", "ru")
+    game = assert_error(post_deal(client, s, {**DEAL, "game": "ordered-rummy"}), 400)
+    assert game == "В этой записи играют в kunken, а не в ordered-rummy; не передавайте game."
+    rules = assert_error(post_deal(client, s, {**DEAL, "rules": {"ace_points": 10, "decks": 2}}), 400)
+    assert rules == "У записи остаются правила, с которыми её начали; отличаются: ace_points. Не передавайте rules."
+    assert store.list_deals(s["id"]) == []
+
+
 def test_deal_body_may_repeat_the_sessions_own_rules(client):
     s = new_session(client, rules={"ace_points": 5})
     response = post_deal(client, s, {**DEAL, "rules": {"ace_points": 5}})

@@ -31,28 +31,24 @@ from .. import (
     check_opening,
     check_swap,
     evaluate_deal,
+    service,
 )
-from ..deal import MAX_NOTE, check_short_hands, read_cards, read_flag, read_melds, read_whole
+from ..deal import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..draft import read_part
 from ..exports import DocumentError, export_document, import_document
 from ..messages import M_, Text
 from ..rules import read_rules
 from ..service import (
     Draft,
-    ScoredDeal,
-    Tally,
     asked_end,
     draft_deal,
     load_draft,
     prepare_deal,
-    remember_tally,
     scoreboard,
     session_players,
-    session_tally,
-    tally_after,
     with_end,
 )
-from ..store import Conflict, DraftClosed, NotFound, SessionEnded, StorageUnavailable, Store
+from ..store import Conflict, DraftClosed, NotFound, SessionEnded, Store
 from . import (
     STRICT_JSON,
     bearer_token,
@@ -191,7 +187,11 @@ def _reasons(reasons) -> list[str]:
 
 
 def _problems(reasons) -> list[dict]:
-    return [{"code": r.code, "message": reason_text(r)} for r in reasons]
+    return service.problems(reasons, reason_text)
+
+
+def _draft(draft: Draft) -> dict:
+    return service.draft_answer(draft, reason_text)
 
 
 def _links(session_id: str, token: str) -> dict:
@@ -241,38 +241,6 @@ def _expected_version(body: dict) -> int | None:
     if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 10**12:
         raise _bad("version", M_("the score sheet's version, a whole number"))
     return version
-
-
-def _note(value: Any, field: str = "note") -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or len(value) > MAX_NOTE:
-        raise _bad(field, Reason("expected_text_at_most", {"limit": MAX_NOTE}))
-    return value.strip() or None
-
-
-def _same_rules(body: dict, rules: RuleSet) -> None:
-    """A deal for a session is scored under the session's rules; refuse a body that asks for others."""
-    game = body.get("game")
-    if game is not None and game != rules.game:
-        if not isinstance(game, str):
-            raise _bad("game", M_('"kunken" or "ordered-rummy"'))
-        raise ApiError(
-            400, gettext("This score sheet plays %(game)s, not %(other)s; leave out game.", game=rules.game, other=game)
-        )
-    switches = body.get("rules")
-    if switches in (None, {}):
-        return
-    asked = RuleSet.for_game(rules.game, switches)  # refuses unknown switches and values
-    differ = [name for name in switches if name != "game" and getattr(asked, name) != getattr(rules, name)]
-    if differ:
-        raise ApiError(
-            400,
-            gettext(
-                "This score sheet keeps the rules it was created with; these differ: %(switches)s. Leave out rules.",
-                switches=", ".join(differ),
-            ),
-        )
 
 
 # -- rule checks ---------------------------------------------------------------------------
@@ -351,30 +319,10 @@ def score_deal():
     deal = Deal.from_dict(body)
     check_short_hands(deal, rules)
     report = evaluate_deal(deal, rules)
-    return {
-        "valid": report.valid,
-        "problems": _problems(report.problems),
-        "warnings": _problems(report.warnings),
-        "players": [p.to_dict() for p in report.players],
-    }
+    return {"valid": report.valid, **service.report_answer(report, reason_text)}
 
 
 # -- sessions ------------------------------------------------------------------------------
-
-
-def _deal_entry(scored: ScoredDeal) -> dict:
-    """A stored deal as the API shows it: as recorded, with its scores and problems."""
-    row = scored.row
-    entry = {"number": row["number"], "record": row["record"], "override": row["override"], "note": row["note"]}
-    if scored.report is not None:
-        entry["players"] = [p.to_dict() for p in scored.report.players]
-        entry["problems"] = _problems(scored.report.problems)
-        entry["warnings"] = _problems(scored.report.warnings)
-    else:
-        entry["players"] = []
-        entry["problems"] = _problems([scored.error] if scored.error else [])
-        entry["warnings"] = []
-    return entry
 
 
 @bp.post("/sessions")
@@ -395,23 +343,7 @@ def create_session():
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str):
     """A score sheet: rules, players, every deal with its scores, totals and version."""
-    board = scoreboard(get_store(), session_id)
-    session = board.session
-    out = {s.name for s in board.status.standings if s.out}
-    return {
-        "id": session["id"],
-        "game": session["game"],
-        "rules": session["rules"],
-        "players": board.players,
-        "deals": [_deal_entry(d) for d in board.deals],
-        "totals": board.totals,
-        "version": board.version,
-        "target": session["target"],
-        "target_reached": board.status.finished,
-        "out": [name for name in board.players if name in out],
-        "created_at": session["created_at"],
-        "ended_at": session["ended_at"],
-    }
+    return service.session_answer(scoreboard(get_store(), session_id), reason_text)
 
 
 def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, Any]:
@@ -435,44 +367,8 @@ def _refuse_problems(report, override: bool, message: str) -> None:
 
 
 def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
-    """Store the deal; answer 201 with its scores, the totals and the version (kept for a retried key, in
-    the same transaction when the totals before it are known)."""
-    made: list[tuple[Tally, dict] | None] = []
-
-    def answer(deal: dict, version: int) -> dict | None:
-        tally = tally_after(session_id, record, report, version, rules)
-        made.append(None if tally is None else (tally, _deal_answer(deal["number"], report, tally)))
-        return made[-1][1] if made[-1] else None
-
-    deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, **options)
-    if created and made[-1] is not None:
-        tally, body = made[-1]
-        remember_tally(tally)  # the deal is committed: the next recording may start from its tally
-        return _replay(201, body)
-    if not created:  # the same key stored a deal in a request running alongside this one
-        assert key is not None  # add_deal stores nothing only for a key it has seen
-        replay = store.stored_response(session_id, key)
-        if replay is not None:
-            return _replay(*replay)
-        report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
-    body = _deal_answer(deal["number"], report, session_tally(store, session_id))
-    if key is not None:
-        try:
-            store.save_response(session_id, key, 201, body)
-        except StorageUnavailable as err:  # the deal is stored: a retry rebuilds this answer from it
-            current_app.logger.warning("answer to %s not kept for retries: %s", key, err)
-    return _replay(201, body)
-
-
-def _deal_answer(number: int, report, tally: Tally) -> dict:
-    """The answer to a recorded deal: its number and scores, the totals and version after it."""
-    return {
-        "number": number,
-        "players": [p.to_dict() for p in report.players],
-        "warnings": _problems(report.warnings),
-        "totals": tally.points,
-        "version": tally.version,
-    }
+    """Store the deal; answer 201 with its scores, the totals and the version (``service.record_answered``)."""
+    return _replay(*service.record_answered(store, session_id, record, report, rules, key, reason_text, **options))
 
 
 @bp.post("/sessions/<session_id>/deals")
@@ -485,9 +381,9 @@ def record_deal(session_id: str):
     body = _body()
     expected = _expected_version(body)
     rules = RuleSet.from_dict(session["rules"])
-    _same_rules(body, rules)
+    service.same_rules(body, rules)
     override = read_flag(body, "override")
-    note = _note(body.get("note"))
+    note = read_note(body)
     record, report = prepare_deal(session, body)
     _refuse_problems(
         report,
@@ -563,44 +459,10 @@ def _seat_index(draft: Draft, seat: int) -> str:
     return draft.players[seat]
 
 
-def _part_entry(draft: Draft, seat: int) -> dict:
-    entry = draft.parts.get(seat)
-    check = draft.check.seats[seat]
-    return {
-        "seat": seat,
-        "player": draft.players[seat],
-        "taken": seat in draft.taken,
-        "state": check.state,
-        "part": entry["part"] if entry else None,
-        "revision": entry["revision"] if entry else 0,
-        "written_by": entry["written_by"] if entry else None,
-        "written_at": entry["written_at"] if entry else None,
-        "problems": _problems(check.problems),
-        "waiting_for": list(check.waiting_for),
-    }
-
-
-def _draft_body(draft: Draft) -> dict:
-    check = draft.check
-    return {
-        "deal": draft.deal,
-        "version": draft.version,
-        "complete": check.complete,
-        "valid": check.ready,
-        "went_out": check.went_out,
-        "express": draft.end["express"],
-        "redeal": draft.end["redeal"],
-        "seats": [_part_entry(draft, seat) for seat in range(len(draft.players))],
-        "problems": _problems(check.problems),
-        "warnings": _problems(check.report.warnings),
-        "players": [p.to_dict() for p in check.report.players],
-    }
-
-
 @bp.get("/sessions/<session_id>/draft")
 def get_draft(session_id: str):
     """The draft of the next deal: every seat's part and state, the problems and scores so far."""
-    return _draft_body(load_draft(get_store(), session_id))
+    return _draft(load_draft(get_store(), session_id))
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>")
@@ -656,10 +518,10 @@ def write_part(session_id: str, seat: int):
                 "The part as it is now is in “current”.",
                 revision=revision,
             ),
-            current=_part_entry(fresh, seat),
+            current=service.part_answer(fresh, seat, reason_text),
         ) from None
     fresh = load_draft(store, session_id)
-    return {**_part_entry(fresh, seat), "draft": _draft_body(fresh)}
+    return {**service.part_answer(fresh, seat, reason_text), "draft": _draft(fresh)}
 
 
 @bp.delete("/sessions/<session_id>/draft")
@@ -668,7 +530,7 @@ def discard_draft(session_id: str):
     store = get_store()
     scorer_session(session_id)
     store.discard_draft(session_id)
-    return _draft_body(load_draft(store, session_id))
+    return _draft(load_draft(store, session_id))
 
 
 @bp.post("/sessions/<session_id>/draft/record")
@@ -691,7 +553,7 @@ def record_draft(session_id: str):
         )
     end = asked_end(draft, body)
     override = read_flag(body, "override")
-    note = _note(body.get("note"))
+    note = read_note(body)
     chosen = with_end(draft, end)
     if not chosen.check.complete:
         raise ApiError(
