@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -327,6 +328,10 @@ def _writer_lock(db: Database) -> threading.Lock:
         return _WRITER_LOCKS.setdefault(path, threading.Lock())
 
 
+#: Each thread's kept connection (``Store.kept``): (the file's identity, the store).
+_KEPT = threading.local()
+
+
 class Store:
     """Sessions, deals and history kept in one SQLite database."""
 
@@ -385,6 +390,36 @@ class Store:
     def close(self) -> None:
         """Close the database connection."""
         self.db.close()
+
+    @classmethod
+    def kept(cls, path: str, *, max_bytes: int | None = None) -> Store:
+        """This thread's connection to the file ``path``, kept between calls (opening one costs as much as a
+        whole small request).
+
+        The file is looked at (``stat``) on every call: a file deleted, replaced, or whose owner or
+        permissions changed since the connection was opened gets a fresh connection, and a missing file is
+        ``StorageUnavailable``. A connection kept to a deleted file would go on acknowledging writes that no
+        file holds; the file is never created here either (``open`` makes and migrates it).
+        """
+        try:
+            st = os.stat(path)
+        except OSError as err:
+            cls.drop_kept()
+            raise StorageUnavailable("missing", f"{path}: {err.strerror}") from None
+        key = (path, max_bytes, st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid)
+        kept = getattr(_KEPT, "store", None)
+        if kept is None or kept[0] != key:
+            cls.drop_kept()
+            _KEPT.store = (key, cls.connect(path, max_bytes=max_bytes))
+        return _KEPT.store[1]
+
+    @staticmethod
+    def drop_kept() -> None:
+        """Close this thread's kept connection (the next ``kept`` opens afresh)."""
+        kept = getattr(_KEPT, "store", None)
+        _KEPT.store = None
+        if kept is not None:
+            kept[1].close()
 
     def backup(self, target: str) -> dict:
         """Copy the whole database to ``target`` with SQLite's online backup (consistent while others write).

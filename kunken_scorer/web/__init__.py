@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -32,7 +31,8 @@ from werkzeug.exceptions import NotFound as PageNotFound
 from ..messages import Reason, render
 from ..notation import in_russian_notation, vist_line
 from ..rules import SWITCHES, RuleSet
-from ..store import NotFound, SessionEnded, StorageUnavailable, Store, StoreError
+from ..service import refresh_stats_at_start
+from ..store import NotFound, SessionEnded, StorageUnavailable, Store
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -197,7 +197,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
     app.wsgi_app = _browser_query(app.wsgi_app)  # type: ignore[method-assign]
-    _refresh_stale_stats_at_start(app, database)
+    try:
+        refresh_stats_at_start(database, wait=app.testing)
+    except StorageUnavailable as err:
+        raise StartupError(f"cannot read the database {database}: {err}") from None
     return app
 
 
@@ -220,35 +223,6 @@ def _browser_query(wsgi_app: Callable) -> Callable:
         return wsgi_app(environ, start_response)
 
     return app
-
-
-def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
-    """Statistics of sessions changed before a crash (or by a migration), on a connection of its own.
-
-    A file that cannot be written now (read-only, full) is not a reason not to start: the
-    statistics are worked out again at the next look at /players.
-    """
-    from ..service import stats_stale_in
-
-    try:
-        stale = stats_stale_in(database)
-    except StorageUnavailable as err:
-        raise StartupError(f"cannot read the database {database}: {err}") from None
-    if not stale:
-        return
-    if app.testing:
-        _refresh_all_stats(app, database)
-    else:  # many sessions (an upgraded database) take a while: the server answers meanwhile
-        threading.Thread(target=_refresh_all_stats, args=(app, database), name="kunken-stats", daemon=True).start()
-
-
-def _refresh_all_stats(app: Flask, database: str) -> None:
-    from ..service import refresh_stale_stats_in
-
-    try:
-        refresh_stale_stats_in(database)
-    except (sqlite3.Error, StoreError) as err:
-        app.logger.warning("player statistics not brought up to date at start: %s", err)
 
 
 def no_store() -> None:
@@ -284,42 +258,13 @@ def stale_catalogs(directories: str | Path) -> list[Path]:
     return stale
 
 
-#: Each server thread keeps its SQLite connection between requests (opening one costs as much as
-#: a whole small request). It is opened again when the file is not the same file any more.
-_CONNECTIONS = threading.local()
-
-
 def get_store() -> Store:
-    """The request's store: this thread's connection to the database file.
-
-    The file is looked at (``stat``) on every request: a file deleted, replaced, or whose owner or
-    permissions changed since the connection was opened gets a fresh connection, and a missing
-    file is ``StorageUnavailable`` (503). A connection kept to a deleted file would go on
-    acknowledging writes that no file holds; it is never re-created by a request either (it is
-    made and migrated at start-up only).
-    """
+    """The request's store: this thread's kept connection to the database file (``Store.kept``); a missing
+    file is ``StorageUnavailable`` (503)."""
     if "store" not in g:
-        path = current_app.config["DATABASE"]
         max_bytes = int(current_app.config.get("DATABASE_MAX_MB") or 0) * 1024 * 1024
-        try:
-            st = os.stat(path)
-        except OSError as err:
-            _drop_connection()
-            raise StorageUnavailable("missing", f"{path}: {err.strerror}") from None
-        key = (path, max_bytes, st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid)
-        kept = getattr(_CONNECTIONS, "kept", None)
-        if kept is None or kept[0] != key:
-            _drop_connection()
-            _CONNECTIONS.kept = (key, Store.connect(path, max_bytes=max_bytes))
-        g.store = _CONNECTIONS.kept[1]
+        g.store = Store.kept(current_app.config["DATABASE"], max_bytes=max_bytes)
     return g.store
-
-
-def _drop_connection() -> None:
-    kept = getattr(_CONNECTIONS, "kept", None)
-    _CONNECTIONS.kept = None
-    if kept is not None:
-        kept[1].close()
 
 
 def board_or_404(sid: str):
@@ -338,7 +283,7 @@ def _close_store(_exc: Any = None) -> None:
         if g.pop("storage_fault", False) or not os.access(current_app.config["DATABASE"], os.W_OK):
             # SQLite shares one handle of the -shm file between a process's connections: one kept
             # open while the file is read-only would keep every later connection read-only too.
-            _drop_connection()
+            Store.drop_kept()
 
 
 # -- who may edit --------------------------------------------------------------------------
