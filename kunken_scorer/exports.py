@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -40,7 +41,54 @@ __all__ = [
     "export_document",
     "import_document",
     "read_document",
+    "read_json",
 ]
+
+
+class _NotANumber(ValueError):
+    """NaN, Infinity or -Infinity in JSON text: Python reads them, JSON has no such number."""
+
+
+def _reject_constant(name: str) -> None:
+    raise _NotANumber(name)
+
+
+#: JSON as the API and the import read it: NaN and Infinity refused. One decoder for every body
+#: (``json.loads`` with an option builds a new one each call).
+_STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def read_json(text: str) -> Any:
+    """The JSON value ``text`` holds, as the API and the import read it; a ``KunkenError`` saying what is wrong:
+    not JSON, NaN or Infinity, nested too deeply, or a lone surrogate (a "\\ud800" escape: text no page, file or
+    database can write; decoded UTF-8 holds none, so only such an escape makes one).
+
+    >>> read_json('{"a": [1]}')
+    {'a': [1]}
+    >>> read_json("[NaN]")
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.messages.KunkenError: This is not valid JSON: NaN is not a JSON number.
+    """
+    if text.startswith("\ufeff"):  # a second byte-order mark (json.loads's own check, which the decoder lacks)
+        raise KunkenError(Reason("json_bom"))
+    try:
+        value = _STRICT_JSON.decode(text)
+        if _SURROGATE_ESCAPE.search(text) is not None:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except json.JSONDecodeError as err:
+        raise KunkenError(Reason("json_invalid", {"line": err.lineno, "column": err.colno})) from None
+    except UnicodeEncodeError:
+        raise KunkenError(Reason("json_not_unicode")) from None
+    except RecursionError:
+        raise KunkenError(Reason("json_too_deep")) from None
+    except _NotANumber as err:
+        raise KunkenError(Reason("json_number", {"value": str(err)})) from None
+    except ValueError:  # a number of more than 4,300 digits
+        raise KunkenError(Reason("json_long_number")) from None
+    return value
+
 
 FORMAT = "kunken-scorer/v1"
 MAX_DEALS = 2000

@@ -383,6 +383,15 @@ MESSAGES.update(
         "words": ("house-rules", N_("{text}")),
         "number": ("house-rules", N_("{count}")),
         # stored sessions, imports and exports
+        "json_invalid": ("deal-record", N_("This is not valid JSON (line {line}, column {column}).")),
+        "json_number": ("deal-record", N_("This is not valid JSON: {value} is not a JSON number.")),
+        "json_bom": ("deal-record", N_("This is not valid JSON: it starts with a second byte-order mark.")),
+        "json_long_number": ("deal-record", N_("This is not valid JSON: a number has more digits than can be read.")),
+        "json_too_deep": ("deal-record", N_("This JSON is nested too deeply to be read.")),
+        "json_not_unicode": (
+            "deal-record",
+            N_("This JSON holds an escape such as “\\ud800” that is not valid Unicode text."),
+        ),
         "import_not_document": ("deal-record", N_("This is not a score sheet export: expected a JSON object.")),
         "import_format": (
             "deal-record",

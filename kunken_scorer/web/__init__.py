@@ -8,7 +8,6 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import secrets
@@ -47,25 +46,6 @@ CSP = (
     "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-#: JSON as the API and the import read it: NaN and Infinity refused. One decoder for every body
-#: (``json.loads`` with an option builds a new one each call).
-STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant)
-
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def check_unicode(text: str, value: Any) -> None:
-    """``UnicodeEncodeError`` when ``value``, decoded from the JSON ``text``, holds a lone surrogate (a
-    "\\ud800" escape): text no page, file or database can write. Decoded UTF-8 holds none, so only such
-    an escape in ``text`` makes one."""
-    if _SURROGATE_ESCAPE.search(text) is not None:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
 
 
 #: Cookies that carry a token: a response setting one is never stored by a cache or the browser.

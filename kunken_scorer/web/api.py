@@ -13,7 +13,6 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 from __future__ import annotations
 
 import codecs
-import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -35,7 +34,7 @@ from .. import (
 )
 from ..deal import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..draft import read_part
-from ..exports import DocumentError, export_document, import_document
+from ..exports import DocumentError, export_document, import_document, read_json
 from ..messages import M_, Text
 from ..rules import read_rules
 from ..service import (
@@ -50,9 +49,7 @@ from ..service import (
 )
 from ..store import Conflict, DraftClosed, NotFound, SessionEnded, Store
 from . import (
-    STRICT_JSON,
     bearer_token,
-    check_unicode,
     creation_allowed,
     get_store,
     no_store,
@@ -143,26 +140,9 @@ def _body() -> dict:
         text = raw.removeprefix(codecs.BOM_UTF8).decode()
     except UnicodeDecodeError:
         raise ApiError(400, gettext("The request body is not UTF-8 text.")) from None
-    try:
-        if text.startswith("\ufeff"):  # a second BOM: json.loads's own check, which the decoder lacks
-            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        body = STRICT_JSON.decode(text)
-    except RecursionError:
-        raise ApiError(400, gettext("The request body is nested too deeply.")) from None
-    except ValueError as err:
-        why = err.msg if isinstance(err, json.JSONDecodeError) else str(err)
-        position = f" (line {err.lineno}, column {err.colno})" if isinstance(err, json.JSONDecodeError) else ""
-        raise ApiError(
-            400, gettext("The request body is not valid JSON: %(why)s%(where)s.", why=why, where=position)
-        ) from None
+    body = read_json(text)  # a KunkenError: 400 with its words
     if not isinstance(body, dict):
         raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
-    try:
-        check_unicode(text, body)
-    except UnicodeEncodeError:
-        raise ApiError(400, gettext("The request body holds text that is not valid Unicode.")) from None
-    except (RecursionError, ValueError):
-        raise ApiError(400, gettext("The request body is nested too deeply.")) from None
     return body
 
 

@@ -19,14 +19,12 @@ from wtforms import HiddenField, SubmitField, TextAreaField
 
 from .. import KunkenError, RuleSet
 from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
-from ..exports import csv_text, download_name, export_document, import_document
+from ..exports import csv_text, download_name, export_document, import_document, read_json
 from ..rules import GAMES, KEY_SWITCHES
 from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
 from . import (
-    STRICT_JSON,
     board_or_404,
     can_edit,
-    check_unicode,
     creation_allowed,
     current_language,
     game_name,
@@ -171,24 +169,9 @@ class ImportForm(FlaskForm):
                 field.errors.append(gettext("The file is not UTF-8 text; choose the .json file the export gave you."))
                 return False
         try:
-            self.document = STRICT_JSON.decode(text.lstrip("\ufeff"))
-            check_unicode(text, self.document)
-        except RecursionError:
-            field.errors.append(gettext("The JSON is nested too deeply to be an export."))
-            return False
-        except json.JSONDecodeError as err:
-            field.errors.append(
-                gettext("This is not valid JSON (line %(line)s, column %(column)s).", line=err.lineno, column=err.colno)
-            )
-            return False
-        except UnicodeEncodeError:  # a "\ud800" escape: the session could never be shown or exported
-            self.document = None
-            field.errors.append(
-                gettext("This is not an export: its text holds an escape such as “\\ud800” that is not valid Unicode.")
-            )
-            return False
-        except ValueError:  # NaN or Infinity, or a number too long to read
-            field.errors.append(gettext("This is not valid JSON."))
+            self.document = read_json(text.lstrip("\ufeff"))
+        except KunkenError as err:
+            field.errors.append(reason_text(err.reason))
             return False
         return True
 
