@@ -13,6 +13,7 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
@@ -78,51 +79,36 @@ class ApiError(Exception):
 
 # -- plumbing ------------------------------------------------------------------------------
 
-
-def _error(status: int, message: str, headers: dict | None = None, **extra: Any):
-    response = _replay(status, {"error": message, **extra})
-    if headers:
-        response.headers.update(headers)
-    return response
-
-
 # Every refusal of an API view is a JSON 4xx, in the language web.select_locale picks (the ``lang``
 # cookie, else ``Accept-Language``, else English for the API).
 
 
 @bp.errorhandler(ApiError)
 def _refused(err: ApiError):
-    return _error(err.status, err.message, {"WWW-Authenticate": "Bearer"} if err.status == 401 else None, **err.extra)
+    response = _replay(err.status, {"error": err.message, **err.extra})
+    if err.status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    return response
 
 
-@bp.errorhandler(KunkenError)
-def _bad_input(err: KunkenError):
-    return _error(400, reason_text(err.reason))
+def _answer(status: int, words: Callable[[Any], str]) -> Callable[[Exception], Any]:
+    return lambda err: _refused(ApiError(status, words(err)))
 
 
-@bp.errorhandler(NotFound)
-def _not_found(_err: NotFound):
-    return _error(404, gettext("There is no score sheet with this id."))
-
-
-@bp.errorhandler(SessionEnded)
-def _ended(_err: SessionEnded):
-    return _error(409, gettext("This score sheet has ended; it can no longer be changed."))
-
-
-@bp.errorhandler(Conflict)
-def _conflict(_err: Conflict):
-    return _error(409, gettext("The score sheet was changed on another device. Reload it and try again."))
-
-
-@bp.errorhandler(RequestEntityTooLarge)
-def _too_large(_err: RequestEntityTooLarge):
-    return _error(
+for _raised, _status, _words in (
+    (KunkenError, 400, lambda err: reason_text(err.reason)),
+    (NotFound, 404, lambda _: gettext("There is no score sheet with this id.")),
+    (SessionEnded, 409, lambda _: gettext("This score sheet has ended; it can no longer be changed.")),
+    (Conflict, 409, lambda _: gettext("The score sheet was changed on another device. Reload it and try again.")),
+    (
+        RequestEntityTooLarge,
         413,
-        gettext(
+        lambda _: gettext(
             "The request is too large: at most %(limit)s bytes.", limit=current_app.config.get("MAX_CONTENT_LENGTH")
         ),
-    )
+    ),
+):
+    bp.register_error_handler(_raised, _answer(_status, _words))
 
 
 def _body() -> dict:
