@@ -322,7 +322,7 @@ def test_a_bad_card_is_a_form_error_naming_the_token(client):
     assert not page.has("meld-answer")
     page = ask(client, "opening", melds="A♠ A♥ A♦\n6♥ 7x 8♥", bank_card="7♥", headers=EN)
     assert page.status == 422
-    assert 'Line 2: "7x": no such suit' in page.text("opening-melds-errors")
+    assert 'Line 2 (“6♥ 7x 8♥”): "7x": no such suit' in page.text("opening-melds-errors")
     page = ask(client, "swap", meld="JK K♠ K♣", card="K♦ K♥", has_layout="y", headers=EN)
     assert page.status == 422 and "exactly one card" in page.text("swap-card-errors")
     page = ask(client, "vist", meld="", cards="5♥", headers=EN)

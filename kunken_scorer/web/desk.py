@@ -21,7 +21,7 @@ from .. import service
 from ..cards import parse_cards
 from ..disputes import ANSWERS
 from ..messages import KunkenError
-from ..notation import split_lines
+from ..notation import read_card_lines
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
 
@@ -63,17 +63,12 @@ class Cards:
 
 
 class MeldLines:
-    """Validator: one meld per line, every line's cards readable; errors name the line."""
+    """Validator: one meld per line, every line's cards readable; the error names the line."""
 
     def __call__(self, form, field) -> None:
-        lines = split_lines(field.data)
-        if len(lines) > MAX_LINES:
-            raise ValidationError(gettext("At most %(limit)s lines.", limit=MAX_LINES))
-        for number, line in lines:
-            try:
-                parse_cards(line)
-            except KunkenError as err:
-                raise ValidationError(gettext("Line %(n)s: %(why)s", n=number, why=reason_text(err.reason))) from None
+        _, reasons = read_card_lines(field.data, MAX_LINES)
+        if reasons:
+            raise ValidationError(reason_text(reasons[0]))
 
 
 def _cards_field(label, single=False, required=True, example="5♥ JK 7♥"):
