@@ -53,7 +53,7 @@ TRICKS = {
     "parse_cache": "cards: parsed tokens and texts (lru_cache)",
     "scored": "service._SCORED: stored deals scored once per revision",
     "tally": "service.session_tally: a session's totals kept per version",
-    "live_html": "views._LIVE_CACHE: the scoreboard HTML per session version",
+    "live_html": "views._rendered_live: the scoreboard HTML per session version (lru_cache)",
     "shared_pages": "views._SHARED_PAGES: home and viewer pages rendered once per version",
     "not_modified": "views._NotModified: the live poll's 304 without werkzeug's header fixing",
     "page_translations": "web.page_translations: the templates' catalog looked up once per request",
@@ -87,7 +87,7 @@ def switch_off(trick: str) -> None:
     elif trick == "tally":
         service._remember = lambda tally: tally
     elif trick == "live_html":
-        views._LIVE_CACHE_SIZE = 0
+        views._rendered_live = views._rendered_live.__wrapped__
     elif trick == "shared_pages":
         views._shared_page = lambda key, render, form_key=None: render()
     elif trick == "not_modified":

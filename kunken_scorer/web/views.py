@@ -164,6 +164,7 @@ def _render_home(form: SessionForm, status: int = 200):
 #: pays: the home page 14.7× and a watched session page 2.2× slower without it
 #: (figure: benchmarks/bench_tricks.py, this switched off)
 _SHARED_PAGES: OrderedDict[tuple, str] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
 _SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
 
 
@@ -172,13 +173,13 @@ def _shared_page(key: tuple, render: Any, form_key: str | None = None) -> str:
     if "_flashes" in flask_session:
         return render()
     csrf = generate_csrf()
-    with _LIVE_LOCK:
+    with _SHARED_LOCK:
         page = _SHARED_PAGES.get(key)
     if page is None:
         page = render().replace(csrf, _SLOTS[0])
         if form_key:
             page = page.replace(form_key, _SLOTS[1])
-        with _LIVE_LOCK:
+        with _SHARED_LOCK:
             _SHARED_PAGES[key] = page
             while len(_SHARED_PAGES) > 64:
                 _SHARED_PAGES.popitem(last=False)
@@ -287,23 +288,15 @@ def _live_context(board: service.Scoreboard, editor: bool) -> dict:
     }
 
 
-#: Rendered scoreboard and deals by (session, version, language, scorer?): a session's version
-#: changes with every write, so an entry never goes stale; phones polling or reloading reuse it.
-#: It pays: a changed live poll is 13.5× slower without it (benchmarks/bench_tricks.py).
-_LIVE_CACHE: OrderedDict[tuple[str, int, str, bool], tuple[int, bool, Markup]] = OrderedDict()
-_LIVE_LOCK = threading.Lock()
-_LIVE_CACHE_SIZE = 64
-
-
 def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]:
     """(version, ended, HTML of the scoreboard and the deals table) of the session, rendered once per version."""
-    language = current_language()
-    key = (sid, version, language, editor)
-    with _LIVE_LOCK:
-        hit = _LIVE_CACHE.get(key)
-        if hit is not None:
-            _LIVE_CACHE.move_to_end(key)
-            return hit
+    return _rendered_live(sid, version, current_language(), editor)
+
+
+#: A session's version changes with every write, so an entry never goes stale; phones polling or reloading
+#: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/bench_tricks.py, live_html).
+@lru_cache(maxsize=64)
+def _rendered_live(sid: str, version: int, language: str, editor: bool) -> tuple[int, bool, Markup]:
     board = board_or_404(sid)
     context = _live_context(board, editor)
     html = Markup(
@@ -311,12 +304,7 @@ def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]
         + render_template("_chart.html", **context)
         + render_template("_deals_card.html", **context)
     )
-    value = (board.version, board.ended, html)
-    with _LIVE_LOCK:
-        _LIVE_CACHE[(sid, board.version, language, editor)] = value
-        while len(_LIVE_CACHE) > _LIVE_CACHE_SIZE:
-            _LIVE_CACHE.popitem(last=False)
-    return value
+    return board.version, board.ended, html
 
 
 @bp.get("/s/<sid>")
