@@ -90,6 +90,22 @@ def test_a_bad_player_list_is_a_form_error(client, store, players, message):
     assert store.recent_sessions() == []
 
 
+def test_a_name_past_the_forms_twelve_seats_is_refused_not_dropped(client, store):
+    """A hand-made form with 13 names: the game's limit refuses it (it used to start 12, the 13th lost)."""
+    data = {"csrf_token": csrf_from(client), "game": "ordered-rummy", "defaults_for": "ordered-rummy", "create": "1"}
+    data.update(rule_fields("ordered-rummy"))
+    data.update({f"players-{i}": f"P{i}" for i in range(13)})
+    response = client.post("/sessions", data=data, headers={"Accept-Language": "en"})
+    assert response.status_code == 422
+    assert "Name 2 to 12 different players." in text(response)
+    assert store.recent_sessions() == []
+    del data["players-3"]  # twelve names, one of them sent past the seats: still twelve players
+    response = client.post("/sessions", data=data)
+    assert response.status_code == 303
+    [session] = store.recent_sessions()
+    assert session["players"] == [f"P{i}" for i in range(13) if i != 3]
+
+
 def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
     token = csrf_from(client)
     base = {

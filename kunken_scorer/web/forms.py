@@ -16,6 +16,7 @@ from typing import Any
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.i18n import translations as wtforms_translations
+from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     FieldList,
@@ -58,6 +59,8 @@ TARGET_KINDS = [
 
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+#: A player field of the start form, "players-0" to "players-11" (and past them, in a hand-made form).
+_PLAYER_FIELD = re.compile(r"players-([0-9]+)")
 _FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 
 
@@ -217,14 +220,24 @@ class SessionForm(FlaskForm):
         """The game whose defaults the switches showed."""
         return self.defaults_for.data if self.defaults_for.data in GAMES else "kunken"
 
-    def names(self) -> tuple[list[str], list[int]]:
-        """The names typed (blanks ignored) and the seat each came from."""
-        names, seats = [], []
+    def process(self, formdata: Any = None, obj: Any = None, data: Any = None, extra_filters: Any = None, **kw: Any):
+        """Read the form. Names sent past its seats (only a hand-made form has them: the list keeps the first
+        ``MAX_SEATS`` fields sent) are kept in ``past_seats``, so that the game's player count refuses them
+        rather than have them dropped unseen."""
+        super().process(formdata, obj, data, extra_filters, **kw)
+        sent = self.meta.wrap_formdata(self, formdata) or MultiDict()
+        past = sorted((int(m[1]), key) for key in sent if (m := _PLAYER_FIELD.fullmatch(key)))[MAX_SEATS:]
+        self.past_seats = [name for _, key in past for name in sent.getlist(key) if name.strip()]
+
+    def names(self) -> tuple[list[str], list[int | None]]:
+        """The names typed (blanks ignored) and the seat each came from (None: past the form's seats)."""
+        names: list[str] = []
+        seats: list[int | None] = []
         for i, entry in enumerate(self.players.entries):
             if (entry.data or "").strip():
                 names.append(entry.data)
                 seats.append(i)
-        return names, seats
+        return names + self.past_seats, seats + [None] * len(self.past_seats)
 
     def target(self) -> dict | None:
         """The target as plain data (``Target.from_dict`` reads it)."""

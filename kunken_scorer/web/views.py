@@ -224,8 +224,9 @@ def create_session():
             players = service.session_players(rules, names)
         except KunkenError as err:
             where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
-            if where and int(where[1]) < len(seats):
-                add_error(form.players.entries[seats[int(where[1])]], reason_text(err.reason))
+            seat = seats[int(where[1])] if where and int(where[1]) < len(seats) else None
+            if seat is not None:
+                add_error(form.players.entries[seat], reason_text(err.reason))
             else:
                 form.players_errors.append(reason_text(err.reason))
     try:
