@@ -351,6 +351,10 @@ MESSAGES.update(
         "unknown_game": ("games", N_('"{game}": no such game; choose one of {games}.')),
         "unknown_switch": ("house-rules", N_('"{switch}": no such house rule.')),
         "bad_switch_value": ("house-rules", N_('House rule “{label}”: "{value}" is not allowed; expected {expected}.')),
+        "bad_switch_value_sent": (
+            "house-rules",
+            N_("House rule “{label}”: {value} is not allowed; expected {expected}."),
+        ),
         "bad_field": ("deal-record", N_("{field}: expected {expected}.")),
         "field_error": ("deal-record", N_("{field}: {why}")),
         "missing_field": ("deal-record", N_("{field} is missing.")),

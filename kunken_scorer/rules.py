@@ -49,6 +49,18 @@ class RuleSetError(KunkenError):
     """An unknown game, switch or switch value."""
 
 
+def bad_switch_value(switch: str, label: str, value: Any, expected: Any) -> RuleSetError:
+    """A switch refused a value: text is quoted as typed, any other value (``null``, ``5``) written as sent.
+
+    >>> str(bad_switch_value("decks", "Decks", None, "1 to 4"))
+    'House rule “Decks”: null is not allowed; expected 1 to 4.'
+    >>> str(bad_switch_value("decks", "Decks", "null", "1 to 4"))
+    'House rule “Decks”: "null" is not allowed; expected 1 to 4.'
+    """
+    code = "bad_switch_value" if isinstance(value, str) else "bad_switch_value_sent"
+    return RuleSetError(Reason(code, {"switch": switch, "label": label, "value": value, "expected": expected}))
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """Everything that decides legality and points: a game's preset plus house-rule switches."""
@@ -93,16 +105,11 @@ class RuleSet:
             if converted is not value:
                 object.__setattr__(self, name, converted)
         if self.min_players > self.max_players:
-            raise RuleSetError(
-                Reason(
-                    "bad_switch_value",
-                    {
-                        "switch": "min_players",
-                        "label": SWITCHES["min_players"].label,
-                        "value": self.min_players,
-                        "expected": Reason("expected_at_most", {"limit": self.max_players}),
-                    },
-                )
+            raise bad_switch_value(
+                "min_players",
+                SWITCHES["min_players"].label,
+                self.min_players,
+                Reason("expected_at_most", {"limit": self.max_players}),
             )
 
     # -- construction -------------------------------------------------------------
@@ -139,12 +146,7 @@ class RuleSet:
         for name, value in switches.items():
             if name == "game":
                 if value != base.game:
-                    raise RuleSetError(
-                        Reason(
-                            "bad_switch_value",
-                            {"switch": name, "label": M_("Game"), "value": value, "expected": base.game},
-                        )
-                    )
+                    raise bad_switch_value(name, M_("Game"), value, base.game)
                 continue
             if name not in SWITCHES:
                 raise RuleSetError(Reason("unknown_switch", {"switch": name}))
@@ -388,12 +390,7 @@ class Switch:
         try:
             return self._convert(value)
         except (ValueError, TypeError, CardError):
-            raise RuleSetError(
-                Reason(
-                    "bad_switch_value",
-                    {"switch": self.name, "label": self.label, "value": value, "expected": self.expected},
-                )
-            ) from None
+            raise bad_switch_value(self.name, self.label, value, self.expected) from None
 
     def _convert(self, value: Any) -> Any:
         if self.kind == "bool":
