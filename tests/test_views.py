@@ -119,8 +119,10 @@ def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
     }
     response = client.post("/sessions", data={**base, "rules-wild_card": "11♥"})
     assert response.status_code == 422 and 'id="rules-wild_card-errors"' in text(response)
-    response = client.post("/sessions", data={**base, "target_kind": "deals", "target_value": ""})
-    assert response.status_code == 422 and 'id="target_value-errors"' in text(response)
+    for value in ("", "0", "100001"):  # one wording for each, the core's (Target.from_dict)
+        response = client.post("/sessions", data={**base, "target_kind": "deals", "target_value": value})
+        assert response.status_code == 422 and 'id="target_value-errors"' in text(response)
+        assert "Target: value must be a whole number from 1 to 100000" in text(response), value
     response = client.post("/sessions", data={**base, "players-1": "B" * 500})
     assert response.status_code == 422 and 'id="players-1-errors"' in text(response)
     response = client.post("/sessions", data={**base, "game": "chess"})

@@ -31,7 +31,7 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation, ValidationError
+from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation
 from wtforms.widgets import NumberInput
 
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries
@@ -164,14 +164,8 @@ class SessionForm(FlaskForm):
         max_entries=MAX_SEATS,
     )
     target_kind = SelectField(lazy_gettext("Target"), choices=TARGET_KINDS, default="")
-    target_value = WholeField(
-        lazy_gettext("Target value"),
-        widget=NumberInput(min=1, max=100000),
-        validators=[
-            Optional(),
-            NumberRange(min=1, max=100000, message=_FROM_TO),
-        ],
-    )
+    #: its range is the core's (``Target.from_dict``), which refuses a blank or 0 alike once a target is chosen
+    target_value = WholeField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000))
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
     hand_entry = SelectField(
         lazy_gettext("Cards left in hand are entered as"),
@@ -209,11 +203,6 @@ class SessionForm(FlaskForm):
             )
             for g in GAMES
         ]
-
-    def validate_target_value(self, field: IntegerField) -> None:
-        """A target needs a value."""
-        if self.target_kind.data and field.data is None:
-            raise ValidationError(gettext("Enter the target's value."))
 
     @property
     def shown_game(self) -> str:
