@@ -49,6 +49,9 @@ def backup(target: str) -> None:
 
 def serve(args: argparse.Namespace) -> None:
     """Apply migrations (done by create_app), print the join address and QR code, and serve."""
+    import logging
+
+    logging.basicConfig()  # before the app starts: what start-up logs has its level and logger
     application = _app()
     import gc
 
@@ -63,9 +66,6 @@ def serve(args: argparse.Namespace) -> None:
     if sys.stdout.isatty():  # a QR code in a log file helps nobody; its colour codes would only clutter it
         print(qr_text(url))
 
-    import logging
-
-    logging.basicConfig()
     quiet_short_queues(args.threads)
     connections = _open_files_for(args.connections)
     # Phones poll every few seconds over kept-alive connections: many more connections than threads.

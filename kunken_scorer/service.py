@@ -616,7 +616,8 @@ def deal_entry(scored: ScoredDeal, say: Say) -> dict:
     row = scored.row
     entry = {"number": row["number"], "record": row["record"], "override": row["override"], "note": row["note"]}
     if scored.report is not None:
-        return {**entry, **report_answer(scored.report, say)}
+        answer = report_answer(scored.report, say)
+        return {**entry, "players": answer.pop("players"), **answer}  # in the order docs/api.md shows
     return {**entry, "players": [], "problems": problems([scored.error] if scored.error else [], say), "warnings": []}
 
 

@@ -5,6 +5,7 @@ history, who may write, hostile input, live updates, the QR code, the manifest a
 from __future__ import annotations
 
 import html as htmllib
+import io
 import re
 
 import pytest
@@ -106,6 +107,31 @@ def test_a_name_past_the_forms_twelve_seats_is_refused_not_dropped(client, store
     assert session["players"] == [f"P{i}" for i in range(13) if i != 3]
 
 
+def test_hand_made_seat_fields_are_refused_or_read_never_a_500(client, store):
+    """Seat numbers are ASCII digits (WTForms' own reading took "players-²" and failed on it: a 500); a
+    file or a number past the seats is no name; a second spelling of a seat ("players-01") is not one."""
+    base = {"csrf_token": csrf_from(client), "game": "ordered-rummy", "defaults_for": "ordered-rummy", "create": "1"}
+    base.update(rule_fields("ordered-rummy"))
+    twelve = {f"players-{i}": f"P{i}" for i in range(12)}
+    for extra, status in (
+        ({"players-²": "X"}, 303),
+        ({"players-" + "9" * 5000: "X"}, 303),
+        ({"players-١٢": "X"}, 303),  # Arabic-Indic digits: no seat of the form
+        ({"players-12": (io.BytesIO(b"x"), "x.txt")}, 303),  # a file is no name
+        ({"players-01": "X"}, 303),  # seat 1 is read from "players-1"
+        ({"players-12": "X"}, 422),
+    ):
+        response = client.post("/sessions", data={**base, **twelve, **extra}, content_type="multipart/form-data")
+        assert response.status_code == status, extra
+    assert [s["players"] for s in store.recent_sessions()] == [list(twelve.values())] * 5
+    sid = store.recent_sessions()[0]["id"]
+    page = client.get(f"/s/{sid}/deals/new")  # this phone started the session: it is the scorer
+    assert page.status_code == 200
+    for key in ("players-²-melds", "players-" + "9" * 5000 + "-melds"):
+        response = client.post(f"/s/{sid}/deals/new", data={"csrf_token": csrf_from(client), key: "x", "check": "1"})
+        assert response.status_code == 422, key  # the form is damaged (no version), not a 500
+
+
 def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
     token = csrf_from(client)
     base = {
@@ -123,11 +149,17 @@ def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
         response = client.post("/sessions", data={**base, "target_kind": "deals", "target_value": value})
         assert response.status_code == 422 and 'id="target_value-errors"' in text(response)
         assert "Target: value must be a whole number from 1 to 100000" in text(response), value
+    both = {**base, "players-1": "B" * 500, "target_kind": "score", "target_value": "0"}
+    page = text(client.post("/sessions", data=both))  # the target's error is said with the name's
+    assert 'id="players-1-errors"' in page and "Target: value must be a whole number" in page
     response = client.post("/sessions", data={**base, "players-1": "B" * 500})
     assert response.status_code == 422 and 'id="players-1-errors"' in text(response)
     response = client.post("/sessions", data={**base, "game": "chess"})
     assert response.status_code == 422
     assert store.recent_sessions() == []
+    minus = {**base, "target_kind": "penalty", "target_value": "-500"}  # "to minus 500", as the API reads it
+    assert client.post("/sessions", data=minus).status_code == 303
+    assert store.recent_sessions()[0]["target"] == {"kind": "penalty", "value": 500}
 
 
 def test_target_is_stored_and_shown(client, store):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -59,8 +59,6 @@ TARGET_KINDS = [
 
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
-#: A player field of the start form, "players-0" to "players-11" (and past them, in a hand-made form).
-_PLAYER_FIELD = re.compile(r"players-([0-9]+)")
 _FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 
 
@@ -90,6 +88,23 @@ class WholeField(IntegerField):
     def pre_validate(self, form: Any) -> None:
         if self.process_errors:
             raise StopValidation()
+
+
+class SeatList(FieldList):
+    """A list of seats (the start form's names, the deal form's parts): WTForms' ``FieldList``, reading a
+    seat's number only from ASCII digits, at most six (its own ``isdigit`` took "players-²" and a
+    5,000-digit number, which ``int()`` then refused: a 500)."""
+
+    def _extract_indices(self, prefix: str, formdata: Any) -> Iterator[int]:
+        for key in formdata:
+            if key.startswith(prefix + "-"):
+                index = key[len(prefix) + 1 :].split("-", 1)[0]
+                if index.isascii() and index.isdigit() and len(index) <= 6:
+                    yield int(index)
+
+    def indices(self, formdata: Any) -> list[int]:
+        """The seat numbers ``formdata`` names, as the list reads them (each once, in order)."""
+        return sorted(set(self._extract_indices(self.name, formdata)))
 
 
 def _at_most(characters: int) -> Length:
@@ -153,7 +168,7 @@ class SessionForm(FlaskForm):
     """Start a session: game, players in seat order, house rules and an optional target."""
 
     game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, GAME_NAMES.get(g, g)) for g in GAMES])
-    players = FieldList(
+    players = SeatList(
         StringField(
             lazy_gettext("Player"),
             validators=[Optional(), Length(max=MAX_NAME, message=lazy_gettext("At most %(max)d characters."))],
@@ -215,8 +230,9 @@ class SessionForm(FlaskForm):
         rather than have them dropped unseen."""
         super().process(formdata, obj, data, extra_filters, **kw)
         sent = self.meta.wrap_formdata(self, formdata) or MultiDict()
-        past = sorted((int(m[1]), key) for key in sent if (m := _PLAYER_FIELD.fullmatch(key)))[MAX_SEATS:]
-        self.past_seats = [name for _, key in past for name in sent.getlist(key) if name.strip()]
+        past = self.players.indices(sent)[MAX_SEATS:]  # the list keeps the first MAX_SEATS
+        typed = (name for seat in past for name in sent.getlist(f"players-{seat}"))
+        self.past_seats = [name for name in typed if isinstance(name, str) and name.strip()]
 
     def names(self) -> tuple[list[str], list[int | None]]:
         """The names typed (blanks ignored) and the seat each came from (None: past the form's seats)."""
@@ -422,7 +438,7 @@ def _deal_form_class(seats: int) -> type:
     return type(
         f"DealForm{seats}",
         (DealForm,),
-        {"players": FieldList(FormField(PlayerForm), min_entries=seats, max_entries=seats)},
+        {"players": SeatList(FormField(PlayerForm), min_entries=seats, max_entries=seats)},
     )
 
 

@@ -214,7 +214,14 @@ def create_session():
     form = SessionForm()
     if form.show_defaults.data:
         return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form)))
-    if not form.validate_on_submit():
+    valid = form.validate_on_submit()
+    target = None
+    if not (form.target_kind.errors or form.target_value.errors):  # said with the other errors: the core's range
+        try:
+            target = Target.from_dict(form.target())
+        except TargetError as err:
+            add_error(form.target_value, reason_text(err.reason))
+    if not valid or form.target_value.errors:
         return _render_home(form, 422)
     rules = _chosen_rules(form)
     names, seats = form.names()
@@ -229,11 +236,6 @@ def create_session():
                 add_error(form.players.entries[seat], reason_text(err.reason))
             else:
                 form.players_errors.append(reason_text(err.reason))
-    try:
-        target = Target.from_dict(form.target())
-    except TargetError as err:
-        add_error(form.target_value, reason_text(err.reason))
-        return _render_home(form, 422)
     if rules is None or players is None:
         return _render_home(form, 422)
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
