@@ -215,28 +215,12 @@ def create_session():
     if form.show_defaults.data:
         return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form)))
     valid = form.validate_on_submit()
-    target = None
-    if not (form.target_kind.errors or form.target_value.errors):  # said with the other errors: the core's range
-        try:
-            target = Target.from_dict(form.target())
-        except TargetError as err:
-            add_error(form.target_value, reason_text(err.reason))
-    if not valid or form.target_value.errors:
+    target = _chosen_target(form)  # its error is said with the form's other errors
+    if not valid:
         return _render_home(form, 422)
     rules = _chosen_rules(form)
-    names, seats = form.names()
-    players: list[str] | None = None
-    if rules is not None:
-        try:
-            players = service.session_players(rules, names)
-        except KunkenError as err:
-            where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
-            seat = seats[int(where[1])] if where and int(where[1]) < len(seats) else None
-            if seat is not None:
-                add_error(form.players.entries[seat], reason_text(err.reason))
-            else:
-                form.players_errors.append(reason_text(err.reason))
-    if rules is None or players is None:
+    players = None if rules is None else _chosen_players(form, rules)
+    if rules is None or players is None or form.target_value.errors:
         return _render_home(form, 422)
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
     creation_allowed()
@@ -249,6 +233,32 @@ def create_session():
         get_store().set_hand_entry(session["id"], form.hand_entry.data)
     message = gettext("The session has started. Let the others scan the QR code to watch.")
     return set_scorer_cookie(go_to("views.session", message, sid=session["id"]), session["id"], token)
+
+
+def _chosen_target(form: SessionForm) -> Target | None:
+    """The target chosen, or None; the core's refusal of it (its range is the core's) goes on the value's field."""
+    if form.target_kind.errors or form.target_value.errors:
+        return None
+    try:
+        return Target.from_dict(form.target())
+    except TargetError as err:
+        add_error(form.target_value, reason_text(err.reason))
+        return None
+
+
+def _chosen_players(form: SessionForm, rules: RuleSet) -> list[str] | None:
+    """The names typed, as the core takes them for the game; None, with the refusal on its field, otherwise."""
+    names, seats = form.names()
+    try:
+        return service.session_players(rules, names)
+    except KunkenError as err:
+        where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
+        seat = seats[int(where[1])] if where and int(where[1]) < len(seats) else None
+        if seat is not None:
+            add_error(form.players.entries[seat], reason_text(err.reason))
+        else:
+            form.players_errors.append(reason_text(err.reason))
+        return None
 
 
 def _chosen_rules(form: SessionForm) -> RuleSet | None:
