@@ -36,6 +36,16 @@ MAX_LISTED_MELDS = 108
 #: what four decks hold. More is no deal, mistakes and all, and its vists would be tried against every meld
 #: pass after pass (a second of work or more).
 MAX_DEAL_CARDS = 432
+#: The field of a deal record each problem is about: a part of the record of the player it names (melds, vists,
+#: swaps, hand), or a field of the deal's own (went_out, express). A form shows the problem beside that field.
+PROBLEM_FIELD = {
+    **dict.fromkeys(("illegal_meld", "no_run"), "melds"),
+    **dict.fromkeys(("illegal_vist", "vist_fits_nothing", "vist_no_meld", "unknown_player"), "vists"),
+    **dict.fromkeys(("went_out_with_cards", "went_out_with_hand"), "hand"),
+    **dict.fromkeys(("illegal_swap", "swap_fits_nothing", "swap_no_meld"), "swaps"),
+    "unknown_went_out": "went_out",
+    **dict.fromkeys(("express_without_going_out", "express_not_in_game"), "express"),
+}
 #: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
 HAND_COUNTS = ("small", "faces", "aces", "jokers")
 HAND_POINTS = ("points", "jokers")

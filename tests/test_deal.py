@@ -1141,3 +1141,12 @@ def test_a_card_recorded_more_often_than_one_deck_holds_says_how_many_it_holds()
     one_deck = score(body, kunken(decks=1))
     copies = next(r for r in one_deck.problems if r.code == "too_many_copies")
     assert copies.message == "K♦ is recorded 2 times; the decks hold only 1."
+
+
+def test_every_problem_placed_on_a_field_is_a_message_code():
+    """A problem code misspelt in the table of fields would never be shown beside its field."""
+    from kunken_scorer.deal import PROBLEM_FIELD
+    from kunken_scorer.messages import MESSAGES
+
+    assert set(PROBLEM_FIELD) <= set(MESSAGES), set(PROBLEM_FIELD) - set(MESSAGES)
+    assert set(PROBLEM_FIELD.values()) == {"melds", "vists", "swaps", "hand", "went_out", "express"}

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
-from ..deal import Deal, DealReport, hand_entries
+from ..deal import PROBLEM_FIELD, Deal, DealReport, hand_entries
 from ..messages import KunkenError, Reason
 from ..notation import deal_texts, entered_as, hand_entry
 from ..qrcodes import qr_svg
@@ -51,21 +51,6 @@ from .forms import FORM_KEY, SessionForm, add_error, deal_form, new_form_key, ra
 
 bp = Blueprint("views", __name__)
 
-#: Where a problem of a deal is shown: the field of the player it names, or a deal-wide field.
-PLAYER_FIELD = {
-    "illegal_meld": "melds",
-    "no_run": "melds",
-    "illegal_vist": "vists",
-    "vist_fits_nothing": "vists",
-    "vist_no_meld": "vists",
-    "unknown_player": "vists",
-    "went_out_with_cards": "hand",
-    "went_out_with_hand": "hand",
-    "illegal_swap": "swaps",
-    "swap_fits_nothing": "swaps",
-    "swap_no_meld": "swaps",
-}
-DEAL_FIELD = {"unknown_went_out": "went_out", "express_without_going_out": "express", "express_not_in_game": "express"}
 _API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)(?:\.(small|faces|aces|jokers))?\b")
 
 
@@ -460,13 +445,13 @@ def _place_problems(form: Any, report: DealReport) -> tuple[dict[str, list[Reaso
     placed: dict[str, list[Reason]] = {}
     general: list[Reason] = []
     for reason in report.problems:
+        name, player = PROBLEM_FIELD.get(reason.code), reason.params.get("player")
         field = None
-        player = reason.params.get("player")
-        if reason.code in PLAYER_FIELD and player in form.names:
+        if name in ("went_out", "express"):
+            field = form[name]
+        elif name and player in form.names:
             entry = form.players.entries[form.names.index(player)].form
             field = problem_field(reason.code, entry, form.hand_mode.data == "counts")
-        elif reason.code in DEAL_FIELD:
-            field = form[DEAL_FIELD[reason.code]]
         if field is None:
             general.append(reason)
         else:
@@ -476,7 +461,9 @@ def _place_problems(form: Any, report: DealReport) -> tuple[dict[str, list[Reaso
 
 def problem_field(code: str, entry: Any, counts: bool) -> Any:
     """The field of a player's part (``entry``) where a problem ``code`` is shown; None if it names none."""
-    name = PLAYER_FIELD.get(code)
+    name = PROBLEM_FIELD.get(code)
+    if name in ("went_out", "express"):
+        return None  # a field of the deal's own, not of a player's part
     if name == "hand" and counts:
         name = "small"  # the hand is entered by counts: the text field is not shown
     return entry[name] if name else None
