@@ -312,3 +312,38 @@ def test_the_api_takes_only_json_so_other_sites_cannot_post_forms_to_it(client, 
         assert "application/json" in response.get_json()["error"]
     assert store.recent_sessions(10) == []
     assert client.post("/api/v1/sessions", data=body, headers={"Content-Type": "application/json"}).status_code == 201
+
+
+# -- a page's forms read only what a browser's form sends -------------------------------------------
+
+
+def test_a_json_body_or_a_file_for_a_text_field_is_no_form_and_never_a_500(client, store):
+    """Flask-WTF reads a JSON body as a form: a number, a list or a lone surrogate escape where a page
+    expects text failed (a 500), and a JSON list failed before any field was read. A file sent for a text
+    field failed the same way. Now a page's form reads only the form's text fields (and files only for
+    a file field), so each of these is an incomplete form, answered as one, and nothing is stored."""
+    import io
+
+    sid = start(client)
+    token = CSRF.search(text(client.get("/")))[1]
+    forms = {
+        "/sessions": "players-0",
+        f"/s/{sid}/deals/new": "players-0-melds",
+        f"/s/{sid}/draft/0": "player-melds",
+        f"/s/{sid}/draft": "note",
+        "/rules/desk": "meld-cards",
+        "/import": "text",
+    }
+    before = (store.recent_sessions(), store.list_deals(sid), store.draft(sid))
+    for path, field in forms.items():
+        bodies = [
+            dict(json=[1], headers={"X-CSRFToken": token}),
+            dict(json="x", headers={"X-CSRFToken": token}),
+            dict(json={field: [["K♠"]], "note": 5, "form_key": True}, headers={"X-CSRFToken": token}),
+            dict(data=json.dumps({field: "\ud800"}), content_type="application/json", headers={"X-CSRFToken": token}),
+            dict(data={"csrf_token": token, "meld-csrf_token": token, field: (io.BytesIO(b"K"), "k.txt")}),
+        ]
+        for body in bodies:
+            response = client.post(path, **body)
+            assert response.status_code in (400, 422), (path, body, response.status_code)
+    assert (store.recent_sessions(), store.list_deals(sid), store.draft(sid)) == before

@@ -13,7 +13,6 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
@@ -24,6 +23,7 @@ from ..messages import KunkenError
 from ..notation import read_card_lines
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
+from .forms import PageForm
 
 bp = Blueprint("desk", __name__)
 
@@ -85,7 +85,7 @@ def _lines_field(label, required=False):
     return TextAreaField(label, validators=validators, render_kw={**CARD_INPUT, "rows": 3})
 
 
-class MeldForm(FlaskForm):
+class MeldForm(PageForm):
     """Is this meld legal, what does each joker stand for, what does it score?"""
 
     cards = _cards_field(_l("Meld"))
@@ -93,7 +93,7 @@ class MeldForm(FlaskForm):
     submit = SubmitField(_l("Check the meld"))
 
 
-class SwapForm(FlaskForm):
+class SwapForm(PageForm):
     """May this card replace that joker?"""
 
     meld = _cards_field(_l("Meld with a joker"), example="JK K♠ K♣")
@@ -103,7 +103,7 @@ class SwapForm(FlaskForm):
     submit = SubmitField(_l("Check the swap"))
 
 
-class OpeningForm(FlaskForm):
+class OpeningForm(PageForm):
     """May I take the bank with this card and these melds?"""
 
     melds = _lines_field(_l("Melds laid this turn, one per line"), required=True)
@@ -113,7 +113,7 @@ class OpeningForm(FlaskForm):
     submit = SubmitField(_l("Check taking the bank"))
 
 
-class DiscardForm(FlaskForm):
+class DiscardForm(PageForm):
     """Does this discard fit a meld on the table ("Rummy!")?"""
 
     card = _cards_field(_l("Discarded card"), single=True, example="Q♦")
@@ -121,7 +121,7 @@ class DiscardForm(FlaskForm):
     submit = SubmitField(_l("Check the discard"))
 
 
-class VistForm(FlaskForm):
+class VistForm(PageForm):
     """Does this vist fit that meld?"""
 
     meld = _cards_field(_l("Meld on the table"), example="2♥ 3♥ 4♥")

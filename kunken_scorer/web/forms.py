@@ -13,13 +13,15 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
+from flask import request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.i18n import translations as wtforms_translations
-from werkzeug.datastructures import MultiDict
+from werkzeug.datastructures import CombinedMultiDict, MultiDict
 from wtforms import (
     BooleanField,
     FieldList,
+    FileField,
     Form,
     FormField,
     HiddenField,
@@ -60,6 +62,23 @@ TARGET_KINDS = [
 _DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 _FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
+
+
+class PageForm(FlaskForm):
+    """A form of a page, read from what a browser's form sends: its text fields, and a file only for a file
+    field. A JSON body, or a file sent for a text field, is no form a page sends: Flask-WTF would read them
+    (a number, a list or a file where text is expected then failed as a 500); here they read as nothing."""
+
+    class Meta(FlaskForm.Meta):
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            if request.is_json and formdata is not None and not isinstance(formdata, MultiDict):
+                return request.form  # Flask-WTF's own would read the JSON body (a list there failed, a 500)
+            formdata = super().wrap_formdata(form, formdata)
+            if not isinstance(formdata, CombinedMultiDict):
+                return formdata
+            wanted = {name for name, field in form._fields.items() if isinstance(field, FileField)}
+            files = MultiDict([(k, v) for k, v in request.files.items(multi=True) if k in wanted])
+            return CombinedMultiDict((files, request.form)) if files else request.form
 
 
 class SubForm(Form):
@@ -164,7 +183,7 @@ def raw_switch(name: str, value: Any) -> Any:
     return value
 
 
-class SessionForm(FlaskForm):
+class SessionForm(PageForm):
     """Start a session: game, players in seat order, house rules and an optional target."""
 
     game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, GAME_NAMES.get(g, g)) for g in GAMES])
@@ -352,7 +371,7 @@ class DealEnd:
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
 
 
-class DealForm(DealEnd, CardReading, FlaskForm):
+class DealForm(DealEnd, CardReading, PageForm):
     """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
 
     expected = HiddenField(validators=[_WHOLE])  # the version or revision this form was filled in against
@@ -387,7 +406,7 @@ class DealForm(DealEnd, CardReading, FlaskForm):
         return ok
 
 
-class PartForm(CardReading, FlaskForm):
+class PartForm(CardReading, PageForm):
     """One seat's part of the draft, entered on that player's phone (or by the scorer)."""
 
     player = FormField(PlayerForm)
@@ -413,7 +432,7 @@ def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
     return form
 
 
-class DraftForm(DealEnd, FlaskForm):
+class DraftForm(DealEnd, PageForm):
     """The scorer's part of a draft: how the deal ended, "record anyway", and Record."""
 
     version = HiddenField(validators=[_WHOLE])

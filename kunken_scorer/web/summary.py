@@ -12,7 +12,6 @@ from datetime import datetime
 from babel import numbers
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import format_date, format_datetime, get_locale, gettext, lazy_gettext, ngettext
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
@@ -33,7 +32,7 @@ from . import (
     rule_lines,
     set_scorer_cookie,
 )
-from .forms import FORM_KEY, new_form_key
+from .forms import FORM_KEY, PageForm, new_form_key
 
 bp = Blueprint("summary", __name__)
 
@@ -138,7 +137,7 @@ def export_json(sid: str):
 # -- import ---------------------------------------------------------------------------------
 
 
-class ImportForm(FlaskForm):
+class ImportForm(PageForm):
     """Upload or paste a session exported as JSON."""
 
     file = FileField(lazy_gettext("Exported file (.json)"))
