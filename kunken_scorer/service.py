@@ -9,7 +9,6 @@ not re-score them on every poll.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -22,7 +21,7 @@ from .deal import PlayerScore, check_short_hands, clean_name
 from .draft import DraftCheck, check_draft
 from .messages import M_
 from .session import SessionStatus
-from .store import StorageUnavailable, Store, StoreError
+from .store import StorageUnavailable, Store
 
 _log = logging.getLogger(__name__)
 
@@ -563,32 +562,23 @@ def same_rules(body: dict, rules: RuleSet) -> None:
         raise KunkenError(Reason("other_rules", {"switches": ", ".join(differ)}))
 
 
-def refresh_stats_at_start(database: str, wait: bool = False) -> None:
-    """Bring up to date the player statistics of sessions changed before a crash (or by a migration), on
-    connections of their own: in a thread of its own unless ``wait`` (many sessions, after an upgrade, take a
-    while, and the server answers meanwhile). ``StorageUnavailable`` when the file cannot be read; a file that
-    cannot be written now (read-only, full) only leaves the statistics to the next look at /players."""
+def stats_stale_in(database: str) -> bool:
+    """True when some session's player statistics in the file ``database`` are out of date (read on a
+    connection of its own; ``StorageUnavailable`` when the file cannot be read)."""
     store = Store.connect(database)
     try:
-        if not store.stale_stats(1):
-            return
+        return bool(store.stale_stats(1))
     finally:
         store.close()
-    if wait:
-        _refresh_all_stats(database)
-    else:
-        threading.Thread(target=_refresh_all_stats, args=(database,), name="kunken-stats", daemon=True).start()
 
 
-def _refresh_all_stats(database: str) -> None:
+def refresh_stale_stats_in(database: str) -> None:
+    """Bring every session's player statistics in the file ``database`` up to date, on a connection of its own."""
+    store = Store.connect(database)
     try:
-        store = Store.connect(database)
-        try:
-            refresh_stale_stats(store)
-        finally:
-            store.close()
-    except (sqlite3.Error, StoreError) as err:
-        _log.warning("player statistics not brought up to date at start: %s", err)
+        refresh_stale_stats(store)
+    finally:
+        store.close()
 
 
 # -- the API's answers: plain data, each reason in words by ``say`` -------------------------------

@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -30,8 +31,7 @@ from werkzeug.exceptions import NotFound as PageNotFound
 from ..messages import Reason, render
 from ..notation import in_russian_notation, vist_line
 from ..rules import SWITCHES, RuleSet
-from ..service import refresh_stats_at_start
-from ..store import NotFound, SessionEnded, StorageUnavailable, Store
+from ..store import NotFound, SessionEnded, StorageUnavailable, Store, StoreError
 
 ROOT = Path(__file__).resolve().parent.parent.parent  # the repository: templates/, static/, translations/
 LANGUAGES = ("ru", "en")
@@ -177,10 +177,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(sqlite3.Error, lambda err: _storage_error(StorageUnavailable.from_error(err)))
     app.after_request(security_headers)
     app.wsgi_app = _browser_query(app.wsgi_app)  # type: ignore[method-assign]
-    try:
-        refresh_stats_at_start(database, wait=app.testing)
-    except StorageUnavailable as err:
-        raise StartupError(f"cannot read the database {database}: {err}") from None
+    _refresh_stale_stats_at_start(app, database)
     return app
 
 
@@ -203,6 +200,35 @@ def _browser_query(wsgi_app: Callable) -> Callable:
         return wsgi_app(environ, start_response)
 
     return app
+
+
+def _refresh_stale_stats_at_start(app: Flask, database: str) -> None:
+    """Statistics of sessions changed before a crash (or by a migration), on a connection of its own.
+
+    A file that cannot be written now (read-only, full) is not a reason not to start: the
+    statistics are worked out again at the next look at /players.
+    """
+    from ..service import stats_stale_in
+
+    try:
+        stale = stats_stale_in(database)
+    except StorageUnavailable as err:
+        raise StartupError(f"cannot read the database {database}: {err}") from None
+    if not stale:
+        return
+    if app.testing:
+        _refresh_all_stats(app, database)
+    else:  # many sessions (an upgraded database) take a while: the server answers meanwhile
+        threading.Thread(target=_refresh_all_stats, args=(app, database), name="kunken-stats", daemon=True).start()
+
+
+def _refresh_all_stats(app: Flask, database: str) -> None:
+    from ..service import refresh_stale_stats_in
+
+    try:
+        refresh_stale_stats_in(database)
+    except (sqlite3.Error, StoreError) as err:
+        app.logger.warning("player statistics not brought up to date at start: %s", err)
 
 
 def no_store() -> None:
