@@ -605,10 +605,20 @@ def deal_entry(scored: ScoredDeal, say: Say) -> dict:
     """A stored deal as the API shows it: as recorded, with its scores and problems."""
     row = scored.row
     entry = {"number": row["number"], "record": row["record"], "override": row["override"], "note": row["note"]}
-    if scored.report is not None:
-        answer = report_answer(scored.report, say)
-        return {**entry, "players": answer.pop("players"), **answer}  # in the order docs/api.md shows
-    return {**entry, "players": [], "problems": problems([scored.error] if scored.error else [], say), "warnings": []}
+    report = scored.report
+    if report is None:
+        return {
+            **entry,
+            "players": [],
+            "problems": problems([scored.error] if scored.error else [], say),
+            "warnings": [],
+        }
+    return {
+        **entry,
+        "players": [p.to_dict() for p in report.players],
+        "problems": problems(report.problems, say),
+        "warnings": problems(report.warnings, say),
+    }
 
 
 def session_answer(board: Scoreboard, say: Say) -> dict:

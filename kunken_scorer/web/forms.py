@@ -64,6 +64,10 @@ _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 _FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 
 
+#: The methods whose form data a form reads (Flask-WTF's own list).
+_SUBMITTED = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
 class PageForm(FlaskForm):
     """A form of a page, read from what a browser's form sends: its text fields, and a file only for a file
     field. A JSON body, or a file sent for a text field, is no form a page sends: Flask-WTF would read them
@@ -72,7 +76,8 @@ class PageForm(FlaskForm):
     class Meta(FlaskForm.Meta):
         def wrap_formdata(self, form: Any, formdata: Any) -> Any:
             if request.is_json and formdata is not None and not isinstance(formdata, MultiDict):
-                return request.form  # Flask-WTF's own would read the JSON body (a list there failed, a 500)
+                # Flask-WTF's own would read the JSON body (a list there failed, a 500)
+                return request.form if request.method in _SUBMITTED else None
             formdata = super().wrap_formdata(form, formdata)
             if not isinstance(formdata, CombinedMultiDict):
                 return formdata
