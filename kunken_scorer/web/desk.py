@@ -22,7 +22,7 @@ from ..disputes import ANSWERS
 from ..messages import KunkenError
 from ..notation import read_card_lines
 from ..rules import GAMES, HOUSE_RULES, RuleSet
-from . import GAME_NAMES, current_language, get_store, reason_text, rule_lines
+from . import current_language, get_store, reason_text, rule_lines
 from .forms import PageForm
 
 bp = Blueprint("desk", __name__)
@@ -33,18 +33,9 @@ MAX_LINE_FIELD = 6000
 MAX_CARD_FIELD = 400
 
 
-def rules_in_force(rules: RuleSet) -> list:
-    """The house rules, and every other switch that differs from the preset, in words."""
-    return rule_lines(rules, [*HOUSE_RULES, *(n for n in rules.differences() if n not in HOUSE_RULES)])
-
-
 # -- forms ---------------------------------------------------------------------------------
 
 CARD_INPUT = {"data-keypad": True, "autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"}
-
-
-def _card_error(err: KunkenError) -> ValidationError:
-    return ValidationError(reason_text(err.reason))
 
 
 class Cards:
@@ -57,7 +48,7 @@ class Cards:
         try:
             cards = parse_cards(field.data or "")
         except KunkenError as err:
-            raise _card_error(err) from None
+            raise ValidationError(reason_text(err.reason)) from None
         if self.single and len(cards) != 1:
             raise ValidationError(gettext("Enter exactly one card."))
 
@@ -189,7 +180,6 @@ def desk():
         rules=rules,
         game=game,
         games=GAMES,
-        game_names=GAME_NAMES,
         session=session,
         action=action,
         prefill=prefill,
@@ -212,15 +202,12 @@ def reference(game: str):
         if rules.game != game:
             return redirect(url_for("desk.reference", game=rules.game, session=sid))
     language = current_language()
-    language = language if language in ("ru", "en") else "en"
     return render_template(
         "rules_reference.html",
         game=game,
-        game_names=GAME_NAMES,
         games=GAMES,
-        rules=rules,
         session=session,
-        rows=rules_in_force(rules),
+        rows=rule_lines(rules, [*HOUSE_RULES, *(n for n in rules.differences() if n not in HOUSE_RULES)]),
         content=f"rules/{game}_{language}.html",
         language=language,
         house_rules=rule_lines(RuleSet.preset(game), HOUSE_RULES),
