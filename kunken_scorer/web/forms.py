@@ -37,6 +37,7 @@ from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValida
 from wtforms.widgets import NumberInput
 
 from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries
+from ..draft import deal_body
 from ..notation import read_card_lines, read_hand, read_vist_lines
 from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from . import GAME_NAMES, reason_text
@@ -330,8 +331,8 @@ class CardReading:
         if self.hand_mode.data not in dict(self.hand_mode.choices):
             self.hand_mode.data = "cards"
 
-    def read_player(self, entry: Any, counts: bool) -> tuple[dict, list[dict]]:
-        """A player's fields as the API's player record (without the name) and their swaps."""
+    def read_player(self, entry: Any, counts: bool) -> dict:
+        """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand)."""
         melds = self._read(entry.melds, read_card_lines, MAX_MELDS)
         vists = self._read(entry.vists, read_vist_lines, self.names)
         swapped = self._read(entry.swaps, read_vist_lines, self.names, one_card=True) or []
@@ -340,7 +341,7 @@ class CardReading:
             hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
         else:
             hand = self._read(entry.hand, read_hand, self.rules)
-        return {"melds": melds, "vists": vists, "hand": hand}, swaps
+        return {"melds": melds, "vists": vists, "swaps": swaps, "hand": hand}
 
     @staticmethod
     def _read(field: Any, read: Callable[..., tuple[Any, list]], *args: Any, **kwargs: Any) -> Any:
@@ -388,23 +389,10 @@ class DealForm(DealEnd, CardReading, PageForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
         ok = self._fields_valid(extra_validators, [e.form for e in self.players.entries], "players")
-        players: list[dict[str, Any]] = []
-        swaps: list[dict[str, Any]] = []
-        body = {
-            "players": players,
-            "went_out": self.went_out.data or None,
-            "express": bool(self.express.data),
-            "redeal": bool(self.redeal.data),
-            "swaps": swaps,
-        }
-        for name, entry in zip(self.names, self.players.entries, strict=False):
-            if self.redeal.data:
-                players.append({"name": name})
-                continue
-            player, own_swaps = self.read_player(entry.form, self.hand_mode.data == "counts")
-            swaps += [{"by": name, **s} for s in own_swaps]
-            players.append({"name": name, **player})
-        if len(swaps) > MAX_SWAPS:
+        counts, redeal = self.hand_mode.data == "counts", bool(self.redeal.data)
+        parts = {} if redeal else {i: self.read_player(e.form, counts) for i, e in enumerate(self.players.entries)}
+        body = deal_body(self.names, parts, self.went_out.data or None, bool(self.express.data), redeal)
+        if len(body["swaps"]) > MAX_SWAPS:
             add_error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None
@@ -424,9 +412,9 @@ class PartForm(CardReading, PageForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read the cards; ``part`` holds the part (the API's shape) on success."""
         ok = self._fields_valid(extra_validators, [self.player.form], "player")
-        record, swaps = self.read_player(self.player.form, self.hand_mode.data == "counts")
+        part = self.read_player(self.player.form, self.hand_mode.data == "counts")
         ok = ok and not self.player.form.errors
-        self.part = {**record, "swaps": swaps} if ok else None
+        self.part = part if ok else None
         return ok
 
 
@@ -469,10 +457,10 @@ def _deal_form_class(seats: int) -> type:
 HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("points"), "cards": lazy_gettext("cards")}
 
 
-def deal_form(names: list[str], rules: RuleSet | None = None, **kwargs: Any) -> DealForm:
+def deal_form(names: list[str], rules: RuleSet, **kwargs: Any) -> DealForm:
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
     form = _deal_form_class(len(names))(**kwargs)
-    form.seat_players(names, rules or RuleSet.preset())
+    form.seat_players(names, rules)
     form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
     if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
         form.form_key.data = new_form_key()
