@@ -273,13 +273,6 @@ def get_store() -> Store:
     return g.store
 
 
-def board_or_404(sid: str):
-    """The session's scoreboard (``service.scoreboard``), or the 404 page (the store's NotFound)."""
-    from ..service import scoreboard
-
-    return scoreboard(get_store(), sid)
-
-
 def _close_store(_exc: Any = None) -> None:
     """End of a request: the thread keeps its connection, with no transaction left open."""
     store = g.pop("store", None)
@@ -339,10 +332,7 @@ def scorer_session(sid: str, open_only: bool = False) -> dict:
     """
     api = request.blueprint == "api"
     token = bearer_token() if api else edit_token(sid)
-    try:
-        session, scorer = get_store().session_for(sid, token)
-    except NotFound:
-        abort(404, description=gettext("There is no score sheet with this id.") if api else None)
+    session, scorer = get_store().session_for(sid, token)  # NotFound: the 404 of the page or the API
     if not scorer:
         if api and token is None:
             abort(
@@ -619,8 +609,7 @@ def _http_error(error: HTTPException):
         413: gettext("The request is too large."),
         500: gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
     }
-    if error.code is None:  # a proxy exception carries its own response (Flask answers those without a handler)
-        return error.get_response()
+    assert error.code is not None  # Flask returns a proxy exception (no code) before calling a handler
     # (a refused host's own text repeats the host, in English)
     custom = error.description if error.description != type(error).description and not _bad_host() else None
     message = custom or messages.get(error.code) or gettext("The request could not be completed.")

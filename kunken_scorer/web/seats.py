@@ -52,7 +52,7 @@ def _changed_since(draft: service.Draft) -> Any:
         "A part of this deal changed since your page showed it. Nothing was recorded: look at the parts again, "
         "then record."
     )
-    return _render_draft(draft, _draft_form(draft, formdata=None, data=_end_data(draft)), status=409, message=message)
+    return _render_draft(draft, _draft_form(draft), status=409, message=message)
 
 
 # -- seats -------------------------------------------------------------------------------------
@@ -93,11 +93,9 @@ def leave_seat(sid: str):
 @scorer_required
 def free_seat(sid: str, seat: int, session: dict):
     """The scorer frees a seat (a lost phone, a player who left)."""
-    try:
-        name = get_store().get_session(sid)["players"][seat]
-        freed = get_store().free_seat(sid, seat)
-    except IndexError:
+    if seat >= len(session["players"]):
         abort(404)
+    name, freed = session["players"][seat], get_store().free_seat(sid, seat)
     message = gettext("The seat of %(name)s is free: another phone can take it.", name=name) if freed else None
     return go_to("seats.draft", message, sid=sid)
 
@@ -264,8 +262,9 @@ def part(sid: str, seat: int):
 # -- the scorer's view of the draft ---------------------------------------------------------------
 
 
-def _draft_form(draft: service.Draft, **kwargs: Any) -> DraftForm:
-    form = DraftForm(**kwargs)
+def _draft_form(draft: service.Draft, posted: bool = False) -> DraftForm:
+    """The scorer's form of the draft: as posted, or filled with the draft's end as stored."""
+    form = DraftForm() if posted else DraftForm(formdata=None, data=_end_data(draft))
     form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
     suggested = draft.check.suggested
     auto = gettext("No cards left: %(name)s", name=suggested) if suggested else gettext("No cards left: nobody yet")
@@ -311,15 +310,12 @@ def draft(sid: str):
     """Every seat's part as it arrives, the scores so far; the scorer checks and records the deal."""
     current = service.load_draft(get_store(), sid)
     if request.method == "GET":
-        return _render_draft(current, _draft_form(current, formdata=None, data=_end_data(current)))
+        return _render_draft(current, _draft_form(current))
     scorer_session(sid, open_only=True)
-    form = _draft_form(current)
+    form = _draft_form(current, posted=True)
     if not form.validate():
         return _render_draft(
-            current,
-            _draft_form(current, formdata=None, data=_end_data(current)),
-            status=422,
-            message=gettext("The form is damaged; reload it."),
+            current, _draft_form(current), status=422, message=gettext("The form is damaged; reload it.")
         )
     store = get_store()
     end = form.end(current.players)

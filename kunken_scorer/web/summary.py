@@ -16,13 +16,12 @@ from flask_wtf.file import FileField
 from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
-from .. import KunkenError, RuleSet
+from .. import KunkenError, RuleSet, service
 from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
 from ..exports import csv_text, download_name, export_document, import_document, read_json
 from ..rules import GAMES, KEY_SWITCHES
-from ..service import PlayerHistory, Scoreboard, player_history  # noqa: F401 (PlayerHistory: for templates and tests)
+from ..service import Scoreboard, player_history
 from . import (
-    board_or_404,
     can_edit,
     creation_allowed,
     current_language,
@@ -92,7 +91,7 @@ def running_chart_svg(board: Scoreboard) -> Markup:
 @bp.get("/s/<sid>/summary")
 def summary(sid: str):
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
-    board = board_or_404(sid)
+    board = service.scoreboard(get_store(), sid)
     rows = board.lines
     created, ended = _when(board.session["created_at"]), _when(board.session["ended_at"])
     return render_template(
@@ -111,7 +110,7 @@ def summary(sid: str):
 @bp.get("/s/<sid>/chart.svg")
 def chart(sid: str):
     """The running-totals chart as an SVG image."""
-    board = board_or_404(sid)
+    board = service.scoreboard(get_store(), sid)
     response = Response(scoreboard_chart(board), mimetype="image/svg+xml")
     response.set_etag(f"{sid}-{board.version}-{current_language()}")
     response.headers["Cache-Control"] = "no-cache"
@@ -122,7 +121,7 @@ def chart(sid: str):
 @bp.get("/s/<sid>/export.csv", endpoint="csv")
 def csv_export(sid: str):
     """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
-    board = board_or_404(sid)
+    board = service.scoreboard(get_store(), sid)
     return _download(csv_text(board).encode("utf-8"), "text/csv", download_name(board.session, "csv"))
 
 
@@ -200,10 +199,7 @@ def import_page():
                     ),
                     "success",
                 )
-            if token is None:
-                return response
-            set_scorer_cookie(response, session["id"], token)
-            return response
+            return response if token is None else set_scorer_cookie(response, session["id"], token)
     status = 400 if request.method == "POST" else 200
     return render_template("import.html", form=form), status
 
@@ -236,18 +232,10 @@ def players():
     show_all = request.args.get("all") == "1"
     history = player_history(store, game, None if show_all else PLAYERS_SHOWN)
     total = len(history) if show_all or len(history) < PLAYERS_SHOWN else store.player_count(game)
-    chart_svg = (
-        Markup(
-            bar_chart(
-                [(p.name, round(p.average, 1)) for p in history],
-                title=gettext("Average deal score"),
-                format_value=_average,
-            )
-        )
-        if history
-        else None
-    )
-    last = {p.name: format_date(_when(p.last_played), "medium") if _when(p.last_played) else "" for p in history}
+    bars = [(p.name, round(p.average, 1)) for p in history]
+    chart_svg = Markup(bar_chart(bars, title=gettext("Average deal score"), format_value=_average)) if bars else None
+    played = {p.name: _when(p.last_played) for p in history}
+    last = {name: format_date(when, "medium") if when else "" for name, when in played.items()}
     return render_template(
         "players.html",
         history=history,

@@ -30,7 +30,6 @@ from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, NotFound
 from . import (
-    board_or_404,
     can_edit,
     change_required,
     creation_allowed,
@@ -273,30 +272,14 @@ def _chosen_rules(form: SessionForm) -> RuleSet | None:
 # -- the session page and its live update --------------------------------------------------------
 
 
-def _live_context(board: service.Scoreboard, editor: bool) -> dict:
-    sid = board.session["id"]
-    edit_base = url_for("views.edit_deal", sid=sid, deal_id=0)
-    return {
-        "board": board,
-        "sid": sid,
-        "editor": editor,
-        "rows": board.lines,
-        "chart_image": True,
-        "edit_base": edit_base[: -len("0/edit")],
-    }
-
-
-def _live_html(sid: str, version: int, editor: bool) -> tuple[int, bool, Markup]:
-    """(version, ended, HTML of the scoreboard and the deals table) of the session, rendered once per version."""
-    return _rendered_live(sid, version, current_language(), editor)
-
-
 #: A session's version changes with every write, so an entry never goes stale; phones polling or reloading
 #: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/bench_tricks.py, live_html).
 @lru_cache(maxsize=64)
 def _rendered_live(sid: str, version: int, language: str, editor: bool) -> tuple[int, bool, Markup]:
-    board = board_or_404(sid)
-    context = _live_context(board, editor)
+    """(version, ended, HTML of the scoreboard, chart and deals table) of the session in ``language``."""
+    board = service.scoreboard(get_store(), sid)
+    context = {"board": board, "sid": sid, "editor": editor, "rows": board.lines, "chart_image": True}
+    context["edit_base"] = url_for("views.edit_deal", sid=sid, deal_id=0)[: -len("0/edit")]
     html = Markup(
         render_template("_scoreboard.html", **context)
         + render_template("_chart.html", **context)
@@ -314,11 +297,9 @@ def session(sid: str):
     undone = request.args.get("undone", type=int) if editor else None
 
     def render() -> str:
-        version, ended, live_html = _live_html(sid, record["version"], editor)
+        version, ended, live_html = _rendered_live(sid, record["version"], current_language(), editor)
         view_url = public_base_url() + url_for("views.session", sid=sid)
-        scorer_url = None
-        if editor:
-            scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid))
+        scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
         return render_template(
             "session.html",
             sid=sid,
@@ -360,7 +341,7 @@ def live(sid: str):
     sent = request.environ.get("HTTP_IF_NONE_MATCH")
     if sent in (tag, f"W/{tag}") or (sent and request.if_none_match.contains_weak(str(version))):
         return _NotModified([*_LIVE_HEADERS, ("ETag", tag)])
-    version, ended, html = _live_html(sid, version, can_edit(sid))
+    version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
     response = jsonify(version=version, ended=ended, html=str(html))
     response.headers.extend([*_LIVE_HEADERS, ("ETag", f'"{version}"')])
     return response
@@ -391,7 +372,7 @@ def table_screen(sid: str):
     the last deal (its scores and melds; just after it arrives, highlighted for a few seconds) and the QR
     code to join. Read-only; when the session changes it fetches itself again and swaps the new screen in
     place (static/table.js)."""
-    board = board_or_404(sid)
+    board = service.scoreboard(get_store(), sid)
     since = request.args.get("since", type=int)
     last = board.lines[-1] if board.lines else None
     deal = board.deals[-1].deal if board.deals else None
@@ -495,7 +476,7 @@ def _render_deal(
     conflict: str | None = None,
     action: str | None = None,
 ):
-    board = board_or_404(session["id"])
+    board = service.scoreboard(get_store(), session["id"])
     preview = None
     if report is not None:
         details = report.details or (None,) * len(report.players)
@@ -504,7 +485,6 @@ def _render_deal(
     return render_template(
         "deal_form.html",
         form=form,
-        session=session,
         sid=session["id"],
         deal=deal,
         board=board,
@@ -762,7 +742,7 @@ def end_session(sid: str, session: dict):
 @bp.get("/s/<sid>/history")
 def history(sid: str):
     """Every change to the session: what, and when."""
-    board = board_or_404(sid)
+    board = service.scoreboard(get_store(), sid)
     numbers = {scored.row["id"]: scored.number for scored in board.deals}
     entries = get_store().history(sid)
     return render_template("history.html", board=board, sid=sid, entries=entries, numbers=numbers)
