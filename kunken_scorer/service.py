@@ -243,11 +243,6 @@ class Draft:
         """The players in seat order."""
         return self.session["players"]
 
-    @property
-    def empty(self) -> bool:
-        """No part is in and nothing about the end was said."""
-        return not self.parts and not any(self.end.values())
-
 
 #: The keys of a draft's end, with their defaults.
 DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
@@ -504,7 +499,7 @@ def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
 
 
 def desk_session(store: Store, session_id: str) -> dict:
-    """A session as the rules desk uses it: its record, rule set, players and last deal's melds
+    """A session as the rules desk uses it: its rule set, players and last deal's melds
     (``NotFound`` for an unknown session)."""
     from .store import NotFound
 
@@ -517,7 +512,6 @@ def desk_session(store: Store, session_id: str) -> dict:
         pass  # an unreadable record: the desk still answers, just without the table prefilled
     return {
         "id": session_id,
-        "record": session,
         "rules": session_rules(session),
         "players": session.get("players", []),
         "deal_number": deal_number,

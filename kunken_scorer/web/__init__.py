@@ -357,7 +357,7 @@ def scorer_required(view: Callable, open_only: bool = False) -> Callable:
 
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return view(*args, session=scorer_session(kwargs.get("sid") or kwargs["session_id"], open_only), **kwargs)
+        return view(*args, session=scorer_session(kwargs["sid"], open_only), **kwargs)
 
     return wrapper
 

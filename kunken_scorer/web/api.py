@@ -419,10 +419,11 @@ def _part_writer(store: Store, session_id: str, seat: int) -> str:
     raise ApiError(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
 
 
-def _seat_index(draft: Draft, seat: int) -> str:
-    if not 0 <= seat < len(draft.players):
+def _seat_index(players: list[str], seat: int) -> str:
+    """The name at ``seat`` (a 404 past the table)."""
+    if not 0 <= seat < len(players):
         raise ApiError(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
-    return draft.players[seat]
+    return players[seat]
 
 
 @bp.get("/sessions/<session_id>/draft")
@@ -435,7 +436,7 @@ def get_draft(session_id: str):
 def take_seat(session_id: str, seat: int):
     """Take a seat ("this is me"): answers the seat token that writes its part; the phone holding it loses it."""
     store = get_store()
-    name = _seat_index(load_draft(store, session_id), seat)
+    name = _seat_index(store.get_session(session_id)["players"], seat)
     token, took_over = store.take_seat(session_id, seat)
     no_store()  # the answer carries the seat's token
     return {"seat": seat, "player": name, "seat_token": token, "took_over": took_over}
@@ -445,7 +446,7 @@ def take_seat(session_id: str, seat: int):
 def free_seat(session_id: str, seat: int):
     """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
     store = get_store()
-    name = _seat_index(load_draft(store, session_id), seat)
+    name = _seat_index(store.get_session(session_id)["players"], seat)
     writer = _part_writer(store, session_id, seat)
     freed = store.free_seat(session_id, seat, None if writer == "scorer" else bearer_token())
     return {"seat": seat, "player": name, "freed": freed}
@@ -456,7 +457,7 @@ def write_part(session_id: str, seat: int):
     """Write a seat's part (``revision`` as last seen: 0 for none; a stale one is refused with the current part)."""
     store = get_store()
     draft = load_draft(store, session_id)
-    _seat_index(draft, seat)
+    _seat_index(draft.players, seat)
     writer = _part_writer(store, session_id, seat)
     body = _body()
     revision = read_whole(body, "revision", required=True)
