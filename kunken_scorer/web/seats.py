@@ -35,7 +35,7 @@ from . import (
     set_seat_cookie,
 )
 from .forms import DraftForm, new_form_key, part_form
-from .views import problem_field
+from .views import place_problems, problem_field
 
 bp = Blueprint("seats", __name__)
 
@@ -145,11 +145,8 @@ def _render_part(
     writer = _writer(sid, seat)
     check = draft.check
     report = check.report
-    placed: dict[str, list] = {}
-    for reason in check.seats[seat].problems:
-        field = problem_field(reason.code, form.player.form, form.hand_mode.data == "counts")
-        if field is not None:
-            placed.setdefault(field.id, []).append(reason)
+    counts = form.hand_mode.data == "counts"
+    placed, _ = place_problems(check.seats[seat].problems, lambda r: problem_field(r.code, form.player.form, counts))
     claimed, _ = seat_claim(sid)
     lost = None
     if writer is None and claimed == seat:

@@ -22,7 +22,7 @@ from markupsafe import Markup, escape
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
-from ..deal import PROBLEM_FIELD, Deal, DealReport, hand_entries
+from ..deal import PROBLEM_FIELD, Deal, hand_entries
 from ..messages import KunkenError, Reason
 from ..notation import deal_texts, entered_as, hand_entry
 from ..qrcodes import qr_svg
@@ -421,23 +421,28 @@ def new_token(sid: str, session: dict):
 # -- recording and editing a deal ------------------------------------------------------------------
 
 
-def _place_problems(form: Any, report: DealReport) -> tuple[dict[str, list[Reason]], list[Reason]]:
-    """Each problem next to the field it is about: {field id: [Reason]}, and the deal-wide rest."""
+def place_problems(reasons: Any, field_of: Any) -> tuple[dict[str, list[Reason]], list[Reason]]:
+    """Each problem next to the field ``field_of(reason)`` names: {field id: [Reason]}, and the rest (None)."""
     placed: dict[str, list[Reason]] = {}
     general: list[Reason] = []
-    for reason in report.problems:
-        name, player = PROBLEM_FIELD.get(reason.code), reason.params.get("player")
-        field = None
-        if name in ("went_out", "express"):
-            field = form[name]
-        elif name and player in form.names:
-            entry = form.players.entries[form.names.index(player)].form
-            field = problem_field(reason.code, entry, form.hand_mode.data == "counts")
+    for reason in reasons:
+        field = field_of(reason)
         if field is None:
             general.append(reason)
         else:
             placed.setdefault(field.id, []).append(reason)
     return placed, general
+
+
+def _deal_field(form: Any, reason: Reason) -> Any:
+    """The field of the deal form a problem is shown at: the deal's own, or one of a player's part; or None."""
+    name, player = PROBLEM_FIELD.get(reason.code), reason.params.get("player")
+    if name in ("went_out", "express"):
+        return form[name]
+    if name and player in form.names:
+        entry = form.players.entries[form.names.index(player)].form
+        return problem_field(reason.code, entry, form.hand_mode.data == "counts")
+    return None
 
 
 def problem_field(code: str, entry: Any, counts: bool) -> Any:
@@ -509,7 +514,7 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
         record, report = service.prepare_deal(session, form.body)
     except KunkenError as err:
         return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
-    placed, general = _place_problems(form, report)
+    placed, general = place_problems(report.problems, lambda reason: _deal_field(form, reason))
     show: dict[str, Any] = {"report": report, "placed": placed, "general": general}  # as _render_deal shows it
     session = _remember_hand_entry(session, form.hand_mode.data)
     if not form.save.data:
