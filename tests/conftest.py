@@ -14,6 +14,9 @@ import html as htmllib
 import os
 import re
 import shutil
+import socket
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -162,6 +165,32 @@ def live_server(app):
     thread.join(timeout=5)
 
 
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (when asked)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app_py(db: Path, port: int, env: dict | None = None, **popen) -> subprocess.Popen:
+    """Start ``python app.py`` (what `make run` starts) on 127.0.0.1:``port`` with its database at
+    ``db`` and the links it prints pointing at that address; ``env`` adds or changes variables,
+    ``popen`` goes to :class:`subprocess.Popen` (the output goes nowhere unless it says where).
+    The server is not answering yet when this returns."""
+    environment = {
+        **os.environ,
+        "KUNKEN_DATABASE": str(db),
+        "KUNKEN_SECRET_KEY": "x" * 40,
+        "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        **(env or {}),
+    }
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
+        env=environment,
+        **{"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, **popen},
+    )
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """Debian's Chromium; never a downloaded browser."""
@@ -253,19 +282,20 @@ def rule_fields(game: str = "kunken") -> dict:
     return data
 
 
+def start_fields(token: str, players=("Anna", "Boris"), game="kunken", shown=None, **fields) -> dict:
+    """The home page's start form as a phone posts it: the CSRF ``token``, ``game``, ``players`` and
+    the house-rule switches left at ``shown``'s defaults (``game``'s unless given); ``fields`` added
+    or changed (``**{"rules-wild_card": "JK"}`` for the names with a dash)."""
+    shown = shown or game
+    data = {"csrf_token": token, "game": game, "defaults_for": shown, "create": "1", **rule_fields(shown)}
+    data.update({f"players-{i}": name for i, name in enumerate(players)})
+    data.update(fields)
+    return data
+
+
 def start(client, players=("Anna", "Boris"), game="kunken", shown="kunken", target=None, **extra) -> str:
     """Start a session from the home page; return its id (this client becomes the scorer)."""
-    data = {
-        "csrf_token": csrf_from(client),
-        "game": game,
-        "defaults_for": shown,
-        "create": "Start",
-        "target_kind": "",
-        "target_value": "",
-        **rule_fields(shown),
-    }
-    for i, name in enumerate(players):
-        data[f"players-{i}"] = name
+    data = start_fields(csrf_from(client), players, game, shown, create="Start", target_kind="", target_value="")
     if target:
         data["target_kind"], data["target_value"] = target
     data.update(extra)
@@ -323,6 +353,29 @@ def submit(client, sid: str, players: dict, went_out: str = "", button: str = "s
     url = url or f"/s/{sid}/deals/new"
     page = text(client.get(url))
     return client.post(url, data={**swap_data(page, players, went_out, **flags), button: "1"})
+
+
+# -- the rules desk -------------------------------------------------------------------------------
+
+DESK = "/rules/desk"
+
+
+def desk_token(client, url: str = DESK, headers=None) -> str:
+    """The CSRF token from the rules desk's forms (the page must load)."""
+    response = client.get(url, headers=headers or {})
+    assert response.status_code == 200, (url, response.status_code)
+    match = re.search(r'name="[a-z]+-csrf_token" type="hidden" value="([^"]+)"', text(response))
+    assert match, "no CSRF field on the page"
+    return match.group(1)
+
+
+def ask_desk(client, question: str, url: str = DESK, headers=None, **fields):
+    """Post one of the desk's questions (``meld``, ``swap``, ...; field names without the prefix)
+    and return the response."""
+    data = {f"{question}-csrf_token": desk_token(client, url, headers)}
+    data.update({f"{question}-{name}": value for name, value in fields.items()})
+    data[f"{question}-submit"] = "go"
+    return client.post(url, data=data, headers=headers or {})
 
 
 # -- the JSON API ---------------------------------------------------------------------------------
@@ -411,6 +464,11 @@ rule_sets = st.builds(RuleSet.for_game, st.sampled_from(["kunken", "ordered-rumm
 PLAYERS = ["Anna", "Boris", "Vera"]
 
 
+#: The table of the reference deal (entered on one phone in test_browser_entry.py, on three in
+#: test_browser_seats.py).
+REFERENCE_PLAYERS = ["Анна", "Борис", "Вера", "Гоша"]
+
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -461,6 +519,12 @@ def start_on_phone(page: Page, base: str, players: list[str], hand_entry: str, g
     tap_and_wait(page, "#create")
     expect(page.locator("#record-deal")).to_be_visible()
     return page.url
+
+
+def start_reference_session(phones, base: str) -> tuple[Page, str]:
+    """A Russian phone starts the reference deal's session, hands in points: its page and the session URL."""
+    page = phones(locale="ru-RU").new_page()
+    return page, start_on_phone(page, base, REFERENCE_PLAYERS, "points")
 
 
 def close_keypad(page: Page) -> None:
@@ -518,6 +582,15 @@ def check(page: Page) -> None:
     tap_and_wait(page, "#check")
     expect(page.locator("#preview")).to_be_visible()
     expect(page.locator("#keypad")).to_have_attribute("data-ready", "true")
+
+
+def check_deal(page: Page, fields: dict, went_out: str, type_in=fill) -> None:
+    """On the open deal form: type each field's cards (field id -> text) with ``type_in`` (the
+    phone's keyboard unless given), choose who went out, tap Check and wait for the preview."""
+    for field_id, cards in fields.items():
+        type_in(page, field_id, cards)
+    page.locator("#went_out").select_option(went_out)
+    check(page)
 
 
 def expect_preview(page: Page, scores: dict) -> None:

@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from conftest import free_port, start_app_py
 
 from kunken_scorer import web
 from kunken_scorer.web import create_app
@@ -60,28 +61,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # -- python app.py ---------------------------------------------------------------------------------------
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_app_py_starts_waitress_prints_the_join_address_and_serves(tmp_path):
-    port = _free_port()
-    env = {
-        **os.environ,
-        "KUNKEN_DATABASE": str(tmp_path / "run.db"),
-        "KUNKEN_SECRET_KEY": "x" * 40,
-        "KUNKEN_PUBLIC_URL": "http://192.0.2.7:8123",
-        "PYTHONUNBUFFERED": "1",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    port = free_port()
+    env = {"KUNKEN_PUBLIC_URL": "http://192.0.2.7:8123", "PYTHONUNBUFFERED": "1"}
+    proc = start_app_py(tmp_path / "run.db", port, env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         body = None
         for _ in range(100):
@@ -106,19 +89,8 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
     """Phones poll every few seconds: a 304 must not make them connect again (waitress closed it)."""
     import json
 
-    port = _free_port()
-    env = {
-        **os.environ,
-        "KUNKEN_DATABASE": str(tmp_path / "poll.db"),
-        "KUNKEN_SECRET_KEY": "x" * 40,
-        "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    port = free_port()
+    proc = start_app_py(tmp_path / "poll.db", port)
     try:
         sid = None
         for _ in range(300):
@@ -200,7 +172,7 @@ def test_without_compiled_catalogs_app_py_stops_with_one_line_and_status_2(tmp_p
         "KUNKEN_BABEL_TRANSLATION_DIRECTORIES": str(translations),
     }
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(_free_port())],
+        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(free_port())],
         env=env,
         capture_output=True,
         text=True,

@@ -13,10 +13,9 @@ import re
 from conftest import (
     PNG_SIGNATURE,
     Taps,
-    check,
+    check_deal,
     expect_preview,
     expect_totals,
-    fill,
     no_horizontal_overflow,
     open_deal_form,
     ready,
@@ -24,18 +23,27 @@ from conftest import (
     settled,
     shots_dir,
     start_on_phone,
+    start_reference_session,
     start_session,
     tap_and_wait,
 )
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 TAP_BUDGET = 40
 
 
+def new_deal_form(phones, server, players: list[str], hand_entry: str) -> Page:
+    """A new phone starts a session and opens the deal form (the setup: no tap counted)."""
+    page = phones().new_page()
+    start_on_phone(page, server, players, hand_entry)
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    return page
+
+
 def test_the_reference_deal_in_at_most_40_taps(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
-    page = phones(locale="ru-RU").new_page()
-    start_on_phone(page, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
+    page, _ = start_reference_session(phones, server)
     taps = Taps(page)
     taps.tap("#record-deal", navigates=True)
     ready(page)
@@ -185,10 +193,7 @@ def test_counts_a_swap_and_a_failed_save_that_lands_on_the_first_error(server, p
 
 
 def test_a_swipe_moves_between_players(server, phones):
-    page = phones().new_page()
-    start_on_phone(page, server, ["Ann", "Bob", "Cid"], "cards")
-    tap_and_wait(page, "#record-deal")
-    ready(page)
+    page = new_deal_form(phones, server, ["Ann", "Bob", "Cid"], "cards")
     page.locator('#keypad [data-action="close"]').tap()  # the swipe starts on the player's card
     cdp = page.context.new_cdp_session(page)
 
@@ -210,10 +215,7 @@ def test_a_swipe_moves_between_players(server, phones):
 
 
 def test_switching_how_hands_are_entered_is_remembered(server, phones):
-    page = phones().new_page()
-    start_on_phone(page, server, ["Ann", "Bob"], "cards")
-    tap_and_wait(page, "#record-deal")
-    ready(page)
+    page = new_deal_form(phones, server, ["Ann", "Bob"], "cards")
     expect(page.locator("#players-0-hand")).to_be_visible()
     expect(page.locator("#players-0-small")).to_be_hidden()
     page.locator('label.segment:has(input[value="counts"])').tap()
@@ -230,10 +232,7 @@ def test_switching_how_hands_are_entered_is_remembered(server, phones):
 
 
 def test_a_joker_keeps_the_picked_rank_and_a_closed_keypad_stays_closed(server, phones):
-    page = phones().new_page()
-    start_on_phone(page, server, ["Ann", "Bob"], "counts")
-    tap_and_wait(page, "#record-deal")
-    ready(page)
+    page = new_deal_form(phones, server, ["Ann", "Bob"], "counts")
     taps = Taps(page)
     taps.keys("A", "♠", "♥", "JK", "♦")
     expect(page.locator("#players-0-melds")).to_have_value(re.compile(r"^A♠ A♥ JK A♦\s*$"))
@@ -257,14 +256,15 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     start_session(page, server, players=["Анна", "Борис", "Вера"])
     open_deal_form(page, "#record-deal")
     expect(page.locator("label[for=players-1-swaps]")).to_contain_text("Замены джокера")
-    fill(page, "players-0-melds", "К♠ К♣ Дж\n9т Дж Вт")
-    fill(page, "players-1-melds", "5ч Дж 7ч\n10т 10ч 10п")
-    fill(page, "players-1-swaps", "Анна 1: Кб")
-    fill(page, "players-1-hand", "15")
-    fill(page, "players-2-melds", "10т 10б 10п")
-    fill(page, "players-2-hand", "35 Дж")
-    page.locator("#went_out").select_option("Анна")
-    check(page)
+    fields = {
+        "players-0-melds": "К♠ К♣ Дж\n9т Дж Вт",
+        "players-1-melds": "5ч Дж 7ч\n10т 10ч 10п",
+        "players-1-swaps": "Анна 1: Кб",
+        "players-1-hand": "15",
+        "players-2-melds": "10т 10б 10п",
+        "players-2-hand": "35 Дж",
+    }
+    check_deal(page, fields, "Анна")
     # Anna: К♠ К♣ (20) + 9♣ JK=10♣ J♣ (20); Boris: К♦ 10 + run 15 + set 15, minus 15; Vera: 15 − (35 + 10)
     expect_preview(page, {"Анна": (40, 0, 40), "Борис": (40, 15, 25), "Вера": (15, 45, -30)})
     expect(page.locator("#players-1-swaps-verdicts .verdict")).to_have_attribute("data-legal", "true")

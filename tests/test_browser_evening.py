@@ -14,6 +14,7 @@ from urllib.parse import urljoin, urlparse
 from conftest import (
     PNG_SIGNATURE,
     check,
+    check_deal,
     close_keypad,
     expect_preview,
     expect_totals,
@@ -112,12 +113,13 @@ def test_whole_evening_on_two_phones(server, phones):
     #   Boris A♠ A♥ A♣ (30), hand 2♣ J♦ (5 + 10)                    -> +30 −15 =  15
     #   Vera  no melds, hand Q♠ 3♦ (10 + 5)                          -> +0  −15 = −15
     open_deal_form(page, "#record-deal")
-    enter(page, "players-0-melds", "K♠ K♥ K♦ | 5♥ 6♥ 7♥")
-    enter(page, "players-1-melds", "A♠ A♥ A♣")
-    enter(page, "players-1-hand", "2♣ J♦")
-    enter(page, "players-2-hand", "Q♠ 3♦")
-    page.locator("#went_out").select_option("Anna")
-    check(page)
+    fields = {
+        "players-0-melds": "K♠ K♥ K♦ | 5♥ 6♥ 7♥",
+        "players-1-melds": "A♠ A♥ A♣",
+        "players-1-hand": "2♣ J♦",
+        "players-2-hand": "Q♠ 3♦",
+    }
+    check_deal(page, fields, "Anna", type_in=enter)
     expect_preview(page, {"Anna": (45, 0, 45), "Boris": (30, 15, 15), "Vera": (0, 15, -15)})
     save(page, "Deal 1 saved")
     expect_totals(page, {"Anna": 45, "Boris": 15, "Vera": -15}, 1)
@@ -413,13 +415,14 @@ def test_phone_screenshots_without_horizontal_overflow(server, phones, tmp_path)
     page = phone.new_page()
     start_session(page, server, players=["Anna-Maria", "Boris", "Vera", "Grigory"])
     open_deal_form(page, "#record-deal")
-    fill(page, "players-0-melds", "K♠ K♥ K♦\n5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥")
-    fill(page, "players-1-melds", "A♠ A♥ A♣")
-    fill(page, "players-1-hand", "2♣ J♦ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠")
-    fill(page, "players-2-hand", "Q♠ 3♦")
-    fill(page, "players-3-hand", "JK")
-    page.locator("#went_out").select_option("Anna-Maria")
-    check(page)
+    fields = {
+        "players-0-melds": "K♠ K♥ K♦\n5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥",
+        "players-1-melds": "A♠ A♥ A♣",
+        "players-1-hand": "2♣ J♦ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠",
+        "players-2-hand": "Q♠ 3♦",
+        "players-3-hand": "JK",
+    }
+    check_deal(page, fields, "Anna-Maria")
     preview_shot = tmp_path / "deal-form-preview.png"
     page.screenshot(path=str(preview_shot), full_page=True, scale="css")
     no_horizontal_overflow(page)

@@ -18,6 +18,7 @@ from conftest import (
     saved,
     shots_dir,
     start_on_phone,
+    start_reference_session,
     take_seat,
     tap_and_wait,
 )
@@ -28,8 +29,7 @@ PLAYER_TAP_BUDGET = 15
 
 def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
-    scorer = phones(locale="ru-RU").new_page()
-    session_url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера", "Гоша"], "points")
+    scorer, session_url = start_reference_session(phones, server)
     anna = phones(locale="ru-RU").new_page()
     boris = phones(locale="ru-RU").new_page()
     take_seat(anna, session_url, 0)

@@ -6,13 +6,13 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from conftest import DESK, ask_desk, desk_token
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kunken_scorer.messages import MESSAGES
 from kunken_scorer.rules import HOUSE_RULES, RuleSet
 
-DESK = "/rules/desk"
 RU = {"Accept-Language": "ru"}
 EN = {"Accept-Language": "en"}
 
@@ -79,20 +79,9 @@ class Page:
         return re.findall(r'class="rule-link" href="([^"]+)"', block)
 
 
-def csrf_token(client, url: str = DESK, headers=None) -> str:
-    """The CSRF token from the page's forms."""
-    html = client.get(url, headers=headers or {}).get_data(as_text=True)
-    match = re.search(r'name="[a-z]+-csrf_token" type="hidden" value="([^"]+)"', html)
-    assert match, "no CSRF field on the page"
-    return match.group(1)
-
-
 def ask(client, question: str, url: str = DESK, headers=None, **fields) -> Page:
     """Post one of the desk's questions (field names without the prefix)."""
-    data = {f"{question}-csrf_token": csrf_token(client, url, headers)}
-    data.update({f"{question}-{name}": value for name, value in fields.items()})
-    data[f"{question}-submit"] = "go"
-    return Page(client.post(url, data=data, headers=headers or {}))
+    return Page(ask_desk(client, question, url, headers, **fields))
 
 
 def all_anchors() -> set[str]:
@@ -342,7 +331,7 @@ def test_posting_needs_the_csrf_token(client):
 
 
 def test_a_post_that_is_no_question_is_refused(client):
-    token = csrf_token(client)
+    token = desk_token(client)
     assert client.post(DESK, data={"csrf_token": token}).status_code == 400
 
 
@@ -370,7 +359,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_hostile_input_never_breaks_the_desk(client, text):
-    token = csrf_token(client)
+    token = desk_token(client)
     for question, fields in [
         ("meld", {"cards": text, "table": text}),
         ("swap", {"meld": text, "card": text, "table": text}),
@@ -404,7 +393,7 @@ def test_hostile_query_strings_are_not_found_not_errors(client):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.text(alphabet=st.sampled_from(list("0123456789JQKAJKВДКТпчбт♠♥♦♣shdc=* ,\n\x00<>&\"'")), max_size=60))
 def test_any_typed_text_gets_an_answer_or_a_form_error(client, text):
-    token = csrf_token(client)
+    token = desk_token(client)
     for question, fields in [
         ("meld", {"cards": text, "table": text}),
         ("vist", {"meld": text, "cards": text}),
@@ -585,12 +574,6 @@ def test_the_desk_lets_a_phone_jump_to_each_question_and_names_each_field_once(c
 
 
 def test_a_run_with_a_gap_and_no_joker_is_explained_in_plain_russian(client):
-    page = client.get("/rules/desk", headers={"Accept-Language": "ru"}).get_data(as_text=True)
-    token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
-    answer = client.post(
-        "/rules/desk",
-        data={"meld-csrf_token": token, "meld-cards": "5♥ 6♥ 8♥", "meld-submit": "x"},
-        headers={"Accept-Language": "ru"},
-    ).get_data(as_text=True)
+    answer = ask(client, "meld", cards="5♥ 6♥ 8♥", headers=RU).html
     assert "Карты не идут подряд: в пропусках 1 карта, а джокеров, чтобы их закрыть, — ни одного." in answer
     assert "только 0" not in answer and "(s)" not in answer

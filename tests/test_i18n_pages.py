@@ -14,6 +14,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from conftest import CSRF, ask_desk, deal_data, start_fields
 
 from kunken_scorer.exports import FORMAT as EXPORT_FORMAT
 from kunken_scorer.rules import SWITCHES
@@ -108,12 +109,6 @@ def untranslated(page: str) -> list[str]:
 
 # -- building an evening ------------------------------------------------------------------------
 
-CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-def hidden(page: str, name: str) -> str:
-    return htmllib.unescape(re.search(rf'name="{re.escape(name)}"[^>]*value="([^"]*)"', page)[1])
-
 
 def get(client, url: str, language: str, status: int = 200) -> str:
     response = client.get(url, headers={"Accept-Language": language})
@@ -121,28 +116,16 @@ def get(client, url: str, language: str, status: int = 200) -> str:
     return response.get_data(as_text=True)
 
 
+def start_data(page: str, players=PLAYERS, game: str = "kunken", **fields) -> dict:
+    """The start form of the home ``page`` filled in: ``game``'s default switches, then ``fields``."""
+    return start_fields(CSRF.search(page)[1], players, game, create="x", **fields)
+
+
 def start_session(client, game: str = "kunken", players=PLAYERS) -> str:
     """Start a session from the home form (this client becomes its scorer); return its id."""
-    from kunken_scorer.web.forms import switch_values
-
     page = get(client, "/", "ru")
-    data = {
-        "csrf_token": CSRF.search(page)[1],
-        "game": game,
-        "defaults_for": game,
-        "create": "x",
-        "target_kind": "score",
-        "target_value": "500",
-    }
-    for name, value in switch_values(game).items():
-        if isinstance(value, bool):
-            if value:
-                data[f"rules-{name}"] = "y"
-        else:
-            data[f"rules-{name}"] = str(value)
-    data["rules-opening_points"] = "40"  # a house rule the session page and summary list
-    for i, name in enumerate(players):
-        data[f"players-{i}"] = name
+    # the opening points: a house rule the session page and summary list
+    data = start_data(page, players, game, target_kind="score", target_value="500", **{"rules-opening_points": "40"})
     response = client.post("/sessions", data=data, headers={"Accept-Language": "ru"})
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"].rsplit("/", 1)[1]
@@ -151,19 +134,7 @@ def start_session(client, game: str = "kunken", players=PLAYERS) -> str:
 def post_deal(client, sid: str, seats: dict, *, save: bool, went_out: str = "", language: str = "ru", **flags):
     """Fill in the deal form and press Check (``save=False``) or Save; return the response."""
     page = get(client, f"/s/{sid}/deals/new", language)
-    data = {
-        "csrf_token": hidden(page, "csrf_token"),
-        "form_key": hidden(page, "form_key"),
-        "expected": hidden(page, "expected"),
-        "went_out": went_out,
-    }
-    for i, (melds, vists, hand) in seats.items():
-        data.update({f"players-{i}-melds": melds, f"players-{i}-vists": vists, f"players-{i}-hand": hand})
-    for key, value in flags.items():
-        if value is True:
-            data[key] = "y"
-        elif value:
-            data[key] = value
+    data = deal_data(page, seats, went_out, **flags)
     data["save" if save else "check"] = "x"
     return client.post(f"/s/{sid}/deals/new", data=data, headers={"Accept-Language": language})
 
@@ -185,13 +156,8 @@ def evening(client):
 
 def desk_answer(client, language: str, url: str = "/rules/desk") -> str:
     """The rules desk answering "is this meld legal?" about an illegal meld (with its reasons)."""
-    page = get(client, url, language)
-    token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
-    response = client.post(
-        url,
-        data={"meld-csrf_token": token, "meld-cards": "K♠ K♠ JK K♥ JK", "meld-table": "K♦ K♦ K♣", "meld-submit": "x"},
-        headers={"Accept-Language": language},
-    )
+    headers = {"Accept-Language": language}
+    response = ask_desk(client, "meld", url, headers, cards="K♠ K♠ JK K♥ JK", table="K♦ K♦ K♣")
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.get_data(as_text=True)
 
@@ -366,23 +332,9 @@ def test_an_imported_evening_is_announced_in_russian(client, evening):
 
 def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
     """The house-rule hint tells a Russian table to type «удвоить»; the form takes it."""
-    from kunken_scorer.web.forms import switch_values
-
     page = get(client, "/", "ru")
     assert "«удвоить»" in visible_text(page)
-    data = {
-        "csrf_token": CSRF.search(page)[1],
-        "game": "kunken",
-        "defaults_for": "kunken",
-        "create": "x",
-        "target_kind": "",
-        "target_value": "",
-        "players-0": "Анна",
-        "players-1": "Вера",
-    }
-    data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
-    data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
-    data["rules-joker_in_hand"] = "Удвоить"
+    data = start_data(page, ("Анна", "Вера"), target_kind="", target_value="", **{"rules-joker_in_hand": "Удвоить"})
     response = client.post("/sessions", data=data, headers={"Accept-Language": "ru"})
     assert response.status_code == 303, visible_text(response.get_data(as_text=True))
     session = get(client, response.headers["Location"], "ru")
@@ -391,30 +343,11 @@ def test_the_russian_hint_word_for_a_doubling_joker_is_accepted(client):
 
 def test_messages_built_in_code_are_russian(client):
     """Messages whose parts the core builds (expected values, pinned jokers, targets) are Russian too."""
-    from kunken_scorer.web.forms import switch_values
-
     page = get(client, "/", "ru")
-    data = {
-        "csrf_token": CSRF.search(page)[1],
-        "game": "kunken",
-        "defaults_for": "kunken",
-        "create": "x",
-        "target_kind": "deals",
-        "target_value": "",
-        "players-0": "Анна",
-        "players-1": "Вера",
-    }
-    data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
-    data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
-    data["rules-wild_card"] = "JK"  # a card, but no natural one: the core refuses it, naming what it expects
+    # a wild card that is a card, but no natural one: the core refuses it, naming what it expects
+    data = start_data(page, ("Анна", "Вера"), target_kind="deals", target_value="", **{"rules-wild_card": "JK"})
     home = client.post("/sessions", data=data, headers={"Accept-Language": "ru"}).get_data(as_text=True)
-    page = get(client, "/rules/desk", "ru")
-    token = re.search(r'name="meld-csrf_token"[^>]*value="([^"]+)"', page)[1]
-    desk = client.post(
-        "/rules/desk",
-        data={"meld-csrf_token": token, "meld-cards": "5♥ JK=8♣ 7♥", "meld-submit": "x"},
-        headers={"Accept-Language": "ru"},
-    ).get_data(as_text=True)
+    desk = ask_desk(client, "meld", headers={"Accept-Language": "ru"}, cards="5♥ JK=8♣ 7♥").get_data(as_text=True)
     assert "значение «JK» не подходит; ожидалось обычная карта, например 7♠" in visible_text(home)
     assert "JK=8♣" in visible_text(desk)
     assert not untranslated(home) and not untranslated(desk), (untranslated(home), untranslated(desk))

@@ -9,24 +9,21 @@ mid-draft, and a part written after its deal was recorded.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CSRF, hidden, phone, text
+from conftest import CSRF, free_port, hidden, phone, start_app_py, text
 
 from kunken_scorer import RuleSet
 from kunken_scorer.deal import DealInputError
 from kunken_scorer.draft import check_draft, read_part
 from kunken_scorer.store import Conflict, DraftClosed, NotFound, SessionEnded, Store
 
-ROOT = Path(__file__).resolve().parent.parent
 KUNKEN = RuleSet.preset()
 NAMES = ["Anna", "Boris", "Vera"]
 ANNA = {"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}]}
@@ -291,9 +288,9 @@ def test_two_phones_writing_one_part_the_later_is_refused_with_the_part_shown(ap
     assert store.draft(sid)["parts"][0]["revision"] == 2
 
 
-def record_draft(scorer, sid, **extra):
-    page = text(scorer.get(f"/s/{sid}/draft"))
-    data = {
+def draft_form(page: str, **extra) -> dict:
+    """The draft page's "Record deal" form as the scorer's phone posts it."""
+    return {
         "csrf_token": hidden(page, "csrf_token"),
         "form_key": hidden(page, "form_key"),
         "version": hidden(page, "version"),
@@ -302,6 +299,10 @@ def record_draft(scorer, sid, **extra):
         "record": "1",
         **extra,
     }
+
+
+def record_draft(scorer, sid, **extra):
+    data = draft_form(text(scorer.get(f"/s/{sid}/draft")), **extra)
     return scorer.post(f"/s/{sid}/draft", data=data), data
 
 
@@ -347,14 +348,7 @@ def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, stor
     fill_draft(app, store, sid)
     page = text(scorer.get(f"/s/{sid}/draft"))
     store.save_part(sid, 2, read_part({"melds": ["7♠ 8♠ 9♠"], "hand": "K♣"}), revision=1, by="player")
-    data = {
-        "csrf_token": hidden(page, "csrf_token"),
-        "form_key": hidden(page, "form_key"),
-        "version": hidden(page, "version"),
-        "deal": hidden(page, "deal"),
-        "went_out": "auto",
-        "record": "1",
-    }
+    data = draft_form(page)
     response = scorer.post(f"/s/{sid}/draft", data=data)
     assert response.status_code == 409 and store.list_deals(sid) == []
     # a hidden number is whole digits only: a trailing newline is a damaged form, not a number
@@ -496,14 +490,6 @@ def test_the_api_refuses_writes_without_the_seat_and_an_old_token_after_a_takeov
 # -- a real server restarted mid-draft ------------------------------------------------------------
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _call(base: str, method: str, path: str, body=None, token=None):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(base + path, data=data, method=method)
@@ -515,18 +501,7 @@ def _call(base: str, method: str, path: str, body=None, token=None):
 
 
 def _serve(db: Path, port: int) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "KUNKEN_DATABASE": str(db),
-        "KUNKEN_SECRET_KEY": "k" * 40,
-        "KUNKEN_PUBLIC_URL": f"http://127.0.0.1:{port}",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = start_app_py(db, port)
     for _ in range(150):
         try:
             _call(f"http://127.0.0.1:{port}", "GET", "/api/v1/health")
@@ -538,7 +513,7 @@ def _serve(db: Path, port: int) -> subprocess.Popen:
 
 
 def test_a_draft_survives_a_server_restart(tmp_path):
-    db, port = tmp_path / "club.db", _free_port()
+    db, port = tmp_path / "club.db", free_port()
     base = f"http://127.0.0.1:{port}"
     server = _serve(db, port)
     try:

@@ -10,7 +10,7 @@ import json
 import re
 
 import pytest
-from conftest import CSRF, hidden, phone, record, rule_fields, start, text
+from conftest import CSRF, hidden, phone, record, start, start_fields, text
 
 from kunken_scorer.web import create_app
 
@@ -83,18 +83,7 @@ def test_responses_that_carry_or_set_a_token_are_never_stored(client, app):
     viewer_page = phone(app).get(f"/s/{sid}")
     assert token not in text(viewer_page) and viewer_page.headers["Cache-Control"] == "no-cache"
     home = phone(app)
-    started = home.post(
-        "/sessions",
-        data={
-            "csrf_token": CSRF.search(text(home.get("/")))[1],
-            "game": "kunken",
-            "defaults_for": "kunken",
-            "create": "1",
-            "players-0": "A",
-            "players-1": "B",
-            **rule_fields(),
-        },
-    )
+    started = home.post("/sessions", data=start_fields(CSRF.search(text(home.get("/")))[1], ("A", "B")))
     assert started.status_code == 303 and started.headers["Cache-Control"] == "no-store"
     seat = phone(app)
     taken = seat.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(text(seat.get(f"/s/{sid}")))[1], "seat": "0"})
@@ -187,15 +176,7 @@ def test_creating_and_importing_sessions_is_limited_per_address(tmp_path):
     exported = {"format": "kunken-scorer/v1", "game": "kunken", "rules": {}, "players": ["A", "B"], "deals": []}
     assert client.post("/api/v1/sessions/import", json=exported).status_code == 429
     page = phone(app)
-    form = {
-        "csrf_token": CSRF.search(text(page.get("/")))[1],
-        "game": "kunken",
-        "defaults_for": "kunken",
-        "create": "1",
-        "players-0": "A",
-        "players-1": "B",
-        **rule_fields(),
-    }
+    form = start_fields(CSRF.search(text(page.get("/")))[1], ("A", "B"))
     assert page.post("/sessions", data=form).status_code == 429
     other = app.test_client()  # another address is not limited by this one
     assert (

@@ -492,15 +492,16 @@ def test_all_sessions_with_deals_lists_live_deals(store):
 # -- concurrency ----------------------------------------------------------------------
 
 
-def run_in_threads(db_path, work, threads=2):
-    """Run work(store, index) in parallel threads, each with its own Store on db_path."""
+def run_in_threads(db_path, rounds, step, threads=2):
+    """Run ``rounds`` rounds of step(store, index, barrier, n) in parallel threads, each with its own
+    Store on db_path; return each thread's list of what its steps returned."""
     barrier = threading.Barrier(threads, timeout=20)
     results, errors = [None] * threads, []
 
     def target(index):
         own = Store.open(db_path)  # sqlite3 connections belong to their thread
         try:
-            results[index] = work(own, index, barrier)
+            results[index] = [step(own, index, barrier, n) for n in range(rounds)]
         except BaseException as error:  # reported to the main thread below
             errors.append(error)
             barrier.abort()  # release the other thread instead of leaving it waiting
@@ -521,14 +522,11 @@ def test_concurrent_retries_with_same_key_store_one_deal(store, session, db_path
     sid = session["id"]
     rounds = 25
 
-    def work(own, index, barrier):
-        outcomes = []
-        for n in range(rounds):
-            barrier.wait()  # both phones send the same request at the same moment
-            outcomes.append(own.add_deal(sid, deal_record(n), idempotency_key=f"tap-{n}"))
-        return outcomes
+    def retry(own, index, barrier, n):
+        barrier.wait()  # both phones send the same request at the same moment
+        return own.add_deal(sid, deal_record(n), idempotency_key=f"tap-{n}")
 
-    first, second = run_in_threads(db_path, work)
+    first, second = run_in_threads(db_path, rounds, retry)
     for (deal_a, created_a), (deal_b, created_b) in zip(first, second, strict=False):
         assert deal_a["id"] == deal_b["id"]
         assert sorted([created_a, created_b]) == [False, True]
@@ -541,20 +539,17 @@ def test_concurrent_writes_with_same_version_one_wins(store, session, db_path):
     sid = session["id"]
     rounds = 10
 
-    def work(own, index, barrier):
-        outcomes = []
-        for _n in range(rounds):
-            barrier.wait()
-            seen = own.version(sid)
-            barrier.wait()  # both have read the same version before either writes
-            try:
-                own.add_deal(sid, deal_record(index), expected_version=seen)
-                outcomes.append("stored")
-            except Conflict:
-                outcomes.append("conflict")
-        return outcomes
+    def write(own, index, barrier, _n):
+        barrier.wait()
+        seen = own.version(sid)
+        barrier.wait()  # both have read the same version before either writes
+        try:
+            own.add_deal(sid, deal_record(index), expected_version=seen)
+        except Conflict:
+            return "conflict"
+        return "stored"
 
-    first, second = run_in_threads(db_path, work)
+    first, second = run_in_threads(db_path, rounds, write)
     assert all(sorted(pair) == ["conflict", "stored"] for pair in zip(first, second, strict=False))
     assert count(store, "deals") == rounds
 

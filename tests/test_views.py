@@ -9,7 +9,21 @@ import io
 import re
 
 import pytest
-from conftest import CSRF, DEAL, GOOD, csrf_from, deal_data, hidden, phone, record, rule_fields, start, text, totals
+from conftest import (
+    CSRF,
+    DEAL,
+    GOOD,
+    csrf_from,
+    deal_data,
+    hidden,
+    phone,
+    record,
+    rule_fields,
+    start,
+    start_fields,
+    text,
+    totals,
+)
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -83,8 +97,7 @@ def test_show_defaults_reloads_the_switches_and_keeps_the_names(client, store):
     ],
 )
 def test_a_bad_player_list_is_a_form_error(client, store, players, message):
-    data = {"csrf_token": csrf_from(client), "game": "kunken", "defaults_for": "kunken", "create": "1", **rule_fields()}
-    data.update({f"players-{i}": n for i, n in enumerate(players)})
+    data = start_fields(csrf_from(client), players)
     response = client.post("/sessions", data=data)
     assert response.status_code == 422
     assert 'id="players-errors"' in text(response)
@@ -93,9 +106,7 @@ def test_a_bad_player_list_is_a_form_error(client, store, players, message):
 
 def test_a_name_past_the_forms_twelve_seats_is_refused_not_dropped(client, store):
     """A hand-made form with 13 names: the game's limit refuses it (it used to start 12, the 13th lost)."""
-    data = {"csrf_token": csrf_from(client), "game": "ordered-rummy", "defaults_for": "ordered-rummy", "create": "1"}
-    data.update(rule_fields("ordered-rummy"))
-    data.update({f"players-{i}": f"P{i}" for i in range(13)})
+    data = start_fields(csrf_from(client), [f"P{i}" for i in range(13)], "ordered-rummy")
     response = client.post("/sessions", data=data, headers={"Accept-Language": "en"})
     assert response.status_code == 422
     assert "Name 2 to 12 different players." in text(response)
@@ -110,8 +121,7 @@ def test_a_name_past_the_forms_twelve_seats_is_refused_not_dropped(client, store
 def test_hand_made_seat_fields_are_refused_or_read_never_a_500(client, store):
     """Seat numbers are ASCII digits (WTForms' own reading took "players-²" and failed on it: a 500); a
     file or a number past the seats is no name; a second spelling of a seat ("players-01") is not one."""
-    base = {"csrf_token": csrf_from(client), "game": "ordered-rummy", "defaults_for": "ordered-rummy", "create": "1"}
-    base.update(rule_fields("ordered-rummy"))
+    base = start_fields(csrf_from(client), (), "ordered-rummy")
     twelve = {f"players-{i}": f"P{i}" for i in range(12)}
     for extra, status in (
         ({"players-²": "X"}, 303),
@@ -133,16 +143,7 @@ def test_hand_made_seat_fields_are_refused_or_read_never_a_500(client, store):
 
 
 def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
-    token = csrf_from(client)
-    base = {
-        "csrf_token": token,
-        "game": "kunken",
-        "defaults_for": "kunken",
-        "create": "1",
-        "players-0": "Anna",
-        "players-1": "Boris",
-        **rule_fields(),
-    }
+    base = start_fields(csrf_from(client))
     response = client.post("/sessions", data={**base, "rules-wild_card": "11♥"})
     assert response.status_code == 422 and 'id="rules-wild_card-errors"' in text(response)
     for value in ("", "0", "100001"):  # one wording for each, the core's (Target.from_dict)
@@ -203,11 +204,8 @@ def test_a_double_tap_on_start_creates_one_session(client, store):
         "players-1": "Boris",
         "target_kind": "",
         "target_value": "",
+        **rule_fields(),
     }
-    from kunken_scorer.web.forms import switch_values
-
-    data.update({f"rules-{k}": str(v) for k, v in switch_values("kunken").items() if not isinstance(v, bool)})
-    data.update({f"rules-{k}": "y" for k, v in switch_values("kunken").items() if v is True})
     first = client.post("/sessions", data=data)
     second = client.post("/sessions", data=data)
     assert first.status_code == 303 and second.status_code == 303
@@ -418,7 +416,7 @@ def test_a_huge_deal_id_in_the_url_is_404_not_500(app, method, path):
 
 
 def test_hostile_start_input_never_gives_a_500(client, store):
-    token = csrf_from(client)
+    base = start_fields(csrf_from(client))
     for extra in (
         {"defaults_for": "<x>"},
         {"rules-joker_limit": "all"},
@@ -430,17 +428,7 @@ def test_hostile_start_input_never_gives_a_500(client, store):
         {"players-0": "\x07bell"},
         {"players-99": "Extra"},
     ):
-        data = {
-            "csrf_token": token,
-            "game": "kunken",
-            "defaults_for": "kunken",
-            "create": "1",
-            "players-0": "Anna",
-            "players-1": "Boris",
-            **rule_fields(),
-            **extra,
-        }
-        assert client.post("/sessions", data=data).status_code < 500
+        assert client.post("/sessions", data={**base, **extra}).status_code < 500
 
 
 # -- live updates and the QR code ---------------------------------------------------------------------------
