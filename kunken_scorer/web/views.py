@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -421,7 +422,9 @@ def new_token(sid: str, session: dict):
 # -- recording and editing a deal ------------------------------------------------------------------
 
 
-def place_problems(reasons: Any, field_of: Any) -> tuple[dict[str, list[Reason]], list[Reason]]:
+def place_problems(
+    reasons: Iterable[Reason], field_of: Callable[[Reason], Any]
+) -> tuple[dict[str, list[Reason]], list[Reason]]:
     """Each problem next to the field ``field_of(reason)`` names: {field id: [Reason]}, and the rest (None)."""
     placed: dict[str, list[Reason]] = {}
     general: list[Reason] = []
