@@ -113,7 +113,7 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
     """Check parsed cards; ``laid`` counts every natural card on the table, this meld's included."""
     meld = tuple(meld)
     # A verdict depends on the cards and on the counts of ``laid`` its check looked up (a joker's
-    # card with both copies on the table); a meld without jokers looks up none. So a verdict is
+    # card with every copy on the table); a meld without jokers looks up none. So a verdict is
     # kept with those counts and stands while they are the same: a deal is checked again on every
     # part a seat writes and on save, and common melds recur from deal to deal.
     memo = rules.meld_checks
@@ -233,14 +233,14 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: _Reads) -> MeldChec
                 reasons.append(Reason("pin_wrong_rank", {"joker": str(card), "rank": str(rank)}))
             elif card.pin in seen:
                 reasons.append(Reason("set_duplicate_card", {"card": str(card.pin)}))
-            elif laid[card.pin] >= 2:
+            elif laid[card.pin] >= rules.decks:
                 reasons.append(Reason("joker_copies_played", {"card": str(card.pin)}))
             seen.add(card.pin)
     assigned = list(meld)
     free = [i for i, card in enumerate(meld) if card.pin is None and card in rules.joker_cards]
     options: tuple[Card, ...] = ()
     if free:
-        open_cards = [c for c in (Card(rank, s) for s in _SUITS) if c not in seen and laid[c] < 2]
+        open_cards = [c for c in (Card(rank, s) for s in _SUITS) if c not in seen and laid[c] < rules.decks]
         options = tuple(open_cards) if len(open_cards) > len(free) else ()
         for i in free:
             if not open_cards:
@@ -426,7 +426,7 @@ def _run_verdict(
             card = Card(window[k], suit)
             joker_slots.append(k)
             assigned[i] = Card.joker(card)
-            if laid[card] >= 2:
+            if laid[card] >= rules.decks:
                 reasons.append(Reason("joker_copies_played", {"card": str(card)}))
     jokers = len(joker_slots)
     limit = rules.joker_limit_for(size)
@@ -462,7 +462,7 @@ def _gap_reason(naturals: list[Card], meld: tuple[Card, ...], rules: RuleSet) ->
     if has_ace:
         options.append(sorted(1 if v == 14 else v for v in values))
     missing = [opt[-1] - opt[0] + 1 - len(opt) for opt in options]
-    if has_ace and not rules.ace_low and missing[1] <= jokers < missing[0] + 1 and missing[1] < missing[0]:
+    if has_ace and not rules.ace_low and missing[1] < missing[0]:  # read low, the ace would be nearer the rest
         return Reason("ace_low_off", {"switch": SWITCHES["ace_low"].label})
     if has_ace and not rules.wrap:
         wrap_rules = RuleSet.for_game(rules.game, {"wrap": True, "ace_low": True})

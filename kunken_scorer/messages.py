@@ -97,11 +97,14 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "adjacent_jokers": ("joker-limits", N_("Two jokers may not lie side by side in a run (house rule “{switch}”).")),
     "joker_copies_played": (
         "joker-copies",
-        N_("A joker may not stand for {card}: both natural copies are already on the table."),
+        N_("A joker may not stand for {card}: every natural copy the decks hold is already on the table."),
     ),
     "set_joker_no_suit": (
         "joker-copies",
-        N_("A joker in this set has no card to stand for: every {rank} the set lacks is already on the table twice."),
+        N_(
+            "A joker in this set has no card to stand for: every {rank} the set lacks is already on the table in "
+            "every copy, or is taken by another joker of the set."
+        ),
     ),
     "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
     "pin_wrong_rank": (

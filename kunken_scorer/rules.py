@@ -378,6 +378,9 @@ class Switch:
     words: Mapping[Any, Text] = field(default_factory=dict)
     #: the word an ``int_or_word`` switch takes besides a number (``None`` stands for it when stored)
     word: str | None = None
+    #: how that word is written in a page's language, and the other spellings it is read from (any case)
+    word_text: Text | None = None
+    aliases: tuple[str, ...] = ()
     #: how a number of this switch reads ("count_points", "times", ...), a message code
     unit: str = "number"
 
@@ -402,7 +405,11 @@ class Switch:
             return choices[value]
         if self.kind == "card":
             return _wild_card(value)
-        if self.kind == "int_or_word" and (value == self.word or (value is None and self.word == "face")):
+        if self.kind == "int_or_word" and (
+            value == self.word
+            or (value is None and self.word == "face")
+            or (isinstance(value, str) and value.strip().casefold() in self.aliases)
+        ):
             return None if self.word == "face" else self.word
         return _whole(value, self.lo, self.hi)
 
@@ -416,7 +423,7 @@ class Switch:
         if self.kind == "card":
             return M_("a natural card such as 7♠, or nothing")
         if self.kind == "int_or_word":
-            return Reason("expected_range_or", {"lo": self.lo, "hi": self.hi, "word": self.word})
+            return Reason("expected_range_or", {"lo": self.lo, "hi": self.hi, "word": self.word_text or self.word})
         return Reason("expected_range", {"lo": self.lo, "hi": self.hi})
 
     @property
@@ -471,6 +478,8 @@ SWITCHES: dict[str, Switch] = dict(
             M_("Minus points, or “double”: it doubles that player's minus."),
             hi=1000,
             word="double",
+            word_text=M_("double"),
+            aliases=("double", "x2", "×2", "*2", "удвоить", "вдвойне"),
             words={"double": M_("doubles the hand's minus points")},
             unit="count_minus_points",
         ),
@@ -533,6 +542,9 @@ KEY_SWITCHES = (
     "jokers",
     "wild_card",
     "joker_limit",
+    "ace_low",
+    "wrap",
+    "no_adjacent_jokers",
     "number_points",
     "court_points",
     "ace_points",

@@ -67,7 +67,7 @@ def test_illegal_meld_names_the_rule(client):
 def test_meld_check_counts_the_table(client):
     body = client.post(f"{API}/melds/check", json={"cards": "6♥ JK 8♥", "table": ["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]}).get_json()
     assert body["legal"] is False
-    assert "both natural copies are already on the table" in body["reasons"][0]
+    assert "every natural copy the decks hold is already on the table" in body["reasons"][0]
     alone = client.post(f"{API}/melds/check", json={"cards": "6♥ JK 8♥"}).get_json()
     assert alone["legal"] is True
 
@@ -810,7 +810,7 @@ def test_swap_check_knows_the_layout(client):
     assert bad.status_code == 400 and "has_layout" in bad.get_json()["error"]
     third = client.post(f"{API}/swaps/check", json={**body, "table": ["K♦ K♦ K♥"]}).get_json()
     assert third == {"legal": False, "reasons": ["K♦ is recorded 3 times; the decks hold only 2."]}
-    one_deck = {**body, "table": ["K♦ K♥ K♥"], "rules": {"decks": 1}}
+    one_deck = {**body, "table": ["J♦ Q♦ K♦"], "rules": {"decks": 1}}
     assert client.post(f"{API}/swaps/check", json=one_deck).get_json()["reasons"] == [
         "K♦ is recorded 2 times; the decks hold only 1."
     ]

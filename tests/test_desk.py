@@ -193,10 +193,27 @@ def test_an_illegal_set_gives_its_reason_linking_to_the_sets_paragraph(client):
 def test_russian_notation_is_read(client):
     page = ask(client, "meld", cards="5ч дж 7ч", headers=RU)
     assert page.attr("meld-answer", "data-legal") == "true"
-    assert page.text("meld-answer-cards") == "5♥ JK=6♥ 7♥"
+    assert page.text("meld-answer-cards") == "5♥ Дж=6♥ 7♥"  # shown in the page's notation
     page = ask(client, "meld", cards="Тп, Тч, Тб", headers=RU)
     assert page.attr("meld-answer-kind", "data-kind") == "set"
     assert page.text("meld-answer-points") == "30"
+
+
+def test_russian_pages_answer_in_russian_notation(client):
+    """Every card an answer shows, and every example in a card field, is in the page's notation."""
+    page = ask(client, "meld", cards="JK K♠ K♣", headers=RU)
+    assert page.text("meld-answer-cards") == "Дж К♠ К♣"
+    assert "К♥, К♦" in page.text("meld-answer-jokers")
+    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦", has_layout="y", headers=RU)
+    assert "К♦" in page.text("swap-answer-verdict") and "K♦" not in page.text("swap-answer")
+    page = ask(client, "discard", card="Q♦", melds="9♦ 10♦ J♦", headers=RU)
+    assert page.text("discard-answer-meld").endswith("9♦ 10♦ В♦.")
+    page = ask(client, "opening", bank_card="7♥", melds="A♠ A♥ A♦\n6♥ 7♥ 8♥ 9♥", headers=RU)
+    assert page.text("opening-answer-melds").startswith("Т♠ Т♥ Т♦")
+    page = ask(client, "vist", meld="J♥ Q♥ K♥", cards="A♥", headers=RU)
+    assert "Т♥" in page.text("vist-answer-verdict") and "В♥ Д♥ К♥ Т♥" in page.text("vist-answer-cards")
+    assert page.attr("swap-meld", "placeholder") == "Дж К♠ К♣"
+    assert Page(client.get(DESK, headers=EN)).attr("swap-meld", "placeholder") == "JK K♠ K♣"
 
 
 def test_a_set_joker_may_be_any_suit_the_set_lacks_until_the_table_uses_them_up(client):

@@ -259,7 +259,7 @@ def test_the_russian_pages_show_the_russian_texts(client, evening):
     assert "Средний счёт за партию" in visible_text(shown["players"])
     assert "Положение после партии 3" in visible_text(shown["summary"])
     desk = visible_text(shown["rules desk (answered)"])
-    assert "Комбинация неправильная." in desk and "§ Комплекты" in desk
+    assert "Комбинация неправильная." in desk and "§ Комбинации по рангу (комплекты)" in desk
     assert "Что-то пошло не так" in visible_text(shown["not found"])
     assert "Партия" in visible_text(shown["chart"])
 
@@ -348,9 +348,13 @@ def test_messages_built_in_code_are_russian(client):
     data = start_data(page, ("Анна", "Вера"), target_kind="deals", target_value="", **{"rules-wild_card": "JK"})
     home = client.post("/sessions", data=data, headers={"Accept-Language": "ru"}).get_data(as_text=True)
     desk = ask_desk(client, "meld", headers={"Accept-Language": "ru"}, cards="5♥ JK=8♣ 7♥").get_data(as_text=True)
-    assert "значение «JK» не подходит; ожидалось обычная карта, например 7♠" in visible_text(home)
-    assert "JK=8♣" in visible_text(desk)
+    assert "значение «JK» не подходит; ожидается: обычная карта, например 7♠" in visible_text(home)
+    assert "Дж=8♣" in visible_text(desk) and "JK=8♣" not in visible_text(desk)  # in the page's notation
     assert not untranslated(home) and not untranslated(desk), (untranslated(home), untranslated(desk))
+    # the word a joker left in hand takes besides a number, as the page writes it (not the API's "double")
+    data = start_data(page, ("Анна", "Вера"), target_kind="", target_value="", **{"rules-joker_in_hand": "втрое"})
+    home = visible_text(client.post("/sessions", data=data, headers={"Accept-Language": "ru"}).get_data(as_text=True))
+    assert "ожидается: целое число от 0 до 1000 или «удвоить»" in home and "double" not in home
 
 
 # -- English ------------------------------------------------------------------------------------

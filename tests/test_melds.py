@@ -334,6 +334,9 @@ ILLEGAL = [
     pytest.param(KUNKEN, {}, "K♥ A♥ 2♥", (), {"ace_high_and_low", "run_not_consecutive"}, id="k-a-2-without-wrap"),
     pytest.param(KUNKEN, {"ace_low": False}, "A♥ 2♥ 3♥", (), {"ace_low_off"}, id="ace_low-off"),
     pytest.param(KUNKEN, {"ace_low": False}, "A♥ 2♥ JK", (), {"ace_low_off"}, id="ace_low-off-with-joker"),
+    # the ace read low is the nearer reading: the low ace is what the table's rules forbid, not a gap
+    pytest.param(KUNKEN, {"ace_low": False}, "A♠ 3♠ 4♠", (), {"ace_low_off"}, id="ace_low-off-a-3-4"),
+    pytest.param(KUNKEN, {"ace_low": False}, "A♠ 3♠ 4♠ 5♠", (), {"ace_low_off"}, id="ace_low-off-a-3-4-5"),
     pytest.param(KUNKEN, {}, "JK JK 5♥", (), {"joker_limit"}, id="two-jokers-in-three-run"),
     pytest.param(KUNKEN, {}, "JK JK K♠", (), {"joker_limit"}, id="two-jokers-in-three-set"),
     pytest.param(KUNKEN, {}, "JK JK JK K♠", (), {"joker_limit"}, id="three-jokers-in-four-set"),
@@ -955,3 +958,25 @@ def test_a_kept_verdict_stands_only_while_the_table_counts_it_read_are_the_same(
     assert str(check_meld("K♠ K♥ JK", rules, table=["K♦ K♦ K♣"]).cards[2]) == "JK=K♣"
     assert str(check_meld("K♠ K♥ JK", rules, table=["K♣ K♣ K♦"]).cards[2]) == "JK=K♦"
     assert str(check_meld("K♠ K♥ JK", rules, table=["K♦ K♦ K♣"]).cards[2]) == "JK=K♣"
+
+
+def test_the_joker_copy_rule_counts_the_decks_in_play():
+    """A joker may stand for a card while the decks hold a copy off the table: one copy with one deck,
+    three with three (the ``decks`` switch), not always two."""
+    one_deck = RuleSet.for_game("kunken", {"decks": 1, "jokers": 2})
+    refused = check_meld("5♥ JK 7♥", one_deck, table=["6♥ 6♠ 6♦"])
+    assert not refused.legal and code_list(refused.reasons) == ["joker_copies_played"]
+    three_decks = RuleSet.for_game("kunken", {"decks": 3, "jokers": 6})
+    assert check_meld("5♥ JK 7♥", three_decks, table=["6♥ 6♠ 6♦", "6♥ 6♣ 6♦"]).legal
+    assert not check_meld("5♥ JK 7♥", KUNKEN_RULES, table=["6♥ 6♠ 6♦", "6♥ 6♣ 6♦"]).legal
+    # a set's joker: the suits still open are those with a copy off the table
+    assert check_meld("K♠ K♣ JK", three_decks, table=["K♥ K♥ Q♥", "K♦ K♦ Q♦"]).legal
+    assert not check_meld("K♠ K♣ JK", KUNKEN_RULES, table=["K♥ K♥ Q♥", "K♦ K♦ Q♦"]).legal
+
+
+def test_a_set_with_more_jokers_than_open_suits_says_so():
+    """Two jokers in K♠ K♣ with the K♥ gone: one joker is K♦, the other has nothing left. The reason
+    does not claim every missing king is on the table (K♦ is not)."""
+    check = check_meld("K♠ K♣ JK JK", KUNKEN_RULES, table=["K♥ K♥ Q♥"])
+    assert not check.legal and code_list(check.reasons) == ["set_joker_no_suit"]
+    assert "taken by another joker of the set" in check.reasons[0].message

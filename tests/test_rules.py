@@ -10,6 +10,7 @@ from kunken_scorer import (
     RuleSetError,
     check_meld,
 )
+from kunken_scorer.messages import Text
 
 # --- Rule sets -----------------------------------------------------------------------------------
 
@@ -137,3 +138,17 @@ def test_a_switch_value_nested_too_deep_to_spell_is_named_by_its_type():
     with pytest.raises(RuleSetError) as caught:
         RuleSet.for_game("kunken", {"joker_limit": nested})
     assert "“Jokers allowed in one meld”: list is not allowed" in caught.value.reason.message
+
+
+@pytest.mark.parametrize("typed", ["double", "Double", " x2 ", "×2", "*2", "удвоить", "Удвоить", "вдвойне"])
+def test_a_doubled_joker_in_hand_is_read_in_both_languages(typed):
+    """The start form and the API read the same words for "double" (the core reads them, not a page)."""
+    assert RuleSet.for_game("kunken", {"joker_in_hand": typed}).joker_in_hand == "double"
+
+
+def test_a_refused_joker_in_hand_names_the_word_in_the_page_language():
+    with pytest.raises(RuleSetError) as refused:
+        RuleSet.for_game("kunken", {"joker_in_hand": "triple"})
+    assert refused.value.reason.message.endswith("from 0 to 1000, or double.")
+    russian = refused.value.reason.params["expected"].params["word"]
+    assert isinstance(russian, Text) and str(russian) == "double"  # a text the page translates («удвоить»)

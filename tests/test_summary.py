@@ -17,6 +17,7 @@ from conftest import CSRF, SWAP_FORM, hidden, phone, shots_dir, start, submit, t
 from kunken_scorer import KunkenError, RuleSet
 from kunken_scorer.charts import bar_chart, running_chart
 from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
+from kunken_scorer.rules import HOUSE_RULES
 from kunken_scorer.service import prepare_deal, scoreboard
 from kunken_scorer.web import create_app
 from kunken_scorer.web.summary import player_history, scoreboard_chart
@@ -564,6 +565,15 @@ def test_summary_of_the_preset_says_nothing_changed(client, store):
     assert "no house rules changed" in page
     assert "Ordered rummy" in page and "No deals were recorded." in page
     assert "appears after the first scored deal" in page
+    assert "Standings after 0 deals" not in page and "No deals yet" in page
+
+
+def test_summary_prints_every_house_rule_default(client, store):
+    """RULES.md: every default is printed on the summary, the three run switches too."""
+    session, _ = new_session(store, ("Anna", "Boris"))
+    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    kept = set(re.findall(r'<tr data-switch="([a-z_]+)">', page))
+    assert set(HOUSE_RULES) <= kept, sorted(set(HOUSE_RULES) - kept)
 
 
 def test_summary_survives_an_unreadable_stored_deal(client, store):

@@ -25,6 +25,9 @@ from conftest import (
     totals,
 )
 
+from kunken_scorer.deal import Deal
+from kunken_scorer.rules import RuleSet
+
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
 # -- home and starting a session -------------------------------------------------------------------
@@ -672,3 +675,19 @@ def test_a_write_to_an_ended_session_from_a_page_without_a_session_goes_home(app
     with app.test_request_context("/"):
         app.preprocess_request()
         assert refuse_ended().headers["Location"] == "/"
+
+
+def test_a_redeal_takes_a_deal_number_and_a_penalty_limit_shows_true_minus_signs(client, store):
+    """The table screen names the next deal as the session page does (a redeal is a numbered deal too);
+    "and 1 redeal" is singular; the lowest total against the limit is printed with true minus signs."""
+    rules = RuleSet.preset().to_dict()
+    session, token = store.create_session("kunken", rules, ["Anna", "Boris"], {"kind": "penalty", "value": 300})
+    sid = session["id"]
+    store.add_deal(sid, Deal.from_dict({"players": ["Anna", "Boris"], "redeal": True}).to_dict())
+    store.add_deal(sid, Deal.from_dict(DEAL).to_dict())
+    screen = text(client.get(f"/s/{sid}/table"))
+    assert re.search(r'class="table-title">[^<]*Deal 3<', screen)
+    page = text(client.get(f"/s/{sid}"))
+    assert "(and 1 redeal)" in page
+    progress = re.search(r'id="target-progress"[^>]*>([^<]*)<', page)[1]
+    assert "\u2212" in progress and "-" not in progress

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
@@ -20,7 +20,7 @@ from .. import service
 from ..cards import parse_cards
 from ..disputes import ANSWERS
 from ..messages import KunkenError
-from ..notation import read_card_lines
+from ..notation import read_card_lines, shown_cards
 from ..rules import GAMES, HOUSE_RULES, RuleSet
 from . import current_language, get_store, reason_text, rule_lines
 from .forms import PageForm
@@ -66,7 +66,8 @@ def _cards_field(label, single=False, required=True, example="5♥ JK 7♥"):
     validators = [Length(max=MAX_CARD_FIELD), Cards(single=single)]
     if required:
         validators.insert(0, DataRequired(message=_l("Enter the cards.") if not single else _l("Enter a card.")))
-    return StringField(label, validators=validators, render_kw={**CARD_INPUT, "placeholder": example})
+    placeholder = LazyString(lambda: shown_cards(example, current_language() == "ru"))  # in the page's notation
+    return StringField(label, validators=validators, render_kw={**CARD_INPUT, "placeholder": placeholder})
 
 
 def _lines_field(label, required=False):

@@ -60,7 +60,6 @@ TARGET_KINDS = [
     SelectChoice("penalty", lazy_gettext("A penalty limit (a player at minus this is out)")),
 ]
 
-_DOUBLE_WORDS = {"double", "x2", "×2", "*2"}
 _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 _FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 
@@ -179,11 +178,9 @@ def switch_values(game: str) -> dict:
 
 
 def raw_switch(name: str, value: Any) -> Any:
-    """A switch value as typed, ready for ``RuleSet.for_game`` (which checks it)."""
+    """A switch value as typed, ready for ``RuleSet.for_game`` (which reads and checks it)."""
     if isinstance(value, str):
         value = value.strip()
-        if name == "joker_in_hand" and value.casefold() in _DOUBLE_WORDS | {gettext("double").casefold()}:
-            return "double"
         if name == "wild_card" and not value:
             return None
     return value
