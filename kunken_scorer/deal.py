@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -236,7 +237,7 @@ class Deal:
         went_out = data.get("went_out")
         if went_out is not None and not isinstance(went_out, str):
             raise _bad("went_out", M_("a player's name or null"))
-        went_out = " ".join((went_out or "").split()) or None  # spaces as in the players' names (clean_name)
+        went_out = clean_name(went_out, "went_out") if went_out and went_out.strip() else None
         swaps = () if redeal else _swaps(data.get("swaps"))
         count = len(swaps) + sum(
             len(p.hand) + p.short_hand_cards + sum(map(len, p.melds)) + sum(len(v.cards) for v in p.vists)
@@ -306,7 +307,25 @@ def read_note(data: Mapping[str, Any], key: str = "note") -> str | None:
         return None
     if not isinstance(value, str) or len(value) > MAX_NOTE:
         raise _bad(key, Reason("expected_text_at_most", {"limit": MAX_NOTE}))
+    if has_control(value):
+        raise DealInputError(Reason("note_control", {"field": key}))
     return value.strip() or None
+
+
+#: Characters no typed text holds: control characters other than tabs and line breaks.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: The invisible joiners some names are written with (Persian, emoji): allowed in a name, unlike the
+#: other formatting characters (a right-to-left override would disguise a name).
+_JOINERS = str.maketrans("", "", "\u200c\u200d")
+
+
+def has_control(text: str) -> bool:
+    r"""True when ``text`` holds a control character other than a tab or a line break.
+
+    >>> has_control("two\nlines"), has_control("bell\x07")
+    (False, True)
+    """
+    return _CONTROL.search(text) is not None
 
 
 def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ...]:
@@ -410,8 +429,10 @@ def clean_name(value: Any, where: str = "name") -> str:
     if not isinstance(value, str):
         raise _bad(where, M_("a player's name"))
     name = " ".join(value.split())
-    if not name or len(name) > MAX_NAME or not name.isprintable():
+    if not name or len(name) > MAX_NAME:
         raise DealInputError(Reason("bad_name", {"limit": MAX_NAME, "field": where}))
+    if not name.translate(_JOINERS).isprintable():
+        raise DealInputError(Reason("name_characters", {"field": where}))
     return name
 
 

@@ -362,6 +362,11 @@ MESSAGES.update(
         "field_error": ("deal-record", N_("{field}: {why}")),
         "missing_field": ("deal-record", N_("{field} is missing.")),
         "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
+        "name_characters": (
+            "players",
+            N_("{field}: a player's name may not hold control characters or invisible formatting marks."),
+        ),
+        "note_control": ("deal-record", N_("{field}: a note may not hold control characters.")),
         "too_many_items": ("deal-record", N_("{field}: at most {limit} allowed.")),
         "deal_too_many_cards": (
             "deal-record",

@@ -92,18 +92,35 @@ def parse_vist_line(line: str, names: Sequence[str]) -> dict[str, Any]:
 
 
 def vist_line(vist: Mapping[str, Any], names: Sequence[str] = ()) -> str:
-    """A stored vist written back as a line of the vists field (``#`` where a name would be ambiguous).
+    """A stored vist written back as a line of the vists field, one that reads back as the same player and
+    meld among ``names`` (``#`` where a name would be ambiguous).
 
     >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"})
     'Boris 2: 5♥'
     >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"}, ["Boris", "Boris 2"])
     'Boris #2: 5♥'
+    >>> vist_line({"to": "Boris", "meld": 1, "cards": "5♥"}, ["Boris", "Boris 2", "Boris #2"])
+    'Boris  #2: 5♥'
     """
-    meld = vist.get("meld")
-    where = vist["to"] if meld is None else f"{vist['to']} {meld + 1}"
-    if meld is not None and where.casefold() in {n.casefold() for n in names}:
-        where = f"{vist['to']} #{meld + 1}"  # "Boris 2" is a player of its own
-    return f"{where}: {vist.get('cards', '')}"
+    to, meld, cards = vist["to"], vist.get("meld"), vist.get("cards", "")
+    if meld is None:
+        return f"{to}: {cards}"
+    # "Boris 2" or "Boris #2" may be players of their own; a name never holds two spaces in a row
+    # (``deal.clean_name``), so the last spelling reads back as Boris's meld 2 whatever the names
+    for where in (f"{to} {meld + 1}", f"{to} #{meld + 1}", f"{to}  #{meld + 1}"):
+        if _reads_back(f"{where}: 5♥", names, to, meld):
+            break
+    return f"{where}: {cards}"
+
+
+def _reads_back(line: str, names: Sequence[str], to: str, meld: int) -> bool:
+    if not names:
+        return True
+    try:
+        read = parse_vist_line(line, names)
+    except NotationError:
+        return False
+    return (read["to"], read["meld"]) == (to, meld)
 
 
 def _read_lines(text: str | None, limit: int, read: Callable[[str], T]) -> tuple[list[T], list[Reason]]:

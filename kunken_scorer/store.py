@@ -12,6 +12,7 @@ phones editing the same deal get a ``Conflict`` instead of a silent overwrite.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -304,6 +305,13 @@ def _dumps(value: Any) -> str:
 def _hash_token(token: str) -> str:
     """Return the sha256 hex digest of an edit token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _derived_token(old: str, key: str) -> str:
+    """The token that replaces ``old`` for the form rendering ``key``: unguessable without both (the key
+    is only in the scorer's own page), the same for the same two."""
+    digest = hmac.new(old.encode("utf-8", "surrogatepass"), b"new-token:" + key.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 def _check_record(record: Any) -> None:
@@ -623,11 +631,19 @@ class Store:
             return False
         return hmac.compare_digest(_hash_token(token), row[0])
 
-    def new_token(self, session_id: str) -> str:
-        """Replace the session's edit token; return the new one (the old one stops at once)."""
-        token = secrets.token_urlsafe(24)
+    def new_token(self, session_id: str, old: str | None = None, key: str | None = None) -> str | None:
+        """Replace the session's edit token; return the new one (the old one stops at once).
+
+        With ``old``, only while ``old`` is still the token, checked inside the write: of two requests made
+        with it at the same moment one replaces it, and the other gets None (its token has just stopped).
+        With a ``key`` as well (one per rendering of the page's form), the new token is derived from the old
+        one and the key, so the same form sent twice (a double tap) gets the same new token both times.
+        """
+        token = _derived_token(old, key) if old and key else secrets.token_urlsafe(24)
         with self._write():
-            self._session_row(session_id)
+            current = self._session_row(session_id)["token_hash"]
+            if old is not None and not hmac.compare_digest(_hash_token(old), current):
+                return token if key and hmac.compare_digest(_hash_token(token), current) else None
             self.db.execute("UPDATE sessions SET token_hash = ? WHERE id = ?", [_hash_token(token), session_id])
             self._log(session_id, "token", {})
         return token

@@ -938,3 +938,36 @@ def test_a_switch_value_nested_deep_is_a_400_at_any_depth(client, depth):
     raw = '{"cards": "A♠ A♥ A♦", "rules": {"joker_limit": ' + "[" * depth + "]" * depth + "}}"
     response = client.post(f"{API}/melds/check", data=raw.encode(), content_type="application/json")
     assert_error(response, 400)
+
+
+@pytest.mark.lang("en")
+@pytest.mark.parametrize("went_out", ["x" * 41, "Anna\x00", "\u202eAnna"])
+def test_went_out_is_a_name_like_any_other(client, went_out):
+    """``went_out`` is read as a player's name (1 to 40 printable characters), as vists' and swaps' names are:
+    nothing else is scored or stored."""
+    body = {**DEAL, "went_out": went_out}
+    answer = client.post(f"{API}/deals/score", json=body)
+    assert answer.status_code == 400 and "went_out" in answer.get_json()["error"]
+    session = new_session(client)
+    assert post_deal(client, session, {**body, "override": True, "note": "why"}).status_code == 400
+    assert client.get(f"{API}/sessions/{session['id']}").get_json()["deals"] == []
+    assert client.post(f"{API}/deals/score", json={**DEAL, "went_out": "  Anna  "}).get_json()["valid"] is True
+
+
+@pytest.mark.lang("en")
+def test_a_note_with_control_characters_is_refused_and_line_breaks_are_kept(client):
+    session = new_session(client)
+    refused = post_deal(client, session, {**DEAL, "note": "beep\x07\x1b[2J"})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == "note: a note may not hold control characters."
+    assert post_deal(client, session, {**DEAL, "note": "two\nlines\tand a tab"}).status_code == 201
+    assert client.get(f"{API}/sessions/{session['id']}").get_json()["deals"][0]["note"] == "two\nlines\tand a tab"
+
+
+@pytest.mark.lang("en")
+def test_names_written_with_joiners_are_welcome_and_disguised_ones_are_told_why(client):
+    for name in ("زهره\u200cسادات", "👩\u200d🚀"):
+        assert client.post(f"{API}/sessions", json={"players": [name, "Boris"]}).status_code == 201
+    refused = client.post(f"{API}/sessions", json={"players": ["\u202eAnna", "Boris"]})
+    assert refused.status_code == 400
+    assert "may not hold control characters or invisible formatting marks" in refused.get_json()["error"]

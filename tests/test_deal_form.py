@@ -5,6 +5,7 @@ that works without JavaScript."""
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 
 import pytest
@@ -266,6 +267,63 @@ def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2(
     to_player = {"to": "Boris 2", "meld": None, "cards": "7♣"}
     for vist in (to_meld, to_player):
         assert parse_vist_line(vist_line(vist, names), names) == vist
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Anna", "Anna 2", "Anna #2"],
+        ["B #1", "B 1", "B"],
+        ["Anna", "anna 2", "ANNA #2", "Anna № 2"],
+        ["Vera", "Vera 10", "Vera #10", "Vera 1"],
+    ],
+)
+def test_every_vist_and_swap_line_reads_back_as_written_whatever_the_names(names):
+    """Writing a stored vist (or swap) into the form and reading it back gives the same player and meld,
+    even when other players are called "Anna 2" and "Anna #2" (an unchanged edit once moved points)."""
+    from kunken_scorer.notation import vist_line
+
+    for to in names:
+        for meld in (None, 0, 1, 9):
+            vist = {"to": to, "meld": meld, "cards": "5♥"}
+            assert parse_vist_line(vist_line(vist, names), names) == vist, (to, meld)
+
+
+def test_an_unchanged_edit_changes_nothing_beside_players_named_like_meld_numbers(client, store):
+    session = new_session(client, players=("Anna", "Anna 2", "Anna #2"))
+    body = {
+        "players": [
+            {"name": "Anna", "melds": ["2♥ 3♥ 4♥", "K♠ K♣ JK"], "hand": ""},
+            {
+                "name": "Anna 2",
+                "melds": ["5♦ 6♦ 7♦"],
+                "vists": [{"to": "Anna", "meld": 0, "cards": "5♥"}],
+                "hand": "JK",
+            },
+            {"name": "Anna #2", "melds": ["K♠ K♣ JK"], "hand": "3♣"},
+        ],
+        "swaps": [{"by": "Anna 2", "from": "Anna", "meld": 1, "card": "K♦"}],
+        "went_out": "Anna",
+    }
+    assert post_deal(client, session, body).status_code == 201
+    sid = session["id"]
+    path = "/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1]
+    client.get(path)  # the scorer link: this phone may edit
+    before = store.list_deals(sid)[0]
+    url = f"/s/{sid}/deals/{before['id']}/edit"
+    page = text(client.get(url))
+    data = {name: hidden(page, name) for name in ("csrf_token", "expected", "form_key", "hand_mode")}
+    for i in range(3):
+        for key in ("melds", "vists", "swaps"):
+            found = re.search(rf'id="players-{i}-{key}"[^>]*>(.*?)</textarea>', page, re.S)
+            data[f"players-{i}-{key}"] = htmllib.unescape(found[1]) if found else ""
+        data[f"players-{i}-hand"] = hidden(page, f"players-{i}-hand")
+    data["went_out"] = "Anna"
+    data["save"] = "1"
+    assert client.post(url, data=data).status_code == 303
+    after = store.list_deals(sid)[0]
+    assert after["record"]["swaps"] == before["record"]["swaps"]
+    assert after["record"]["players"][1]["vists"] == before["record"]["players"][1]["vists"]
 
 
 @pytest.mark.parametrize(
@@ -671,3 +729,12 @@ def test_a_delete_without_its_revision_is_refused(client, store):
         data={"csrf_token": hidden(page, "csrf_token"), "revision": hidden(page, "revision")},
     )
     assert response.status_code == 303 and store.list_deals(sid) == []
+
+
+def test_a_note_with_a_control_character_is_explained_at_the_note(client, store):
+    sid = start(client)
+    response = submit(client, sid, SWAP_FORM, went_out="Anna", note="bell\x07")
+    assert response.status_code == 422
+    errors = re.search(r'id="note-errors">(.*?)</ul>', text(response), re.S)
+    assert errors and "may not hold control characters" in errors[1]
+    assert store.list_deals(sid) == []

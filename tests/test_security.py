@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 
 import pytest
 from conftest import CSRF, hidden, phone, record, start, start_fields, text
 
+from kunken_scorer.rules import RuleSet
 from kunken_scorer.web import create_app
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
@@ -136,6 +138,63 @@ def test_the_api_makes_a_new_token(client):
     assert client.post(f"/api/v1/sessions/{sid}/token", headers={"Authorization": f"Bearer {old}"}).status_code == 403
     assert client.post(f"/api/v1/sessions/{sid}/token").status_code == 401
     assert client.post("/api/v1/sessions/nope/token", headers={"Authorization": f"Bearer {new}"}).status_code == 404
+
+
+def test_a_new_token_replaces_only_the_token_it_was_asked_with(store):
+    """Two requests made with one token at the same moment: one replaces it, the other is told its token has
+    stopped (before, both wrote and one phone kept a dead cookie). The same form sent twice gets one token."""
+    session, old = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
+    sid = session["id"]
+    first = store.new_token(sid, old)
+    assert first and store.new_token(sid, old) is None and store.check_token(sid, first)
+    key = "form-" + "k" * 22
+    second = store.new_token(sid, first, key)
+    assert second and store.new_token(sid, first, key) == second  # a double tap of one form
+    assert store.new_token(sid, first, "form-" + "x" * 22) is None  # another form made with the old token
+    assert store.check_token(sid, second) and not store.check_token(sid, first)
+    assert [h["action"] for h in store.history(sid)].count("token") == 2
+
+
+def test_a_double_tap_on_new_scorer_link_keeps_this_phone_the_scorer(app, client):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}"))
+    form = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key")}
+    name = f"kunken_edit_{sid}"
+    old = client.get_cookie(name).value
+    cookies = []
+    for _ in range(2):  # the second tap is sent before the first answer arrives: with the old cookie
+        client.set_cookie(name, old, path="/")
+        response = client.post(f"/s/{sid}/token", data=form)
+        assert response.status_code == 303
+        cookies.append(client.get_cookie(name).value)
+    assert cookies[0] == cookies[1] != old and record(client, sid).status_code == 303
+    assert 'id="record-deal"' in text(client.get(f"/s/{sid}"))  # still the scorer
+
+
+def test_new_tokens_asked_at_once_through_the_api_leave_exactly_one(app):
+    created = app.test_client().post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, old = created["id"], created["edit_token"]
+    barrier = threading.Barrier(6)
+    answers = []
+
+    def ask():
+        client = app.test_client()
+        barrier.wait()
+        answers.append(client.post(f"/api/v1/sessions/{sid}/token", headers={"Authorization": f"Bearer {old}"}))
+
+    threads = [threading.Thread(target=ask) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(a.status_code for a in answers) == [200, 403, 403, 403, 403, 403]
+    token = next(a for a in answers if a.status_code == 200).get_json()["edit_token"]
+    assert (
+        app.test_client()
+        .post(f"/api/v1/sessions/{sid}/token", headers={"Authorization": f"Bearer {token}"})
+        .status_code
+        == 200
+    )
 
 
 @pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER"])

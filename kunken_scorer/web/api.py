@@ -366,7 +366,10 @@ def new_token(session_id: str):
     """A new edit token (Bearer: the current one): the old token and every scorer cookie made from it stop."""
     store = get_store()
     scorer_session(session_id)
-    links = _links(session_id, store.new_token(session_id))
+    token = store.new_token(session_id, bearer_token())
+    if token is None:  # another request made a new token with this one at the same moment
+        raise ApiError(403, gettext("This edit token does not belong to this score sheet."))
+    links = _links(session_id, token)
     return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
 
 

@@ -33,11 +33,12 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation
+from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries
+from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
 from ..draft import deal_body
+from ..messages import Reason
 from ..notation import read_card_lines, read_hand, read_vist_lines
 from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from . import GAME_NAMES, reason_text
@@ -129,6 +130,12 @@ class SeatList(FieldList):
     def indices(self, formdata: Any) -> list[int]:
         """The seat numbers ``formdata`` names, as the list reads them (each once, in order)."""
         return sorted(set(self._extract_indices(self.name, formdata)))
+
+
+def _plain_text(field: Any) -> None:
+    """A text field's words: no control characters (the core's rule for notes, ``deal.has_control``)."""
+    if field.data and has_control(field.data):
+        raise ValidationError(reason_text(Reason("note_control", {"field": field.label.text})))
 
 
 def _at_most(characters: int) -> Length:
@@ -369,7 +376,7 @@ class DealEnd:
     override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
     note = TextAreaField(
         lazy_gettext("Note (needed to record anyway)"),
-        validators=[_at_most(MAX_NOTE)],
+        validators=[_at_most(MAX_NOTE), lambda form, field: _plain_text(field)],
     )
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
 

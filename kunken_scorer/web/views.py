@@ -45,6 +45,7 @@ from . import (
     public_base_url,
     reason_text,
     scorer_required,
+    scorer_session,
     set_scorer_cookie,
 )
 from .forms import FORM_KEY, SessionForm, add_error, deal_form, new_form_key, raw_switch, switch_values
@@ -239,8 +240,9 @@ def _chosen_players(form: SessionForm, rules: RuleSet) -> list[str] | None:
     except KunkenError as err:
         where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
         seat = seats[int(where[1])] if where and int(where[1]) < len(seats) else None
-        if seat is not None:
-            add_error(form.players.entries[seat], reason_text(err.reason))
+        if seat is not None:  # said next to the name's field, naming the seat as the page does
+            shown = Reason(err.reason.code, {**err.reason.params, "field": gettext("Seat %(n)s", n=seat + 1)})
+            add_error(form.players.entries[seat], reason_text(shown))
         else:
             form.players_errors.append(reason_text(err.reason))
         return None
@@ -313,6 +315,7 @@ def session(sid: str):
             live_html=live_html,
             view_url=view_url,
             scorer_url=scorer_url,
+            token_key=new_form_key() if editor else None,
             qr=Markup(_qr(view_url)),
             my_seat=my_seat,
             taken=store.taken_seats(sid),
@@ -409,10 +412,17 @@ def scorer(sid: str, token: str):
 
 
 @bp.post("/s/<sid>/token")
-@scorer_required
-def new_token(sid: str, session: dict):
-    """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on."""
-    token = get_store().new_token(sid)
+def new_token(sid: str):
+    """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on.
+
+    The store replaces the token only while this phone's is still the one (another phone's link made at
+    the same moment wins, and this phone is told it no longer records); the form's one-time key makes a
+    double tap, whose second tap still carries the old token, one change: both taps get the same new token."""
+    key = request.form.get("form_key", "")
+    token = get_store().new_token(sid, edit_token(sid) or "", key if FORM_KEY.match(key) else None)
+    if token is None:
+        scorer_session(sid)  # not (or no longer) the scorer's token: the 403 that says so
+        abort(403)
     message = gettext(
         "A new scorer link was made. The old link no longer works, and phones that opened it can no longer record."
     )
