@@ -431,7 +431,7 @@ def clean_name(value: Any, where: str = "name") -> str:
     name = " ".join(value.split())
     if not name or len(name) > MAX_NAME:
         raise DealInputError(Reason("bad_name", {"limit": MAX_NAME, "field": where}))
-    if not name.translate(_JOINERS).isprintable():
+    if not name.isprintable() and not name.translate(_JOINERS).isprintable():  # the joiners looked for only then
         raise DealInputError(Reason("name_characters", {"field": where}))
     return name
 
