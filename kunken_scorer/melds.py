@@ -638,9 +638,19 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
 def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     """Check ``base`` with ``cards`` added (a vist); ``laid`` must already count the added naturals.
 
-    The result's last ``len(cards)`` entries of ``card_points`` are the added cards' points.
+    The result's last ``len(cards)`` entries of ``card_points`` are the added cards' points. A card a run's
+    joker stands for cannot be added beside it: putting it in is a joker swap, and the reason says so.
+
+    >>> extend(check_meld("5♥ JK 7♥", RuleSet.preset()), parse_cards("6♥"), RuleSet.preset(), Counter()).reasons[0].code
+    'vist_fills_joker'
     """
-    return check_parsed(tuple(base.extension_base()) + tuple(cards), rules, laid)
+    extended = tuple(base.extension_base()) + tuple(cards)
+    if base.kind == MeldKind.RUN and base.legal:
+        stood_for = {card.pin for card in base.cards if card.is_joker}
+        filled = next((card for card in cards if card in stood_for), None)
+        if filled is not None:
+            return _illegal(extended, MeldKind.RUN, rules, Reason("vist_fills_joker", {"card": str(filled)}))
+    return check_parsed(extended, rules, laid)
 
 
 def check_vist(meld: CardsLike, cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> MeldCheck:

@@ -107,6 +107,13 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
         ),
     ),
     "pin_mismatch": ("joker-position", N_("{joker} does not fit this meld: the joker would have to be {needed}.")),
+    "vist_fills_joker": (
+        "swap",
+        N_(
+            "{card} is the card the meld's joker stands for: putting it in is a joker swap (record it as one), "
+            "not a vist."
+        ),
+    ),
     "pin_wrong_rank": (
         "joker-position",
         N_("{joker} does not fit this set: the joker would have to be a {rank} of a suit the set lacks."),
@@ -306,12 +313,18 @@ def render(
     reason: Reason,
     translate: Callable[[str], str] = lambda s: s,
     translate_plural: Callable[[str, str, int], str] = _english_plural,
+    nested: bool = False,
 ) -> str:
     """Render a reason with ``translate`` applied to its template and nested reasons
     (``translate_plural(singular, plural, count)`` for a template with two forms).
 
+    A nested reason goes on mid-sentence (after a colon or a dash), so its first word is not capitalised,
+    unless the reason starts with a value (a player's name, a card):
+
     >>> render(Reason("no_such_rank", {"token": "11♥"}))
     '"11♥": no such rank'
+    >>> render(Reason("opening_illegal_meld", {"meld": 2, "why": [Reason("too_few_cards", {"count": 2})]}))
+    'Meld 2 is not legal: a meld needs at least 3 cards; this one has 2.'
     """
     params = {}
     for key, value in reason.params.items():
@@ -322,14 +335,30 @@ def render(
         if isinstance(value, Text):
             value = translate(value)
         elif isinstance(value, Reason):
-            value = render(value, translate, translate_plural)
+            value = render(value, translate, translate_plural, nested=True)
         elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Reason) for v in value):
-            value = " ".join(render(v, translate, translate_plural) for v in value)
+            first, *rest = value
+            value = " ".join(
+                [render(first, translate, translate_plural, nested=True)]
+                + [render(v, translate, translate_plural) for v in rest]
+            )
         params[key] = value
     template = reason.template
     if isinstance(template, Plural):
-        return translate_plural(template[0], template[1], int(params.get("count", 0))).format(**params)
-    return translate(template).format(**params)
+        words = translate_plural(template[0], template[1], int(params.get("count", 0)))
+    else:
+        words = translate(template)
+    text = words.format(**params)
+    first = text.split(" ", 1)[0]
+    if (
+        nested
+        and not words.startswith("{")
+        and first.isalpha()
+        and first[0].isupper()
+        and first[1:] == first[1:].lower()
+    ):
+        return text[0].lower() + text[1:]  # a word ("A", "Джокер"), not a card or an abbreviation
+    return text
 
 
 class KunkenError(ValueError):

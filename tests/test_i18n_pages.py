@@ -250,7 +250,7 @@ def test_the_russian_pages_show_the_russian_texts(client, evening):
     """Sanity: the pages checked above really hold the parts that speak (reasons, flashes, tables)."""
     shown = pages(client, evening, "ru")
     deal = visible_text(shown["record-deal (checked, with problems)"])
-    assert "В комплекте не может быть двух одинаковых карт" in deal  # the reason next to the melds
+    assert "в комплекте не может быть двух одинаковых карт" in deal  # the reason next to the melds
     assert "Ошибок: " in deal and "правило" in deal
     session = visible_text(shown["session"])
     assert "Сыграно партий" in session and "экспресс" in session and "записано с ошибками" in session
@@ -362,7 +362,7 @@ def test_messages_built_in_code_are_russian(client):
 ENGLISH = {
     "home": ["Start a session", "When does the session end?", "House rules (optional)"],
     "session": ["Deals played", "Record a deal", "Undo the last deal", "recorded anyway", "redeal", "express"],
-    "record-deal (checked, with problems)": ["A set may not hold two copies of the same card", "Check", "Save"],
+    "record-deal (checked, with problems)": ["a set may not hold two copies of the same card", "Check", "Save"],
     "history": ["History of changes", "Deal 1 recorded"],
     "summary": ["Rules in force", "Download CSV", "Recorded anyway and notes"],
     "players": ["Average deal score", "Last played"],

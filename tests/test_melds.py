@@ -980,3 +980,18 @@ def test_a_set_with_more_jokers_than_open_suits_says_so():
     check = check_meld("K♠ K♣ JK JK", KUNKEN_RULES, table=["K♥ K♥ Q♥"])
     assert not check.legal and code_list(check.reasons) == ["set_joker_no_suit"]
     assert "taken by another joker of the set" in check.reasons[0].message
+
+
+@pytest.mark.parametrize(
+    "meld, added", [("5♥ JK 7♥", "6♥"), ("5♥ 6♥ JK", "7♥"), ("JK 6♥ 7♥", "5♥"), ("5♥ JK JK 8♥", "7♥ 6♥")]
+)
+def test_a_vist_of_the_card_a_run_joker_stands_for_is_called_a_swap(meld, added):
+    """Putting in the card a run's joker stands for is a joker swap: the vist is refused, and the reason says
+    so rather than blaming the joker's place (it used to say "the joker would have to be 8♥")."""
+    check = check_vist(meld, added, KUNKEN_RULES)
+    assert not check.legal and code_list(check.reasons) == ["vist_fills_joker"]
+    assert "joker swap" in check.reasons[0].message
+
+
+def test_a_set_joker_moves_aside_for_a_vist_of_its_suit():
+    assert check_vist("K♠ K♣ JK", "K♥", KUNKEN_RULES).legal  # the joker's suit is open: it becomes K♦
