@@ -971,3 +971,12 @@ def test_names_written_with_joiners_are_welcome_and_disguised_ones_are_told_why(
     refused = client.post(f"{API}/sessions", json={"players": ["\u202eAnna", "Boris"]})
     assert refused.status_code == 400
     assert "may not hold control characters or invisible formatting marks" in refused.get_json()["error"]
+
+
+@pytest.mark.lang("en")
+def test_get_on_the_import_address_is_405_not_an_unknown_session(client):
+    answer = client.get(f"{API}/sessions/import")
+    assert answer.status_code == 405 and answer.headers["Allow"] == "POST"
+    assert answer.get_json() == {"error": "That action is not allowed here."}
+    assert "POST" in client.put(f"{API}/sessions/import").headers["Allow"]  # any 405 names the methods it takes
+    assert "GET" in client.post(f"{API}/health").headers["Allow"]

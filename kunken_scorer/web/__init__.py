@@ -616,6 +616,9 @@ def _http_error(error: HTTPException):
     response = _error_response(error.code, message)
     if error.code == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
+    allowed = getattr(error, "valid_methods", None)  # a 405 says which methods the address takes
+    if allowed:
+        response.headers["Allow"] = ", ".join(allowed)
     retry = getattr(error, "retry_after", None)
     if retry:
         response.headers["Retry-After"] = str(retry)

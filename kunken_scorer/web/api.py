@@ -18,7 +18,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import gettext
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import MethodNotAllowed, RequestEntityTooLarge
 
 from .. import (
     Deal,
@@ -309,6 +309,8 @@ def create_session():
 @bp.get("/sessions/<session_id>")
 def get_session(session_id: str):
     """A score sheet: rules, players, every deal with its scores, totals and version."""
+    if session_id == "import":  # the import's own address, asked with GET: 405, as any other address would
+        raise MethodNotAllowed(valid_methods=["POST"])
     return service.session_answer(scoreboard(get_store(), session_id), reason_text)
 
 
