@@ -831,9 +831,12 @@ def _apply_vists(
     """Every vist put on its meld in ``table``; the results by seat, in recorded order.
 
     The record does not say in which order the players made their vists: a vist that does not
-    fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥).
+    fit yet is tried again after the others (9♥ to 5♥ 6♥ 7♥ may follow someone's 8♥), and vists of
+    natural cards are tried before those holding a joker, which may stand for any card and so fits
+    beside them (a joker put in first as K♥ would keep a natural K♥ out).
     """
     pending = [(i, k, vist) for i, p in enumerate(deal.players) for k, vist in enumerate(p.vists)]
+    pending.sort(key=lambda entry: any(card in rules.joker_cards for card in entry[2].cards))  # stable
     done: dict[tuple[int, int], tuple[VistResult, Reason | None, list[Reason]]] = {}
     progress = True
     while pending and progress:

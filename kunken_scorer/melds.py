@@ -537,7 +537,8 @@ def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
     if not check.legal:
         return SwapCheck(False, (Reason("swap_illegal_meld", {}),) + check.reasons, meld=check)
     if check.kind == MeldKind.SET:
-        rank = next(n for n in (c.natural_card for c in check.assigned) if n is not None).rank
+        naturals = [c for c in check.written if c not in rules.joker_cards]
+        rank = (naturals or [c.pin for c in check.written if c.is_joker and c.pin])[0].rank  # as _check_set reads it
         if natural.rank != rank:
             return SwapCheck(
                 False, (Reason("swap_set_wrong_rank", {"card": str(natural), "rank": str(rank)}),), meld=check
@@ -647,7 +648,7 @@ def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter
     extended = tuple(base.extension_base()) + tuple(cards)
     if base.kind == MeldKind.RUN and base.legal:
         stood_for = {card.pin for card in base.cards if card.is_joker}
-        filled = next((card for card in cards if card in stood_for), None)
+        filled = next((card for card in cards if card in stood_for and card not in rules.joker_cards), None)
         if filled is not None:
             return _illegal(extended, MeldKind.RUN, rules, Reason("vist_fills_joker", {"card": str(filled)}))
     return check_parsed(extended, rules, laid)

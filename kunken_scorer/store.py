@@ -282,6 +282,13 @@ def m007_live_deals(db: Database) -> None:
     db.execute("CREATE INDEX deals_live ON deals (session_id, seq, deleted_at) WHERE deleted_at IS NULL")
 
 
+@migrations()
+def m008_rescore_player_stats(db: Database) -> None:
+    """Work the player statistics out again: the scoring of jokers in vists and swaps and of the decks'
+    copies was corrected (2026-12), and statistics kept from before would disagree with the sessions."""
+    db.execute("UPDATE sessions SET stats_version = 0")
+
+
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 

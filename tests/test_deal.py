@@ -1150,3 +1150,56 @@ def test_every_problem_placed_on_a_field_is_a_message_code():
 
     assert set(PROBLEM_FIELD) <= set(MESSAGES), set(PROBLEM_FIELD) - set(MESSAGES)
     assert set(PROBLEM_FIELD.values()) == {"melds", "vists", "swaps", "hand", "went_out", "express"}
+
+
+# -- found by a reference scorer written from RULES.md (80,000 random deals) ------------------------
+
+
+@pytest.mark.parametrize("joker", ["7♠", "JK"])
+def test_a_wild_card_written_first_in_a_set_may_be_swapped_as_a_printed_joker_may(joker):
+    """Both copies of every suit the joker could take are on the table once the swapped-in 4♦ counts: the
+    wild 7♠ still stands for a 4 (a warning, not a set of 7s), and B may swap 4♦ for it."""
+    rules = RuleSet.for_game("kunken", {"wild_card": "7♠"}) if joker == "7♠" else KUNKEN  # (JK: printed jokers)
+    body = {
+        "players": [
+            {"name": "A", "melds": [f"{joker} 4♠ 4♥"], "hand": ""},
+            {"name": "B", "melds": ["4♣ 4♦ 4♥"], "hand": joker},
+            {"name": "C", "melds": ["2♣ 3♣ 4♣"], "hand": "5♦"},
+        ],
+        "swaps": [{"by": "B", "from": "A", "meld": 0, "card": "4♦"}],
+        "went_out": "A",
+    }
+    report = evaluate_deal(Deal.from_dict(body), rules)
+    assert report.problems == () and report.scores == {"A": 10, "B": 10, "C": 10}
+
+
+@pytest.mark.parametrize("joker", ["7♠", "JK"])
+def test_a_wild_card_vist_is_a_joker_even_beside_a_joker_standing_for_its_own_card(joker):
+    """In 6♠ 7♠ 8♠ the wild 7♠ is a joker standing for 7♠; a second 7♠ added is a joker too (9♠), not the
+    natural card the first one stands for."""
+    rules = RuleSet.for_game("kunken", {"wild_card": "7♠"}) if joker == "7♠" else KUNKEN  # (JK: printed jokers)
+    body = {
+        "players": [
+            {"name": "A", "melds": ["6♠ 7♠ 8♠"], "hand": ""},
+            {"name": "B", "melds": ["2♥ 3♥ 4♥"], "vists": [{"to": "A", "meld": 0, "cards": joker}], "hand": "K♣"},
+        ],
+        "went_out": "A",
+    }
+    report = evaluate_deal(Deal.from_dict(body), rules)
+    assert report.problems == () and report.scores == {"A": 15, "B": 10}
+
+
+@pytest.mark.parametrize("order", [("B", "C"), ("C", "B")])
+def test_a_natural_vist_fits_before_a_joker_vist_whatever_the_seats(order):
+    """10♥ J♥ Q♥ gets a joker from B and K♥ from C: laid K♥ first, the joker is A♥ (15). The seats' order
+    does not decide it (the joker fitted first as K♥ kept C's K♥ out)."""
+    parts = {
+        "B": {"name": "B", "melds": ["2♣ 3♣ 4♣"], "vists": [{"to": "A", "meld": 0, "cards": "JK"}], "hand": ""},
+        "C": {"name": "C", "melds": ["2♦ 3♦ 4♦"], "vists": [{"to": "A", "meld": 0, "cards": "K♥"}], "hand": "5♠"},
+    }
+    body = {
+        "players": [{"name": "A", "melds": ["10♥ J♥ Q♥"], "hand": ""}, *(parts[n] for n in order)],
+        "went_out": "A",
+    }
+    report = evaluate_deal(Deal.from_dict(body), RuleSet.preset("ordered-rummy"))
+    assert report.problems == () and report.scores == {"A": 30, "B": 24, "C": 14}

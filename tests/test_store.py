@@ -72,6 +72,7 @@ def test_open_applies_migrations_once(db_path):
         "m005_creations",
         "m006_player_stats",
         "m007_live_deals",
+        "m008_rescore_player_stats",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -80,7 +81,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 7
+        assert count(second, "_sqlite_migrations") == 8
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:
@@ -661,3 +662,19 @@ def test_hand_entry_is_remembered_without_a_new_version(db_path):
             store.set_hand_entry("no-such-session", "points")
     finally:
         store.close()
+
+
+def test_statistics_kept_from_before_a_scoring_correction_are_worked_out_again(db_path):
+    """m008: every session's player statistics are stale after the upgrade, and the next look brings them
+    back in step with the sessions (the scoring of some joker vists and swaps changed)."""
+    old = Database(db_path)
+    migrations.apply(old, stop_before="m008_rescore_player_stats")
+    old.close()
+    store = Store(Database(db_path), migrate=False)
+    created, _ = store.create_session("kunken", RULES, PLAYERS, None)
+    store.db.execute("UPDATE sessions SET stats_version = version")  # up to date before the upgrade
+    assert store.stale_stats() == []
+    store.close()
+    store = Store.open(db_path)
+    assert store.stale_stats() == [created["id"]]
+    store.close()
