@@ -289,6 +289,19 @@ def m008_rescore_player_stats(db: Database) -> None:
     db.execute("UPDATE sessions SET stats_version = 0")
 
 
+@migrations()
+def m009_part_floors(db: Database) -> None:
+    """The last revision of each seat's part that the draft threw away (discarded, or removed): a part written
+    afterwards numbers on from it, so a phone still holding that revision cannot overwrite the new part."""
+    db.table("draft_floors").create(
+        {"session_id": str, "seat": int, "revision": int},
+        pk=("session_id", "seat"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["revision"],
+        strict=True,
+    )
+
+
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 
@@ -1100,10 +1113,24 @@ class Store:
         return self._draft_version(session_id)
 
     def _clear_draft(self, session_id: str, now: str) -> None:
-        """Empty the draft (parts and end); the seats stay taken."""
-        if self.db.execute("SELECT 1 FROM drafts WHERE session_id = ?", [session_id]).fetchone():
-            self.db.execute("DELETE FROM draft_parts WHERE session_id = ?", [session_id])
-            self._touch_draft(session_id, now, {})
+        """Empty the draft for the next deal (parts and end); the seats stay taken. Its version moves on even
+        when nothing was written to it: a second record of the same untouched draft (a redeal, say) is refused.
+        The next deal's parts number from 1 again (a write for the recorded deal is refused by its number)."""
+        self.db.execute("DELETE FROM draft_parts WHERE session_id = ?", [session_id])
+        self.db.execute("DELETE FROM draft_floors WHERE session_id = ?", [session_id])
+        self._touch_draft(session_id, now, {})
+
+    def _throw_parts(self, session_id: str, seat: int | None = None) -> None:
+        """Remove parts of this deal's draft (one seat's, or all), keeping their revisions as floors."""
+        where, args = (
+            ("session_id = ?", [session_id]) if seat is None else ("session_id = ? AND seat = ?", [session_id, seat])
+        )
+        self.db.execute(
+            f"INSERT INTO draft_floors (session_id, seat, revision) SELECT session_id, seat, revision FROM draft_parts"
+            f" WHERE {where} ON CONFLICT (session_id, seat) DO UPDATE SET revision = excluded.revision",
+            args,
+        )
+        self.db.execute(f"DELETE FROM draft_parts WHERE {where}", args)
 
     def _check_deal_number(self, session_id: str, deal: int | None) -> None:
         """Raise DraftClosed when the caller's draft was for another deal than the next one."""
@@ -1184,9 +1211,14 @@ class Store:
                 raise Conflict("This part was changed on another phone since you saw it.")
             now = _now()
             if part is None:
-                self.db.execute("DELETE FROM draft_parts WHERE session_id = ? AND seat = ?", [session_id, seat])
+                self._throw_parts(session_id, seat)
                 entry: dict[str, Any] = {"part": None, "revision": 0, "written_by": by, "written_at": now}
             else:
+                if current is None:  # a first part of this deal, or one written again after being thrown away
+                    floor = self._one(
+                        "SELECT revision FROM draft_floors WHERE session_id = ? AND seat = ?", [session_id, seat]
+                    )
+                    stored = floor["revision"] if floor else 0
                 self.db.execute(
                     "INSERT INTO draft_parts (session_id, seat, part, revision, written_by, written_at)"
                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id, seat) DO UPDATE SET part = excluded.part,"
@@ -1211,9 +1243,8 @@ class Store:
         """Empty the draft (every part and the end; seats stay taken); return its new version."""
         with self._write():
             self._writable_session(session_id)
-            now = _now()
-            self.db.execute("DELETE FROM draft_parts WHERE session_id = ?", [session_id])
-            return self._touch_draft(session_id, now, {})
+            self._throw_parts(session_id)
+            return self._touch_draft(session_id, _now(), {})
 
     def take_seat(self, session_id: str, seat: int) -> tuple[str, bool]:
         """Give ``seat`` to a new phone; return (its seat token, True if another phone held the seat)."""

@@ -562,3 +562,35 @@ def test_a_recorded_draft_is_in_the_summary(app, store):
     assert record_draft(scorer, sid)[0].status_code == 303
     summary = text(scorer.get(f"/s/{sid}/summary"))
     assert re.search(r"Anna.{0,400}35", summary, re.S) and re.search(r"Boris.{0,400}[-−]35", summary, re.S)
+
+
+def test_an_untouched_draft_recorded_as_a_redeal_twice_is_one_deal(client):
+    """Nothing was written to the draft: its version is 0 both times; the first record moves it on, so the
+    second (a double tap, another scorer phone) is refused instead of storing a second redeal."""
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, auth = created["id"], {"Authorization": f"Bearer {created['edit_token']}"}
+    first = client.post(f"/api/v1/sessions/{sid}/draft/record", json={"version": 0, "redeal": True}, headers=auth)
+    assert first.status_code == 201
+    second = client.post(f"/api/v1/sessions/{sid}/draft/record", json={"version": 0, "redeal": True}, headers=auth)
+    assert second.status_code == 409
+    assert len(client.get(f"/api/v1/sessions/{sid}").get_json()["deals"]) == 1
+
+
+def test_a_part_written_after_a_discard_is_not_overwritten_by_a_phone_holding_the_old_revision(store):
+    """Anna saved revision 1; the scorer discards the draft and writes her part himself. Her phone, still
+    at revision 1, is refused (the new part numbers on from the thrown one), not silently let through."""
+    session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
+    sid = session["id"]
+    assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=1)["revision"] == 1
+    store.discard_draft(sid)
+    rewritten = store.save_part(sid, 0, {"melds": ["2♥ 3♥ 4♥"]}, revision=0, by="scorer", deal=1)
+    assert rewritten["revision"] == 2
+    with pytest.raises(Conflict):
+        store.save_part(sid, 0, {"melds": ["K♠ K♥ K♦"]}, revision=1, by="player", deal=1)
+    # removed by its writer and written again: the same
+    store.save_part(sid, 1, {"melds": ["5♦ 6♦ 7♦"]}, revision=0, by="player", deal=1)
+    store.save_part(sid, 1, None, revision=1, by="scorer", deal=1)
+    assert store.save_part(sid, 1, {"melds": ["5♣ 6♣ 7♣"]}, revision=0, by="scorer", deal=1)["revision"] == 2
+    # recording the deal starts the next one's parts from 1 again
+    store.add_deal(sid, {"players": [{"name": "Anna"}, {"name": "Boris"}], "redeal": True})
+    assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=2)["revision"] == 1

@@ -73,6 +73,7 @@ def test_open_applies_migrations_once(db_path):
         "m006_player_stats",
         "m007_live_deals",
         "m008_rescore_player_stats",
+        "m009_part_floors",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -81,7 +82,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 8
+        assert count(second, "_sqlite_migrations") == 9
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:

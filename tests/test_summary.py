@@ -718,3 +718,18 @@ def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, 
     # the same hand typed today is refused at the door, naming the field
     answer = client.post("/api/v1/deals/score", json=record, headers=EN)
     assert answer.status_code == 400 and "players[1].hand.jokers: at most 4" in answer.get_json()["error"]
+
+
+def test_an_import_form_sent_again_with_another_file_says_nothing_more_was_imported(app, store):
+    """Back to the used form and another file: the first import is shown, and the phone is told that this
+    file was not imported (it used to be told "imported with N deals", N the second file's)."""
+    client = phone(app)
+    form = _import_form(client)
+    assert client.post("/import", data={**form, "text": json.dumps(export_doc())}).status_code == 302
+    client.get("/")  # the first answer's message is read
+    other = export_doc()
+    other["deals"] = other["deals"] * 3
+    again = client.post("/import", data={**form, "text": json.dumps(other)}, follow_redirects=True)
+    page = again.get_data(as_text=True)
+    assert "nothing more was imported" in page and "imported with 3 deals" not in page
+    assert len(store.recent_sessions(10)) == 1

@@ -691,3 +691,21 @@ def test_a_redeal_takes_a_deal_number_and_a_penalty_limit_shows_true_minus_signs
     assert "(and 1 redeal)" in page
     progress = re.search(r'id="target-progress"[^>]*>([^<]*)<', page)[1]
     assert "\u2212" in progress and "-" not in progress
+
+
+def test_a_form_resent_after_its_deal_was_undone_says_so(client, store):
+    """The same form sent again after its deal was undone stores nothing and says why (not "Deal None")."""
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = {**deal_data(page, GOOD, "Anna"), "save": "1"}
+    assert client.post(f"/s/{sid}/deals/new", data=data).status_code == 303
+    session_page = text(client.get(f"/s/{sid}"))
+    undo = {
+        "csrf_token": hidden(session_page, "csrf_token"),
+        "expected_version": hidden(session_page, "expected_version"),
+    }
+    assert client.post(f"/s/{sid}/undo", data=undo).status_code == 303
+    again = client.post(f"/s/{sid}/deals/new", data=data, follow_redirects=True)
+    shown = text(again)
+    assert "None" not in shown and "has since been undone or deleted; it was not saved again" in shown
+    assert [d for d in store.list_deals(sid)] == []

@@ -401,10 +401,15 @@ def go_to(endpoint: str, message: str | None = None, category: str = "ok", **val
     return redirect(url_for(endpoint, **values), 303)
 
 
-def deal_saved(number: int, created: bool) -> str:
-    """What a phone is told after saving deal ``number`` (``created`` False: a repeated form stored nothing)."""
+def deal_saved(number: int | None, created: bool) -> str:
+    """What a phone is told after saving deal ``number`` (``created`` False: a repeated form stored nothing;
+    ``number`` None: the deal it stored has since been undone or deleted)."""
     if created:
         return gettext("Deal %(n)s saved.", n=number)
+    if number is None:
+        return gettext(
+            "This form's deal was saved before and has since been undone or deleted; it was not saved again."
+        )
     return gettext("Deal %(n)s was already saved; it was not recorded twice.", n=number)
 
 

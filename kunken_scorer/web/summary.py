@@ -22,7 +22,6 @@ from ..exports import csv_text, download_name, export_document, import_document,
 from ..rules import GAMES, KEY_SWITCHES
 from ..service import Scoreboard, player_history
 from . import (
-    can_edit,
     creation_allowed,
     current_language,
     game_name,
@@ -188,9 +187,17 @@ def import_page():
             form.form_errors.append(gettext("Nothing was imported: %(why)s", why=reason_text(err.reason)))
         else:
             response = redirect(url_for("views.session", sid=session["id"]))
-            # token None: a double tap or a resent form; that import is stored already, and the
-            # phone that sent it got the scorer cookie with the first answer.
-            if token is not None or can_edit(session["id"]):
+            # token None: a double tap or a resent form; that import is stored already (whatever file this
+            # form now holds), and the phone that sent it got the scorer cookie with the first answer.
+            if token is None:
+                flash(
+                    gettext(
+                        "This form has already imported a score sheet: that one is shown, and nothing more was "
+                        "imported. To import another file, open the import page again."
+                    ),
+                    "error",
+                )
+            else:
                 flash(
                     ngettext(
                         "The score sheet was imported with %(num)s deal. You keep score for it on this device.",
