@@ -195,7 +195,7 @@ def import_page():
                         "This form has already imported a score sheet: that one is shown, and nothing more was "
                         "imported. To import another file, open the import page again."
                     ),
-                    "error",
+                    "ok",  # a double tap lands here too: the import it made is the one shown
                 )
             else:
                 flash(
