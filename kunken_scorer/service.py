@@ -237,6 +237,8 @@ class Draft:
     parts: dict
     taken: dict
     check: DraftCheck
+    #: which draft this is (``Store.draft``): moves on only when a deal is recorded
+    generation: int = 0
 
     @property
     def players(self) -> list[str]:
@@ -273,6 +275,7 @@ def load_draft(store: Store, session_id: str) -> Draft:
         stored["parts"],
         stored["seats"],
         check,
+        stored["generation"],
     )
 
 

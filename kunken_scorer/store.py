@@ -1132,10 +1132,23 @@ class Store:
         )
         self.db.execute(f"DELETE FROM draft_parts WHERE {where}", args)
 
-    def _check_deal_number(self, session_id: str, deal: int | None) -> None:
-        """Raise DraftClosed when the caller's draft was for another deal than the next one."""
+    def _generation(self, session_id: str) -> int:
+        """Which draft is open: the deals ever recorded in the session, deleted and undone ones too. Only
+        recording a deal moves it on; deleting or undoing an earlier deal renumbers the next deal, not this."""
+        return self.db.execute("SELECT coalesce(max(seq), 0) FROM deals WHERE session_id = ?", [session_id]).fetchone()[
+            0
+        ]
+
+    def _check_deal_number(self, session_id: str, deal: int | None, generation: int | None = None) -> None:
+        """Raise DraftClosed when the caller's draft was for another deal than the next one: by its
+        ``generation`` (``draft()``'s) when given, else by the deal's number."""
         number = self.next_number(session_id)
-        if deal is not None and deal != number:
+        if generation is not None:
+            if generation != self._generation(session_id):
+                raise DraftClosed(
+                    f"The draft of deal {deal} has been recorded; the draft is for deal {number}.", number
+                )
+        elif deal is not None and deal != number:
             raise DraftClosed(f"Deal {deal} is no longer being entered; the draft is for deal {number}.", number)
 
     def _seat_row(self, session_id: str, seat: int) -> dict:
@@ -1165,8 +1178,10 @@ class Store:
                 )
             }
             number = self.next_number(session_id)
+            generation = self._generation(session_id)
         return {
             "deal": number,
+            "generation": generation,
             "version": found["version"] if found else 0,
             "session_version": row["version"],
             "end": json.loads(found["end"]) if found else {},
@@ -1187,14 +1202,23 @@ class Store:
         return f"{row[0]}-{row[1]}"
 
     def save_part(
-        self, session_id: str, seat: int, part: dict | None, *, revision: int | None, by: str, deal: int | None = None
+        self,
+        session_id: str,
+        seat: int,
+        part: dict | None,
+        *,
+        revision: int | None,
+        by: str,
+        deal: int | None = None,
+        generation: int | None = None,
     ) -> dict:
         """Write (or with ``None`` remove) one seat's part; return it with its new revision.
 
         ``revision`` is the part's revision the writer last saw (0: no part yet); another one means
         someone else wrote the part since, and the write is refused with ``Conflict``. ``None``
         writes regardless. ``deal`` is the deal the writer was entering: once it is recorded the
-        write is refused with ``DraftClosed``.
+        write is refused with ``DraftClosed`` (with ``generation``, the draft's own, a deal deleted or undone
+        meanwhile does not close it).
         """
         if by not in WRITERS:
             raise ValueError(f"by must be one of {WRITERS}")
@@ -1202,7 +1226,7 @@ class Store:
             raise TypeError("a part must be a dict")
         with self._write():
             self._check_writable(self._seat_row(session_id, seat))
-            self._check_deal_number(session_id, deal)
+            self._check_deal_number(session_id, deal, generation)
             current = self._one(
                 "SELECT revision FROM draft_parts WHERE session_id = ? AND seat = ?", [session_id, seat]
             )
@@ -1230,13 +1254,15 @@ class Store:
             entry["version"] = self._touch_draft(session_id, now)
             return entry
 
-    def save_draft_end(self, session_id: str, end: dict, *, deal: int | None = None) -> int:
+    def save_draft_end(
+        self, session_id: str, end: dict, *, deal: int | None = None, generation: int | None = None
+    ) -> int:
         """Keep how the deal ended (who went out, express, redeal) in the draft; return its version."""
         if not isinstance(end, dict):
             raise TypeError("the end of a draft must be a dict")
         with self._write():
             self._writable_session(session_id)
-            self._check_deal_number(session_id, deal)
+            self._check_deal_number(session_id, deal, generation)
             return self._touch_draft(session_id, _now(), end)
 
     def discard_draft(self, session_id: str) -> int:

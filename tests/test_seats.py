@@ -153,6 +153,30 @@ def test_recording_a_deal_empties_the_draft_and_closes_it(store, sid):
         store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=2)
 
 
+def test_a_deal_deleted_or_undone_meanwhile_renumbers_the_draft_but_does_not_close_it(store, sid):
+    """Players type deal 3 while the scorer deletes deal 1: their saves go on (the draft is the same, now
+    deal 2). Once it is recorded, a page still holding that draft is refused even when deleting another
+    deal brings its old number back (by the number alone it was let into the next deal's draft)."""
+    for _ in range(2):
+        store.add_deal(sid, {"players": [], "redeal": True})
+    opened = store.draft(sid)
+    assert (opened["deal"], opened["generation"]) == (3, 2)
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=3, generation=2)
+    store.delete_deal(sid, store.list_deals(sid)[0]["id"])
+    store.undo_last(sid)
+    assert store.draft(sid)["deal"] == 1 and store.draft(sid)["generation"] == 2
+    assert store.save_part(sid, 0, read_part(ANNA), revision=1, by="player", deal=3, generation=2)["revision"] == 2
+    store.save_draft_end(sid, {"redeal": True}, deal=3, generation=2)
+    store.add_deal(sid, {"players": [], "redeal": True})  # the draft is recorded as deal 1
+    store.add_deal(sid, {"players": [], "redeal": True})
+    store.add_deal(sid, {"players": [], "redeal": True})  # the next deal is numbered 4
+    store.delete_deal(sid, store.list_deals(sid)[0]["id"])  # ... and 3 again
+    assert store.draft(sid)["deal"] == 3
+    with pytest.raises(DraftClosed):
+        store.save_part(sid, 1, read_part(BORIS), revision=0, by="player", deal=3, generation=2)
+    store.save_part(sid, 1, read_part(BORIS), revision=0, by="player", deal=3)  # by the number alone: let in
+
+
 def test_a_stale_draft_is_not_recorded(store, sid):
     store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
     seen = store.draft(sid)["version"]
@@ -185,6 +209,7 @@ def part_data(page: str, **fields) -> dict:
     data = {
         "csrf_token": hidden(page, "csrf_token"),
         "deal": hidden(page, "deal"),
+        "draft": hidden(page, "draft"),
         "revision": hidden(page, "revision"),
         "hand_mode": "cards",
         "autosave": "1",
@@ -594,3 +619,26 @@ def test_a_part_written_after_a_discard_is_not_overwritten_by_a_phone_holding_th
     # recording the deal starts the next one's parts from 1 again
     store.add_deal(sid, {"players": [{"name": "Anna"}, {"name": "Boris"}], "redeal": True})
     assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=2)["revision"] == 1
+
+
+def test_a_part_page_and_the_draft_page_go_on_after_an_earlier_deal_is_deleted(app, store):
+    """The scorer deletes deal 1 while Anna types deal 3: her save is kept (it was refused as "deal 3 has
+    already been recorded", and what she typed was lost), and Record on the open draft page is not told
+    that a part changed."""
+    sid, token = start_api(app.test_client())
+    for _ in range(2):
+        store.add_deal(sid, {"players": [], "redeal": True})
+    anna = phone(app)
+    take(anna, sid, 0)
+    page = text(anna.get(f"/s/{sid}/draft/0"))
+    scorer = scorer_phone(app, sid, token)
+    draft_page = text(scorer.get(f"/s/{sid}/draft"))
+    store.delete_deal(sid, store.list_deals(sid)[0]["id"])
+    saved = anna.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦"))
+    assert saved.status_code == 200 and "has already been recorded" not in text(saved)
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]
+    form = {name: hidden(draft_page, name) for name in ("csrf_token", "version", "deal", "draft", "form_key")}
+    form["version"] = str(store.draft(sid)["version"])  # the page as it is after Anna's save (live refresh)
+    recorded = scorer.post(f"/s/{sid}/draft", data={**form, "went_out": "auto", "redeal": "y", "record": "1"})
+    assert recorded.status_code == 303, text(recorded)
+    assert len(store.list_deals(sid)) == 2

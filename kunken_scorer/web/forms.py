@@ -409,6 +409,9 @@ class PartForm(CardReading, PageForm):
     player = FormField(PlayerForm)
     deal = HiddenField(validators=[_WHOLE])  # the deal and the part's revision this form was filled in against
     revision = HiddenField(validators=[_WHOLE])
+    draft = HiddenField(
+        validators=[Optional(), _WHOLE]
+    )  # which draft (``Draft.generation``): a page before it had none
     save = SubmitField(lazy_gettext("Save my part"))
 
     part: dict | None = None
@@ -434,6 +437,7 @@ class DraftForm(DealEnd, PageForm):
 
     version = HiddenField(validators=[_WHOLE])
     deal = HiddenField(validators=[_WHOLE])
+    draft = HiddenField(validators=[Optional(), _WHOLE])  # which draft (``Draft.generation``)
     record = SubmitField(lazy_gettext("Record the deal"))
     check = SubmitField(lazy_gettext("Check"))
 

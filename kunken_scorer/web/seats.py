@@ -46,6 +46,12 @@ def _seat_or_404(draft: service.Draft, seat: int) -> str:
     return draft.players[seat]
 
 
+def _generation(form: Any) -> int | None:
+    """Which draft the form was filled in for (a deal deleted meanwhile renumbers the deal, not the draft);
+    None from a page made before forms said so (the deal's number is checked then)."""
+    return int(form.draft.data) if form.draft.data else None
+
+
 def _changed_since(draft: service.Draft) -> Any:
     """Nothing recorded: a part changed since the scorer's page showed it (409, the draft as it is now)."""
     message = gettext(
@@ -193,6 +199,7 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
         data={
             "player": data,
             "deal": str(draft.deal),
+            "draft": str(draft.generation),
             "revision": str(entry["revision"] if entry else 0),
             "hand_mode": mode,
         },
@@ -228,7 +235,15 @@ def part(sid: str, seat: int):
         return _render_part(draft, seat, form, status=422)
     store = get_store()
     try:
-        store.save_part(sid, seat, part_value, revision=int(form.revision.data), by=writer, deal=int(form.deal.data))
+        store.save_part(
+            sid,
+            seat,
+            part_value,
+            revision=int(form.revision.data),
+            by=writer,
+            deal=int(form.deal.data),
+            generation=_generation(form),
+        )
     except (DraftClosed, Conflict) as err:
         fresh = service.load_draft(store, sid)
         current = fresh.parts.get(seat)
@@ -282,6 +297,7 @@ def _end_data(draft: service.Draft) -> dict:
         "redeal": end["redeal"],
         "version": str(draft.version),
         "deal": str(draft.deal),
+        "draft": str(draft.generation),
         "form_key": new_form_key(),
     }
 
@@ -318,7 +334,7 @@ def draft(sid: str):
     end = form.end(current.players)
     if not form.record.data:  # "Check": keep how the deal ended, show the scores with it
         try:
-            store.save_draft_end(sid, end, deal=int(form.deal.data))
+            store.save_draft_end(sid, end, deal=int(form.deal.data), generation=_generation(form))
         except DraftClosed:
             return go_to("seats.draft", gettext("That deal has been recorded; this is the next one."), "error", sid=sid)
         return go_to("seats.draft", sid=sid)
@@ -333,7 +349,10 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
     if done is not None:
         return go_to("views.session", deal_saved(done["number"], created=False), sid=sid)
     expected = int(form.version.data)
-    if expected != current.version or int(form.deal.data) != current.deal:
+    generation = _generation(form)
+    if expected != current.version or (
+        int(form.deal.data) != current.deal if generation is None else generation != current.generation
+    ):
         return _changed_since(current)
     chosen = service.with_end(current, end)
     try:
