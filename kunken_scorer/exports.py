@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from .deal import MAX_NOTE
+from .deal import MAX_NOTE, has_control
 from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, session_players
@@ -174,6 +174,8 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
         note = raw.get("note")
         if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
             raise _field(f"deals[{i - 1}].note", Reason("expected_text_at_most", {"limit": MAX_NOTE}))
+        if note is not None and has_control(note):  # the one rule for notes, as when recording
+            raise DocumentError(Reason("note_control", {"field": f"deals[{i - 1}].note"}))
         try:
             record, report = prepare_deal(session, raw.get("record"))
         except KunkenError as err:

@@ -182,13 +182,14 @@ def scoreboard(store: Store, session_id: str) -> Scoreboard:
     Only the records of deals not scored before are read and decoded: a session of 900 deals
     costs its index rows, not 900 JSON documents, on every look.
     """
-    session = store.get_session(session_id)
+    session, rows = store.session_and_deals(session_id, _known(session_id))
     rules = RuleSet.from_dict(session["rules"])
     target = Target.from_dict(session.get("target"))
     try:
-        scored = [score_row(session_id, rules, row) for row in store.deals_known(session_id, _known(session_id))]
+        scored = [score_row(session_id, rules, row) for row in rows]
     except LookupError:  # memoised deals forgotten meanwhile (a full cache): read every record
-        scored = [score_row(session_id, rules, row) for row in store.deals_known(session_id, ())]
+        session, rows = store.session_and_deals(session_id, ())
+        scored = [score_row(session_id, rules, row) for row in rows]
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
     status = session_status(session["players"], scores, target, redeals)
@@ -533,6 +534,8 @@ def asked_end(draft: Draft, body: dict) -> dict:
     end = dict(draft.end)
     if "went_out" in body:
         went_out = body["went_out"]
+        if isinstance(went_out, str):  # read as a deal's went_out is: a name, spaces as names have them; blank: nobody
+            went_out = clean_name(went_out, "went_out") if went_out.strip() else None
         if went_out is not None and (not isinstance(went_out, str) or went_out not in draft.players):
             raise KunkenError(Reason("bad_field", {"field": "went_out", "expected": M_("a player's name or null")}))
         end.update(went_out=went_out, went_out_set=True)
@@ -672,6 +675,7 @@ def draft_answer(draft: Draft, say: Say) -> dict:
     check = draft.check
     return {
         "deal": draft.deal,
+        "draft": draft.generation,
         "version": draft.version,
         "complete": check.complete,
         "valid": check.ready,
@@ -699,6 +703,7 @@ def record_answered(
     with the same Idempotency-Key, in the deal's own transaction when the totals before it are known; a key
     already answered gets that answer again."""
     made: list[tuple[Tally, dict] | None] = []
+    session_tally(store, session_id)  # the tally this deal adds to, worked out (if not known) before the write lock
 
     def answer(deal: dict, version: int) -> dict | None:
         tally = tally_after(session_id, record, report, version, rules)

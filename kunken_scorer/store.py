@@ -456,14 +456,20 @@ class Store:
         ``integrity_check``; returns ``{"sessions", "deals", "integrity"}`` of the copy.
         """
         final = Path(target).resolve()
+        final.parent.mkdir(parents=True, exist_ok=True)  # "backups/kunken-<date>.db" on a fresh clone
         partial = final.with_name(final.name + ".partial")
         partial.unlink(missing_ok=True)
-        copy = sqlite3.connect(str(partial))
+        try:
+            copy = sqlite3.connect(str(partial))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write {partial}: {err}") from None
         try:
             self.db.conn.backup(copy)
             integrity = copy.execute("PRAGMA integrity_check").fetchone()[0]
             sessions = copy.execute("SELECT count(*) FROM sessions").fetchone()[0]
             deals = copy.execute("SELECT count(*) FROM deals WHERE deleted_at IS NULL").fetchone()[0]
+        except sqlite3.Error as err:
+            raise StoreError(f"the copy could not be made: {err}") from None
         finally:
             copy.close()
         if integrity != "ok":
@@ -907,6 +913,12 @@ class Store:
         self._session_row(session_id)
         rows = self.db.table("deals").rows_where("session_id = ? AND deleted_at IS NULL", [session_id], order_by="seq")
         return [self._deal(row, number) for number, row in enumerate(rows, start=1)]
+
+    def session_and_deals(self, session_id: str, known: Any) -> tuple[dict, list[dict]]:
+        """The session and its live deals (``deals_known``) read in one read transaction: the deals are those of
+        the session's version (a tally kept by that version holds exactly them)."""
+        with self.db.atomic():
+            return self.get_session(session_id), self.deals_known(session_id, known)
 
     def deals_known(self, session_id: str, known: Any) -> list[dict]:
         """The live deals in order, like ``list_deals``, reading the record only of the deals whose

@@ -980,3 +980,40 @@ def test_get_on_the_import_address_is_405_not_an_unknown_session(client):
     assert answer.get_json() == {"error": "That action is not allowed here."}
     assert "POST" in client.put(f"{API}/sessions/import").headers["Allow"]  # any 405 names the methods it takes
     assert "GET" in client.post(f"{API}/health").headers["Allow"]
+
+
+def test_recordings_at_once_after_an_edit_each_answer_the_totals_right_after_their_deal(app, store):
+    """After an edit no tally is kept for the session's version: each recording works it out before taking
+    the write lock (the session and its deals read at one moment), and answers the totals after its own
+    deal, whatever the others committed meanwhile (6 answers in 60 held a later deal's totals)."""
+    import threading
+
+    client = app.test_client()
+    session = new_session(client)
+    assert post_deal(client, session).status_code == 201
+    for _ in range(5):
+        first = store.list_deals(session["id"])[0]
+        store.update_deal(
+            session["id"], first["id"], first["record"], override=False, note=None, expected_revision=first["revision"]
+        )
+        barrier, answers = threading.Barrier(3), []
+
+        def record(barrier=barrier, answers=answers):
+            mine = app.test_client()
+            barrier.wait()
+            answers.append(post_deal(mine, session).get_json())
+
+        threads = [threading.Thread(target=record) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        per_deal = {
+            d["number"]: d["players"] for d in client.get(f"{API}/sessions/{session['id']}").get_json()["deals"]
+        }
+        for answer in answers:
+            expected = {
+                name: sum(p["score"] for n in range(1, answer["number"] + 1) for p in per_deal[n] if p["name"] == name)
+                for name in answer["totals"]
+            }
+            assert answer["totals"] == expected, (answer, per_deal)

@@ -599,3 +599,33 @@ def test_a_backup_during_write_load_holds_every_deal_acknowledged_before_it_star
     assert set(in_backup) <= writers.sent
     assert set(_notes_in_file(db)) == writers.sent == set(writers.acked)  # the live file has everything
     assert _integrity(db) == "ok"
+
+
+def test_the_readme_backup_command_works_on_a_fresh_clone_and_a_bad_target_is_one_line(tmp_path):
+    """README: ``app.py backup backups/kunken-<date>.db`` — the backups/ folder is made when missing
+    (it was an SQLite traceback); a target that cannot be written is one line naming the cause."""
+    from kunken_scorer import RuleSet
+    from kunken_scorer.store import Store
+
+    db = tmp_path / "kunken.db"
+    store = Store.open(str(db))
+    store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
+    store.close()
+
+    def run(target: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, str(ROOT / "app.py"), "backup", target],
+            cwd=tmp_path,
+            env=_env(db, 1),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    made = run("backups/kunken-today.db")
+    assert made.returncode == 0 and "1 sessions" in made.stdout and "integrity ok" in made.stdout, made
+    assert (tmp_path / "backups" / "kunken-today.db").exists()
+    (tmp_path / "a-file").write_text("not a folder")
+    refused = run("a-file/kunken.db")
+    assert refused.returncode == 1 and refused.stderr.startswith("kunken-scorer: backup failed:"), refused
+    assert "Traceback" not in refused.stderr and len(refused.stderr.strip().splitlines()) == 1

@@ -642,3 +642,33 @@ def test_a_part_page_and_the_draft_page_go_on_after_an_earlier_deal_is_deleted(a
     recorded = scorer.post(f"/s/{sid}/draft", data={**form, "went_out": "auto", "redeal": "y", "record": "1"})
     assert recorded.status_code == 303, text(recorded)
     assert len(store.list_deals(sid)) == 2
+
+
+def test_the_draft_record_reads_went_out_as_a_deal_does(client):
+    """Spaces around the name are a name's (as in deals/score); blank is nobody; an unknown name is refused."""
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, auth = created["id"], {"Authorization": f"Bearer {created['edit_token']}"}
+    for body in ({"went_out": " Anna "}, {"went_out": "   "}):
+        answer = client.post(f"/api/v1/sessions/{sid}/draft/record", json={**body, "redeal": True}, headers=auth)
+        assert answer.status_code == 201, answer.get_json()
+    refused = client.post(f"/api/v1/sessions/{sid}/draft/record", json={"went_out": "Vera"}, headers=auth)
+    assert refused.status_code == 400 and "went_out" in refused.get_json()["error"]
+
+
+def test_the_api_names_the_draft_and_a_write_naming_it_survives_an_earlier_deal_deleted(client, store):
+    created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
+    sid, auth = created["id"], {"Authorization": f"Bearer {created['edit_token']}"}
+    for _ in range(2):
+        assert (
+            client.post(f"/api/v1/sessions/{sid}/draft/record", json={"redeal": True}, headers=auth).status_code == 201
+        )
+    draft = client.get(f"/api/v1/sessions/{sid}/draft").get_json()
+    assert (draft["deal"], draft["draft"]) == (3, 2)
+    store.delete_deal(sid, store.list_deals(sid)[0]["id"])
+    url = f"/api/v1/sessions/{sid}/draft/parts/0"
+    body = {"revision": 0, "deal": 3, "draft": 2, "melds": ["A♠ A♥ A♦"]}
+    assert client.put(url, json=body, headers=auth).status_code == 200  # by the number alone: 409
+    assert client.put(url, json={**body, "revision": 1, "draft": None}, headers=auth).status_code == 409
+    assert client.post(f"/api/v1/sessions/{sid}/draft/record", json={"redeal": True}, headers=auth).status_code == 201
+    stale = client.put(url, json={**body, "revision": 0}, headers=auth)
+    assert stale.status_code == 409 and stale.get_json()["deal"] == 3

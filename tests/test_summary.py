@@ -733,3 +733,12 @@ def test_an_import_form_sent_again_with_another_file_says_nothing_more_was_impor
     page = again.get_data(as_text=True)
     assert "nothing more was imported" in page and "imported with 3 deals" not in page
     assert len(store.recent_sessions(10)) == 1
+
+
+def test_an_imported_note_follows_the_note_rule_of_recording(store):
+    doc = export_doc()
+    doc["deals"][0]["note"] = "bell\x07 and esc\x1b[31m"
+    with pytest.raises(KunkenError) as refused:
+        import_document(store, doc)
+    assert refused.value.reason.code == "note_control" and "deals[0].note" in refused.value.reason.message
+    assert store.recent_sessions(10) == []

@@ -467,9 +467,10 @@ def write_part(session_id: str, seat: int):
     body = _body()
     revision = read_whole(body, "revision", required=True)
     deal = read_whole(body, "deal")
-    part = read_part({k: v for k, v in body.items() if k not in ("revision", "deal")}, "part", draft.rules)
+    generation = read_whole(body, "draft")  # which draft (the answers' "draft"): a deal deleted meanwhile keeps it
+    part = read_part({k: v for k, v in body.items() if k not in ("revision", "deal", "draft")}, "part", draft.rules)
     try:
-        store.save_part(session_id, seat, part, revision=revision, by=writer, deal=deal)
+        store.save_part(session_id, seat, part, revision=revision, by=writer, deal=deal, generation=generation)
     except DraftClosed as err:
         raise ApiError(
             409,
