@@ -2,8 +2,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-HOST ?= 0.0.0.0
-PORT ?= 8000
+HOST ?= $(or $(KUNKEN_HOST),0.0.0.0)
+PORT ?= $(or $(KUNKEN_PORT),8000)
 # The compiled message catalogs (.mo, not in git), one per translations/<lang>/LC_MESSAGES/messages.po.
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
 
