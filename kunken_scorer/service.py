@@ -641,15 +641,26 @@ def session_answer(board: Scoreboard, say: Say) -> dict:
     }
 
 
-def deal_answer(number: int, report: DealReport, tally: Tally, say: Say) -> dict:
+def deal_answer(number: int, report: DealReport, totals: dict[str, int], version: int, say: Say) -> dict:
     """The answer to a recorded deal: its number and scores, the totals and version after it."""
     return {
         "number": number,
         "players": [p.to_dict() for p in report.players],
         "warnings": problems(report.warnings, say),
-        "totals": tally.points,
-        "version": tally.version,
+        "totals": totals,
+        "version": version,
     }
+
+
+def totals_through(board: Scoreboard, deal_id: int) -> dict[str, int]:
+    """The running totals right after the deal ``deal_id`` (the deals recorded after it left out)."""
+    scored = 0
+    for entry in board.deals:
+        if entry.deal is None or not entry.deal.redeal:  # as the running totals count them
+            scored += 1
+        if entry.row["id"] == deal_id:
+            break
+    return dict(board.running[scored - 1]) if scored else {name: 0 for name in board.players}
 
 
 def part_answer(draft: Draft, seat: int, say: Say) -> dict:
@@ -703,11 +714,12 @@ def record_answered(
     with the same Idempotency-Key, in the deal's own transaction when the totals before it are known; a key
     already answered gets that answer again."""
     made: list[tuple[Tally, dict] | None] = []
-    session_tally(store, session_id)  # the tally this deal adds to, worked out (if not known) before the write lock
+    versions: list[int] = []
 
     def answer(deal: dict, version: int) -> dict | None:
+        versions.append(version)
         tally = tally_after(session_id, record, report, version, rules)
-        made.append(None if tally is None else (tally, deal_answer(deal["number"], report, tally, say)))
+        made.append(None if tally is None else (tally, deal_answer(deal["number"], report, tally.points, version, say)))
         return made[-1][1] if made[-1] else None
 
     deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, **options)
@@ -721,7 +733,11 @@ def record_answered(
         if replay is not None:
             return replay
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
-    body = deal_answer(deal["number"], report, session_tally(store, session_id), say)
+    # worked out after the commit: the deals recorded since by other phones are left out of the totals
+    board = scoreboard(store, session_id)
+    _remember(tally_of(board))  # one moment's session and deals: the next recording adds to this tally
+    version = versions[-1] if created else board.version
+    body = deal_answer(deal["number"], report, totals_through(board, deal["id"]), version, say)
     if key is not None:
         try:
             store.save_response(session_id, key, 201, body)
