@@ -708,11 +708,12 @@ def record_answered(
     rules: RuleSet,
     key: str | None,
     say: Say,
+    request: str | None = None,
     **options: Any,
 ) -> tuple[int, dict]:
     """Store a deal and answer (201, its scores, the totals and the version). The answer is kept for a retry
     with the same Idempotency-Key, in the deal's own transaction when the totals before it are known; a key
-    already answered gets that answer again."""
+    already answered gets that answer again (``KeyReused`` when it came with another ``request`` digest)."""
     made: list[tuple[Tally, dict] | None] = []
     versions: list[int] = []
 
@@ -722,14 +723,14 @@ def record_answered(
         made.append(None if tally is None else (tally, deal_answer(deal["number"], report, tally.points, version, say)))
         return made[-1][1] if made[-1] else None
 
-    deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, **options)
+    deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, request=request, **options)
     if created and made[-1] is not None:
         tally, body = made[-1]
         remember_tally(tally)  # the deal is committed: the next recording may start from its tally
         return 201, body
     if not created:  # the same key stored a deal in a request running alongside this one
         assert key is not None  # add_deal stores nothing only for a key it has seen
-        replay = store.stored_response(session_id, key)
+        replay = store.stored_response(session_id, key, request)
         if replay is not None:
             return replay
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
@@ -740,7 +741,7 @@ def record_answered(
     body = deal_answer(deal["number"], report, totals_through(board, deal["id"]), version, say)
     if key is not None:
         try:
-            store.save_response(session_id, key, 201, body)
+            store.save_response(session_id, key, 201, body, request)
         except StorageUnavailable as err:  # the deal is stored: a retry rebuilds this answer from it
             _log.warning("answer to %s not kept for retries: %s", key, err)
     return 201, body

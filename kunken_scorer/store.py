@@ -54,6 +54,10 @@ class Conflict(StoreError):
     """The data changed on another device since the caller last read it."""
 
 
+class KeyReused(StoreError):
+    """An idempotency key already answered a different request: a retry must send the same body."""
+
+
 class SessionEnded(StoreError):
     """The session has ended: it can be read but no longer changed."""
 
@@ -300,6 +304,13 @@ def m009_part_floors(db: Database) -> None:
         not_null=["revision"],
         strict=True,
     )
+
+
+@migrations()
+def m010_key_requests(db: Database) -> None:
+    """What each API idempotency key was first sent with (a digest of the request body): the same key with
+    another body is refused instead of answered with the first request's answer. NULL: a page's form key."""
+    db.table("idempotency").add_column("request", str)
 
 
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
@@ -809,6 +820,7 @@ class Store:
         expected_version: int | None = None,
         draft_version: int | None = None,
         answer: Callable[[dict, int], dict | None] | None = None,
+        request: str | None = None,
     ) -> tuple[dict, bool]:
         """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
 
@@ -816,15 +828,14 @@ class Store:
         ``draft_version`` the deal is the draft's and is stored only if the draft is still at it.
         ``answer(deal, version)``, called in the same transaction with the session's version the deal
         made, gives the response to replay for ``idempotency_key`` (None: the caller saves one later).
+        ``request``: a digest of the request the key comes with; the key already used with another one is
+        ``KeyReused``.
         """
         _check_record(record)
         with self._write():
             row = self._session_row(session_id)
             if idempotency_key is not None:
-                claimed = self.db.execute(
-                    "SELECT deal_id FROM idempotency WHERE session_id = ? AND key = ?",
-                    [session_id, idempotency_key],
-                ).fetchone()
+                claimed = self._key_row(session_id, idempotency_key, request)
                 # Checked before the version and the end: a retry of a request that
                 # succeeded must replay it, although it has since changed the version.
                 if claimed is not None and claimed[0] is not None:
@@ -847,44 +858,48 @@ class Store:
             deal = self._deal(stored, number)
             response = answer(deal, row["version"] + 1) if answer is not None else None
             if idempotency_key is not None:
-                self._claim_key(session_id, idempotency_key, stored["id"], response, now)
+                self._claim_key(session_id, idempotency_key, stored["id"], response, now, request)
             return deal, True
 
-    def _claim_key(self, session_id: str, key: str, deal_id: int, response: dict | None, now: str) -> None:
+    def _key_row(self, session_id: str, key: str, request: str | None) -> tuple | None:
+        """(deal_id, status, response) of ``key``, or None; ``KeyReused`` when it was first sent with another
+        ``request`` (a page's form key has none, and is not compared)."""
+        row = self.db.execute(
+            "SELECT deal_id, status, response, request FROM idempotency WHERE session_id = ? AND key = ?",
+            [session_id, key],
+        ).fetchone()
+        if row is not None and request is not None and row[3] is not None and row[3] != request:
+            raise KeyReused(key)
+        return None if row is None else tuple(row[:3])
+
+    def _claim_key(
+        self, session_id: str, key: str, deal_id: int, response: dict | None, now: str, request: str | None = None
+    ) -> None:
         """Tie an idempotency key to the deal it stored, with the answer to replay (None: saved later).
 
         A key that only had a saved response (nothing stored, e.g. a rejected deal) is claimed now;
         its stale response is dropped.
         """
         self.db.execute(
-            "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
+            "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at, request)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
             " deal_id = excluded.deal_id, response = excluded.response, status = excluded.status,"
-            " created_at = excluded.created_at",
-            [session_id, key, deal_id, *((None, None) if response is None else (_dumps(response), 201)), now],
+            " created_at = excluded.created_at, request = excluded.request",
+            [session_id, key, deal_id, *((None, None) if response is None else (_dumps(response), 201)), now, request],
         )
 
-    def save_response(self, session_id: str, key: str, status: int, body: dict) -> None:
-        """Remember the response sent for an idempotency key, for replaying it."""
+    def save_response(self, session_id: str, key: str, status: int, body: dict, request: str | None = None) -> None:
+        """Remember the response sent for an idempotency key (and ``request``, what it was sent with), for
+        replaying it."""
         with self._write():
             self._session_row(session_id)
-            existing = self.db.execute(
-                "SELECT 1 FROM idempotency WHERE session_id = ? AND key = ?",
-                [session_id, key],
-            ).fetchone()
-            if existing is None:
-                self.db.table("idempotency").insert(
-                    {
-                        "session_id": session_id,
-                        "key": key,
-                        "deal_id": None,
-                        "response": _dumps(body),
-                        "status": status,
-                        "created_at": _now(),
-                    }
-                )
-            else:
-                self.db.table("idempotency").update((session_id, key), {"response": _dumps(body), "status": status})
+            self.db.execute(
+                "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at, request)"
+                " VALUES (?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
+                " response = excluded.response, status = excluded.status,"
+                " request = coalesce(idempotency.request, excluded.request)",
+                [session_id, key, _dumps(body), status, _now(), request],
+            )
 
     def deal_for_key(self, session_id: str, key: str | None) -> dict | None:
         """The deal an idempotency key already stored, if any (a double tap on Record)."""
@@ -898,15 +913,13 @@ class Store:
         deal = self._deal_row(session_id, row[0])
         return self._deal(deal, self._number(deal))
 
-    def stored_response(self, session_id: str, key: str) -> tuple[int, dict] | None:
-        """Return (status, body) saved for this idempotency key, or None."""
-        row = self.db.execute(
-            "SELECT status, response FROM idempotency WHERE session_id = ? AND key = ?",
-            [session_id, key],
-        ).fetchone()
-        if row is None or row[1] is None:
+    def stored_response(self, session_id: str, key: str, request: str | None = None) -> tuple[int, dict] | None:
+        """Return (status, body) saved for this idempotency key, or None; ``KeyReused`` when the key was first
+        sent with another ``request``."""
+        row = self._key_row(session_id, key, request)
+        if row is None or row[2] is None:
             return None
-        return row[0], json.loads(row[1])
+        return row[1], json.loads(row[2])
 
     def list_deals(self, session_id: str) -> list[dict]:
         """Return the live deals in recorded order, numbered from 1."""

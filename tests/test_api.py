@@ -289,6 +289,48 @@ def test_same_idempotency_key_replays_the_answer_and_stores_once(client, store):
 
 
 @pytest.mark.parametrize("totals_known", [True, False], ids=["kept-with-the-deal", "saved-after"])
+def test_a_key_sent_again_with_another_body_is_refused_and_stores_nothing(client, store, totals_known):
+    """A retry sends the same body; the same key with another deal is a client's mistake (a reused counter,
+    say): it is told so, instead of getting the first deal's answer as if the second had been stored."""
+    from kunken_scorer import service
+
+    s = new_session(client)
+    if not totals_known:
+        service._TALLIES.clear()
+    first = post_deal(client, s, key="deal-1")
+    assert first.status_code == 201
+    other = {**DEAL, "express": False, "went_out": None}
+    refused = post_deal(client, s, body=other, key="deal-1")
+    assert refused.status_code == 422
+    assert "Idempotency-Key" in refused.get_json()["error"] and "nothing was stored" in refused.get_json()["error"]
+    assert len(store.list_deals(s["id"])) == 1
+    # the same body again is still a retry, answered as the first time
+    assert post_deal(client, s, key="deal-1").get_json() == first.get_json()
+    # and the other deal goes in under a key of its own
+    assert post_deal(client, s, body=other, key="deal-2").status_code == 201
+    assert len(store.list_deals(s["id"])) == 2
+
+
+def test_a_key_whose_deal_was_refused_may_carry_the_corrected_deal(client, store):
+    """A 422 for a deal's problems stores nothing and keeps no answer: the corrected deal may be sent with
+    the same key (the client's retry loop need not make a new one)."""
+    s = new_session(client)
+    bad = {"players": [{"name": "Anna", "melds": ["K♠ K♠ K♣"], "hand": ""}, {"name": "Boris", "hand": "5♣"}]}
+    assert post_deal(client, s, body=bad, key="deal-1").status_code == 422
+    assert post_deal(client, s, key="deal-1").status_code == 201
+    assert len(store.list_deals(s["id"])) == 1
+
+
+def test_a_key_sent_again_with_another_body_in_russian(client, store):
+    s = new_session(client)
+    post_deal(client, s, key="k")
+    client.set_cookie("lang", "ru")
+    refused = post_deal(client, s, body={**DEAL, "express": False, "went_out": None}, key="k")
+    assert refused.status_code == 422 and "Idempotency-Key" in refused.get_json()["error"]
+    assert "ничего не сохранено" in refused.get_json()["error"].lower()
+
+
+@pytest.mark.parametrize("totals_known", [True, False], ids=["kept-with-the-deal", "saved-after"])
 def test_answer_for_a_key_is_kept_whether_or_not_the_totals_before_were_known(client, store, totals_known):
     """With the totals before the deal known, the answer is stored in the deal's own transaction; without
     them (a fresh server process), it is worked out from every deal and saved after. Both replay alike."""

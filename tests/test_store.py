@@ -74,6 +74,7 @@ def test_open_applies_migrations_once(db_path):
         "m007_live_deals",
         "m008_rescore_player_stats",
         "m009_part_floors",
+        "m010_key_requests",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -82,7 +83,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 9
+        assert count(second, "_sqlite_migrations") == 10
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:
@@ -243,6 +244,23 @@ def test_idempotent_retry_returns_deleted_deal(store, session):
     assert again["number"] is None  # no longer among the live deals
     assert count(store, "deals") == 1
     assert store.list_deals(sid) == []
+
+
+def test_a_key_first_sent_with_one_request_refuses_another(store, session):
+    """The API keeps a digest of what a key came with; a page's form key (no digest) is never compared."""
+    sid = session["id"]
+    first, _ = store.add_deal(sid, deal_record(1), idempotency_key="api", request="digest-a")
+    again, created = store.add_deal(sid, deal_record(1), idempotency_key="api", request="digest-a")
+    assert created is False and again["id"] == first["id"]
+    with pytest.raises(store_module.KeyReused):
+        store.add_deal(sid, deal_record(2), idempotency_key="api", request="digest-b")
+    store.save_response(sid, "api", 201, {"number": 1}, "digest-a")
+    assert store.stored_response(sid, "api", "digest-a") == (201, {"number": 1})
+    with pytest.raises(store_module.KeyReused):
+        store.stored_response(sid, "api", "digest-b")
+    form, _ = store.add_deal(sid, deal_record(3), idempotency_key="form-key")  # a page's key: no digest
+    assert store.add_deal(sid, deal_record(3), idempotency_key="form-key", request="any")[0]["id"] == form["id"]
+    assert count(store, "deals") == 2
 
 
 def test_idempotency_keys_are_per_session(store, session):

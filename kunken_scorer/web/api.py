@@ -13,6 +13,7 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 from __future__ import annotations
 
 import codecs
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -48,7 +49,7 @@ from ..service import (
     session_players,
     with_end,
 )
-from ..store import Conflict, DraftClosed, NotFound, SessionEnded, Store
+from ..store import Conflict, DraftClosed, KeyReused, NotFound, SessionEnded, Store
 from . import (
     bearer_token,
     creation_allowed,
@@ -100,6 +101,14 @@ for _raised, _status, _words in (
     (NotFound, 404, lambda _: gettext("There is no score sheet with this id.")),
     (SessionEnded, 409, lambda _: gettext("This score sheet has ended; it can no longer be changed.")),
     (Conflict, 409, lambda _: gettext("The score sheet was changed on another device. Reload it and try again.")),
+    (
+        KeyReused,
+        422,
+        lambda _: gettext(
+            "This Idempotency-Key was already used with a different request body; nothing was stored. "
+            "Send a new key for a new deal, or the same body to repeat the first request."
+        ),
+    ),
     (
         RequestEntityTooLarge,
         413,
@@ -320,12 +329,17 @@ def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, An
     session = scorer_session(session_id)
     key = _idempotency_key()
     if key is not None:
-        replay = store.stored_response(session_id, key)
+        replay = store.stored_response(session_id, key, _request_digest())
         if replay is not None:
             return session, key, _replay(*replay)
     if session["ended_at"]:
         raise SessionEnded()
     return session, key, None
+
+
+def _request_digest() -> str:
+    """What a request with an Idempotency-Key was sent with: a retry sends the same body, byte for byte."""
+    return hashlib.sha256(request.get_data(cache=True)).hexdigest()
 
 
 def _refuse_problems(report, override: bool, message: str) -> None:
@@ -336,7 +350,10 @@ def _refuse_problems(report, override: bool, message: str) -> None:
 
 def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
     """Store the deal; answer 201 with its scores, the totals and the version (``service.record_answered``)."""
-    return _replay(*service.record_answered(store, session_id, record, report, rules, key, reason_text, **options))
+    request_digest = _request_digest() if key is not None else None
+    return _replay(
+        *service.record_answered(store, session_id, record, report, rules, key, reason_text, request_digest, **options)
+    )
 
 
 @bp.post("/sessions/<session_id>/deals")
