@@ -157,11 +157,15 @@ def read_vist_lines(
     return _read_lines(text, limit, read)
 
 
-def read_hand(text: str | None, rules: RuleSet) -> tuple[Any, list[Reason]]:
+def read_hand(text: str | None, rules: RuleSet, points: bool = False) -> tuple[Any, list[Reason]]:
     """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value.
+
+    With ``points`` (the table enters hands as points), a text that is neither is told how to write points.
 
     >>> read_hand("35 JK JK", RuleSet.preset()), read_hand("K♠ jk", RuleSet.preset())
     (({'points': 35, 'jokers': 2}, []), ('K♠ JK', []))
+    >>> read_hand("abc", RuleSet.preset(), points=True)
+    ('', [Reason(code='hand_points_whole', params={})])
     """
     text = (text or "").strip()
     words = text.split(None, 1)  # any white space between the points and the jokers
@@ -171,7 +175,7 @@ def read_hand(text: str | None, rules: RuleSet) -> tuple[Any, list[Reason]]:
         try:
             return format_cards(parse_cards(text)), []
         except CardError as err:
-            return "", [err.reason]
+            return "", [Reason("hand_points_whole") if points else err.reason]
     if not first.isdigit():
         return "", [Reason("hand_points_whole")]
     try:

@@ -411,6 +411,22 @@ def test_the_start_form_chooses_how_hands_are_entered(client, store):
     assert "data-keypad-points" in hand and 'data-keypad-kind="hand"' in hand
 
 
+@pytest.mark.parametrize("mode", ["points", "cards"])
+def test_a_hand_that_is_neither_cards_nor_points_is_told_the_way_the_table_enters_hands(client, store, mode):
+    """Entering points, "abc" is answered with how to write points; entering cards, with the card error."""
+    sid = start(client, hand_entry=mode)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "abc")}, "Anna", hand_mode=mode)
+    answer = client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"})
+    assert answer.status_code == 422
+    errors = re.search(r'id="players-1-hand-errors".*?</ul>', text(answer), re.S)[0]
+    if mode == "points":
+        assert "whole number" in errors and "35 JK" in errors and "no such" not in errors
+    else:
+        assert "abc" in errors and "whole number" not in errors
+    assert store.list_deals(sid) == []
+
+
 def test_ordered_rummy_offers_no_counts(client, store):
     sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", hand_entry="counts")
     assert store.get_session(sid)["hand_entry"] is None  # counts are not a way for this game

@@ -335,16 +335,17 @@ class CardReading:
         if self.hand_mode.data not in dict(self.hand_mode.choices):
             self.hand_mode.data = "cards"
 
-    def read_player(self, entry: Any, counts: bool) -> dict:
-        """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand)."""
+    def read_player(self, entry: Any) -> dict:
+        """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand), the
+        hand read the way the form enters hands (``hand_mode``)."""
         melds = self._read(entry.melds, read_card_lines, MAX_MELDS)
         vists = self._read(entry.vists, read_vist_lines, self.names)
         swapped = self._read(entry.swaps, read_vist_lines, self.names, one_card=True) or []
         swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
-        if counts:
+        if self.hand_mode.data == "counts":
             hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
         else:
-            hand = self._read(entry.hand, read_hand, self.rules)
+            hand = self._read(entry.hand, read_hand, self.rules, points=self.hand_mode.data == "points")
         return {"melds": melds, "vists": vists, "swaps": swaps, "hand": hand}
 
     @staticmethod
@@ -393,8 +394,8 @@ class DealForm(DealEnd, CardReading, PageForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
         ok = self._fields_valid(extra_validators, [e.form for e in self.players.entries], "players")
-        counts, redeal = self.hand_mode.data == "counts", bool(self.redeal.data)
-        parts = {} if redeal else {i: self.read_player(e.form, counts) for i, e in enumerate(self.players.entries)}
+        redeal = bool(self.redeal.data)
+        parts = {} if redeal else {i: self.read_player(e.form) for i, e in enumerate(self.players.entries)}
         body = deal_body(self.names, parts, self.went_out.data or None, bool(self.express.data), redeal)
         if len(body["swaps"]) > MAX_SWAPS:
             add_error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
@@ -419,7 +420,7 @@ class PartForm(CardReading, PageForm):
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, then read the cards; ``part`` holds the part (the API's shape) on success."""
         ok = self._fields_valid(extra_validators, [self.player.form], "player")
-        part = self.read_player(self.player.form, self.hand_mode.data == "counts")
+        part = self.read_player(self.player.form)
         ok = ok and not self.player.form.errors
         self.part = part if ok else None
         return ok
