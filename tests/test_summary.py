@@ -472,6 +472,49 @@ def test_the_when_filter_survives_a_stored_extreme_date(app):
         assert when_filter("0001-01-01T00:00:00+14:00") == "0001-01-01T00:00:00+14:00"
 
 
+# -- dates were written three ways, and the summary's in UTC while the pages' were in local time -------
+
+
+@pytest.fixture
+def moscow_time(monkeypatch):
+    """The server's clock in Moscow (UTC+3): a time stored in UTC is shown three hours later."""
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Moscow")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.parametrize(
+    "language, when, day, long_day",
+    [
+        ("en", "Feb 15, 2025, 2:30 AM", "Feb 15, 2025", "February 15, 2025"),
+        ("ru", "15 февр. 2025 г., 02:30", "15 февр. 2025 г.", "15 февраля 2025 г."),
+    ],
+)
+def test_every_page_writes_a_date_one_way_in_the_tables_time_zone(app, moscow_time, language, when, day, long_day):
+    """23:30 UTC on 14 February is 02:30 on the 15th in Moscow: the home page, the history, the summary and
+    /players all say so, in the page's language (the summary said 14 Feb 23:30, and the pages 2025-02-15 02:30)."""
+    client = phone(app)
+    doc = export_doc(created_at="2025-02-14T23:00:00+00:00", ended_at="2025-02-14T23:30:00+00:00")
+    sid = client.post("/api/v1/sessions/import", json=doc).get_json()["id"]
+    client.set_cookie("lang", language)
+    home, summary, history, players = (
+        re.sub("[\u202f\xa0]", " ", client.get(url).get_data(as_text=True))  # CLDR's no-break spaces
+        for url in ("/", f"/s/{sid}/summary", f"/s/{sid}/history", "/players")
+    )
+    assert ("Feb 15, 2025, 2:00 AM" if language == "en" else "15 февр. 2025 г., 02:00") in home
+    assert when in summary and long_day in summary
+    assert day in players
+    shown = re.search(r"<time datetime=\"[^\"]+\">([^<]+)</time>", history)[1]  # the import, just now
+    form = r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M" if language == "en" else r"\d{1,2} [а-я]+\.? \d{4} г\., \d{2}:\d{2}"
+    assert re.fullmatch(form, shown), shown
+    for page in (home, summary, history, players):
+        assert not re.search(r"\b2025-02-1[45]\b(?! ?T)", re.sub(r'datetime="[^"]*"', "", page))
+
+
 # -- the import page stored a second copy on a double tap / resent form ------------------------------
 
 

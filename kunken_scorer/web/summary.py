@@ -7,11 +7,10 @@ always computed by ``service``/the core from the stored deal records; this modul
 from __future__ import annotations
 
 import json
-from datetime import datetime
 
 from babel import numbers
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_babel import format_date, format_datetime, get_locale, gettext, lazy_gettext, ngettext
+from flask_babel import get_locale, gettext, lazy_gettext, ngettext
 from flask_wtf.file import FileField
 from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
@@ -31,6 +30,7 @@ from . import (
     set_scorer_cookie,
 )
 from .forms import FORM_KEY, PageForm, new_form_key
+from .views import day_text, local_time, when_filter
 
 bp = Blueprint("summary", __name__)
 
@@ -43,15 +43,6 @@ def rules_in_force(rules: RuleSet) -> dict:
         "changed": rule_lines(rules, changed),
         "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed]),
     }
-
-
-def _when(stamp: str | None) -> datetime | None:
-    if not stamp:
-        return None
-    try:
-        return datetime.fromisoformat(stamp)
-    except ValueError:
-        return None
 
 
 def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
@@ -92,7 +83,7 @@ def summary(sid: str):
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
     board = service.scoreboard(get_store(), sid)
     rows = board.lines
-    created, ended = _when(board.session["created_at"]), _when(board.session["ended_at"])
+    created = local_time(board.session["created_at"])
     return render_template(
         "summary.html",
         sid=sid,
@@ -100,8 +91,8 @@ def summary(sid: str):
         rows=rows,
         overrides=[row for row in rows if row.override or row.note],
         rules=rules_in_force(board.rules),
-        date=format_date(created, "long") if created else "",
-        ended=format_datetime(ended, "short") if ended else None,
+        date=day_text(created, "long") if created else "",
+        ended=when_filter(board.session["ended_at"]) if board.session["ended_at"] else None,
         redeals=sum(1 for row in rows if row.redeal),
     )
 
@@ -241,8 +232,8 @@ def players():
     total = len(history) if show_all or len(history) < PLAYERS_SHOWN else store.player_count(game)
     bars = [(p.name, round(p.average, 1)) for p in history]
     chart_svg = Markup(bar_chart(bars, title=gettext("Average deal score"), format_value=_average)) if bars else None
-    played = {p.name: _when(p.last_played) for p in history}
-    last = {name: format_date(when, "medium") if when else "" for name, when in played.items()}
+    played = {p.name: local_time(p.last_played) for p in history}
+    last = {name: day_text(when) if when else "" for name, when in played.items()}
     return render_template(
         "players.html",
         history=history,

@@ -15,9 +15,10 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from babel import dates as babel_dates
 from flask import Blueprint, Response, abort, flash, jsonify, render_template, request, url_for
 from flask import session as flask_session
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 
@@ -82,22 +83,31 @@ def cards_filter(cards: Any) -> Markup:
     return Markup(" ").join(shown)
 
 
-@bp.app_template_filter("when")
-def when_filter(stamp: str | None) -> str:
-    """A stored UTC time as the table's local date and time."""
-    if not stamp:
-        return ""
+def local_time(stamp: str | None) -> datetime | None:
+    """A stored UTC time in the table's time zone (the server's), or None when missing or unreadable."""
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+        return datetime.fromisoformat(stamp).astimezone() if stamp else None
     except (ValueError, OverflowError):  # a stamp too near year 1 or 9999 for local time
-        return stamp
+        return None
+
+
+def day_text(when: datetime, width: str = "medium") -> str:
+    """A date as the page's language writes it ("Nov 30, 2026", «30 нояб. 2026 г.»): every date of the app."""
+    return babel_dates.format_date(when, width, locale=get_locale())
 
 
 @bp.app_template_filter("clock")
 def clock_filter(stamp: str | None) -> str:
-    """A stored UTC time as the table's local time of day (HH:MM)."""
-    shown = when_filter(stamp)
-    return shown[-5:] if len(shown) == 16 else shown
+    """A stored UTC time as the table's local time of day ("7:05 PM", «19:05»)."""
+    when = local_time(stamp)
+    return babel_dates.format_time(when, "short", tzinfo=when.tzinfo, locale=get_locale()) if when else stamp or ""
+
+
+@bp.app_template_filter("when")
+def when_filter(stamp: str | None) -> str:
+    """A stored UTC time as the table's local date and time ("Nov 30, 2026, 7:05 PM", «30 нояб. 2026 г., 19:05»)."""
+    when = local_time(stamp)
+    return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""
 
 
 def _qr(url: str) -> str:
