@@ -20,12 +20,12 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from .deal import MAX_NOTE, has_control
-from .messages import M_, KunkenError, Reason
+from .messages import M_, N_, KunkenError, Reason
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, session_players
 from .session import Target
@@ -33,6 +33,7 @@ from .store import Store
 
 __all__ = [
     "CSV_COLUMNS",
+    "CSV_HEADINGS",
     "FORMAT",
     "DocumentError",
     "csv_rows",
@@ -94,20 +95,22 @@ FORMAT = "kunken-scorer/v1"
 MAX_DEALS = 2000
 #: The years an imported date may fall in (any other date is replaced by the import's own).
 MIN_YEAR, MAX_YEAR = 1900, 9000
-CSV_COLUMNS = (
-    "deal",
-    "player",
-    "plus",
-    "minus",
-    "score",
-    "total",
-    "went_out",
-    "express",
-    "redeal",
-    "swaps",
-    "override",
-    "note",
-)
+#: The CSV's columns (the keys of ``csv_rows``), each with its heading (translated by the caller).
+CSV_HEADINGS = {
+    "deal": N_("Deal"),
+    "player": N_("Player"),
+    "plus": N_("Plus"),
+    "minus": N_("Minus"),
+    "score": N_("Score"),
+    "total": N_("Total"),
+    "went_out": N_("Went out"),
+    "express": N_("Express"),
+    "redeal": N_("Redeal"),
+    "swaps": N_("Joker swaps"),
+    "override": N_("Recorded anyway"),
+    "note": N_("Note"),
+}
+CSV_COLUMNS = tuple(CSV_HEADINGS)
 
 
 class DocumentError(KunkenError):
@@ -280,12 +283,13 @@ def swaps_text(deal, name: str) -> str:
     )
 
 
-def csv_text(board: Scoreboard) -> str:
-    """The CSV score sheet as text with a byte-order mark, so spreadsheet apps read it as UTF-8."""
+def csv_text(board: Scoreboard, translate: Callable[[str], str] = str) -> str:
+    """The CSV score sheet as text with a byte-order mark, so spreadsheet apps read it as UTF-8; the headings
+    in the reader's language (``translate``: the page's gettext)."""
     buffer = io.StringIO()
     buffer.write("\ufeff")
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
-    writer.writeheader()
+    writer.writerow({column: translate(heading) for column, heading in CSV_HEADINGS.items()})
     writer.writerows(csv_rows(board))
     return buffer.getvalue()
 

@@ -163,16 +163,33 @@ def test_chart_endpoint_serves_svg_with_etag(client, store):
 # -- CSV ------------------------------------------------------------------------------------
 
 
-def read_csv(response):
+def read_csv(response, language="en"):
+    """The CSV's text and its rows, keyed by column (the headings are in the page's language)."""
     raw = response.get_data()
     assert raw.startswith("\ufeff".encode("utf-8"))
     text = raw.decode("utf-8-sig")
-    return text, list(csv.DictReader(io.StringIO(text)))
+    headings = {"en": CSV_EN, "ru": CSV_RU}[language]
+    assert text.split("\r\n", 1)[0] == ",".join(headings)
+    return text, list(csv.DictReader(io.StringIO(text.split("\r\n", 1)[1]), fieldnames=CSV_COLUMNS))
+
+
+CSV_EN = ("Deal", "Player", "Plus", "Minus", "Score", "Total", "Went out", "Express", "Redeal", "Joker swaps")
+CSV_EN += ("Recorded anyway", "Note")
+CSV_RU = ("Партия", "Игрок", "Плюс", "Минус", "Итог", "Итого", "Вышел(а)", "Экспресс", "Пересдача", "Замены джокера")
+CSV_RU += ("Записана всё равно", "Примечание")
+
+
+def test_csv_headings_are_in_the_pages_language(client, store):
+    session, _ = evening(store)
+    client.set_cookie("lang", "ru")
+    _text, rows = read_csv(client.get(f"/s/{session['id']}/export.csv"), "ru")
+    assert len(rows) == 12 and rows[0]["player"] == "Anna"
 
 
 def test_csv_has_a_row_per_player_per_deal_with_running_totals(client, store):
     session, _ = evening(store)
     board = scoreboard(store, session["id"])
+    client.set_cookie("lang", "en")
     response = client.get(f"/s/{session['id']}/export.csv")
     assert response.status_code == 200
     assert response.content_type == "text/csv; charset=utf-8"
@@ -509,7 +526,11 @@ def test_every_page_writes_a_date_one_way_in_the_tables_time_zone(app, moscow_ti
     assert when in summary and long_day in summary
     assert day in players
     shown = re.search(r"<time datetime=\"[^\"]+\">([^<]+)</time>", history)[1]  # the import, just now
-    form = r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M" if language == "en" else r"\d{1,2} [а-я]+\.? \d{4} г\., \d{2}:\d{2}"
+    form = (
+        r"[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M"
+        if language == "en"
+        else r"\d{1,2} [а-я]+\.? \d{4} г\., \d{2}:\d{2}"
+    )
     assert re.fullmatch(form, shown), shown
     for page in (home, summary, history, players):
         assert not re.search(r"\b2025-02-1[45]\b(?! ?T)", re.sub(r'datetime="[^"]*"', "", page))
@@ -640,8 +661,7 @@ def test_summary_and_csv_show_the_swap(client, store):
     submit(client, sid, SWAP_FORM, went_out="Anna")
     summary = text(client.get(f"/s/{sid}/summary"))
     assert "Boris swapped K♦ for the joker in meld 1 of Anna" in re.sub(r"<[^>]+>", "", summary)
-    raw = client.get(f"/s/{sid}/export.csv").get_data(as_text=True).lstrip("\ufeff")
-    rows = list(csv.DictReader(io.StringIO(raw)))
+    _text, rows = read_csv(client.get(f"/s/{sid}/export.csv"))
     assert [r["swaps"] for r in rows] == ["", "K♦ → Anna 1"]
 
 

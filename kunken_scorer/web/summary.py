@@ -112,7 +112,7 @@ def chart(sid: str):
 def csv_export(sid: str):
     """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
     board = service.scoreboard(get_store(), sid)
-    return _download(csv_text(board).encode("utf-8"), "text/csv", download_name(board.session, "csv"))
+    return _download(csv_text(board, gettext).encode("utf-8"), "text/csv", download_name(board.session, "csv"))
 
 
 @bp.get("/s/<sid>/export.json")
