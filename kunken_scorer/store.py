@@ -1325,6 +1325,13 @@ class Store:
                 self._touch_draft(session_id, _now())
             return bool(gone)
 
+    def written_seats(self, session_id: str) -> list[int]:
+        """The seats whose part of the next deal is saved in the draft, in seat order."""
+        return [
+            r[0]
+            for r in self.db.execute("SELECT seat FROM draft_parts WHERE session_id = ? ORDER BY seat", [session_id])
+        ]
+
     def taken_seats(self, session_id: str) -> list[int]:
         """The seats a phone holds, in seat order."""
         return [

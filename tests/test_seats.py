@@ -367,6 +367,28 @@ def test_the_scorer_records_the_draft_with_one_tap_and_it_is_a_deal_like_any_oth
     assert undo.status_code == 303 and store.list_deals(sid) == []
 
 
+def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app, store):
+    """Recording a deal from the scorer's form empties the draft: after an undo, say, the parts the players
+    typed for their next hand are of this deal now. The form says whose parts saving it drops, and links the draft."""
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/new"))
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
+    store.save_part(sid, 2, read_part(VERA), revision=0, by="player")
+    page = text(scorer.get(f"/s/{sid}/deals/new"))
+    notice = re.search(r'<p id="drafted"[^>]*>(.*?)</p>', page, re.S)[1]
+    assert "Anna, Vera" in notice and "Boris" not in notice and f'href="/s/{sid}/draft"' in notice
+    russian = scorer_phone(app, sid, token)
+    russian.set_cookie("lang", "ru")
+    notice = re.search(r'<p id="drafted"[^>]*>(.*?)</p>', text(russian.get(f"/s/{sid}/deals/new")), re.S)[1]
+    assert "Части этой партии сохранены на телефонах игроков: Anna, Vera" in notice
+    deal_id = store.add_deal(sid, {"players": [{"name": n} for n in NAMES], "redeal": True})[0]["id"]
+    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/new"))  # recorded: the draft is empty
+    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))  # an edit drops nothing
+    store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
+    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
+
+
 def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, store):
     sid, token = start_api(app.test_client())
     scorer = scorer_phone(app, sid, token)

@@ -510,6 +510,8 @@ def _render_deal(
         details = report.details or (None,) * len(report.players)
         preview = list(zip(report.checked_players, details, strict=False))
     empty = [] if report is None or form.body is None else Deal.from_dict(form.body).empty_hands
+    # a new deal recorded here empties the draft: say whose parts, saved on their phones, that would drop
+    drafted = [session["players"][i] for i in get_store().written_seats(session["id"])] if deal is None else []
     return render_template(
         "deal_form.html",
         form=form,
@@ -525,6 +527,7 @@ def _render_deal(
         rules_game=session["game"],
         went_out_suggestion=empty[0] if len(empty) == 1 else "",
         action=action or request.path,
+        drafted=drafted,
     ), status
 
 
