@@ -1203,3 +1203,117 @@ def test_a_natural_vist_fits_before_a_joker_vist_whatever_the_seats(order):
     }
     report = evaluate_deal(Deal.from_dict(body), RuleSet.preset("ordered-rummy"))
     assert report.problems == () and report.scores == {"A": 30, "B": 24, "C": 14}
+
+
+# -- cases the rule texts leave open, read as docs/decisions.md ("Where the rules leave a case open") ----------
+
+
+def _meld(cards: str, game: str = "kunken", **switches):
+    from kunken_scorer.melds import check_meld
+    from kunken_scorer.rules import RuleSet
+
+    check = check_meld(cards, RuleSet.for_game(game, switches))
+    return check.legal, check.points, " ".join(str(c) for c in check.cards)
+
+
+def _scored(record: dict, game: str = "kunken", **switches):
+    from kunken_scorer.deal import Deal
+    from kunken_scorer.rules import RuleSet
+
+    report = evaluate_deal(Deal.from_dict(record), RuleSet.for_game(game, switches))
+    return report.scores, [p.code for p in report.problems]
+
+
+def test_open_case_wrap_needs_no_low_ace():
+    """`wrap` on and `ace_low` off: K A 2 is still a run (wrapping is its own switch)."""
+    assert _meld("K♥ A♥ 2♥", wrap=True, ace_low=False) == (True, 25, "K♥ A♥ 2♥")
+    assert _meld("K♥ A♥ 2♥")[0] is False  # without wrap it is not
+
+
+@pytest.mark.parametrize("short_ace", ["run_of_three", "low"])
+def test_open_case_the_ace_of_a_wrapping_short_run_scores_one(short_ace):
+    """In ordered rummy K A 2 (wrap on) is a run of three and its ace lies below the 2: 1 point either way."""
+    assert _meld("K♥ A♥ 2♥", "ordered-rummy", wrap=True, short_ace=short_ace) == (True, 13, "K♥ A♥ 2♥")
+
+
+def test_open_case_a_spare_joker_in_a_wrapping_run_takes_its_written_place():
+    """A joker written after the ace of a wrapping table's run is the 2 (where it is written), not the jack."""
+    assert _meld("Q♥ K♥ A♥ JK", wrap=True) == (True, 35, "Q♥ K♥ A♥ JK=2♥")
+    assert _meld("JK Q♥ K♥ A♥", wrap=True) == (True, 40, "JK=J♥ Q♥ K♥ A♥")
+
+
+def test_open_case_double_with_only_jokers_in_hand_doubles_nothing():
+    """`joker_in_hand: double` doubles the minus of the natural cards; with jokers alone the minus is 0."""
+    record = {"players": [{"name": "A", "melds": ["A♠ A♥ A♦"]}, {"name": "B", "hand": "JK JK"}], "went_out": "A"}
+    assert _scored(record, joker_in_hand="double") == ({"A": 30, "B": 0}, [])
+
+
+def test_open_case_a_pinned_set_joker_may_be_swapped_for_any_suit_the_set_lacks():
+    from kunken_scorer.cards import parse_cards
+    from kunken_scorer.melds import check_meld, swap_into
+    from kunken_scorer.rules import RuleSet
+
+    rules = RuleSet.preset()
+    pinned = check_meld("K♠ K♣ JK=K♦", rules)
+    assert swap_into(pinned, parse_cards("K♥")[0], rules).legal
+    assert not swap_into(pinned, parse_cards("K♠")[0], rules).legal
+
+
+def test_open_case_ordered_rummy_first_run_may_come_with_a_set_in_the_same_deal():
+    """A record does not say in which order one player's melds were laid: a run among them is enough."""
+    record = {"players": [{"name": "A", "melds": ["5♠ 5♥ 5♦", "6♣ 7♣ 8♣"]}, {"name": "B", "hand": "2♣"}]}
+    assert _scored({**record, "went_out": "A"}, "ordered-rummy") == ({"A": 36, "B": -2}, [])
+    only_set = {"players": [{"name": "A", "melds": ["5♠ 5♥ 5♦"]}, {"name": "B", "hand": "2♣"}], "went_out": "A"}
+    assert _scored(only_set, "ordered-rummy")[1] == ["no_run"]
+
+
+def test_open_case_ordered_rummy_has_no_express():
+    record = {"players": [{"name": "A", "melds": ["6♣ 7♣ 8♣"]}, {"name": "B", "hand": "2♣"}], "went_out": "A"}
+    assert _scored({**record, "express": True}, "ordered-rummy") == ({"A": 21, "B": -2}, ["express_not_in_game"])
+
+
+def test_open_case_a_discarded_joker_always_fits_a_meld_for_rummy():
+    from kunken_scorer.melds import check_discard
+    from kunken_scorer.rules import RuleSet
+
+    assert check_discard("JK", ["6♣ 7♣ 8♣"], RuleSet.preset("ordered-rummy")).fits
+
+
+def test_open_case_an_express_with_cards_left_in_hand_is_a_problem_and_doubles_only_the_plus():
+    record = {
+        "players": [{"name": "A", "melds": ["A♠ A♥ A♦"], "hand": "5♣"}, {"name": "B", "hand": "K♣"}],
+        "went_out": "A",
+        "express": True,
+    }
+    assert _scored(record) == ({"A": 30 * 2 - 5, "B": -10 * 2}, ["went_out_with_cards"])
+
+
+def test_open_case_a_vist_without_a_meld_number_goes_to_the_first_meld_it_fits():
+    from kunken_scorer.deal import Deal
+    from kunken_scorer.rules import RuleSet
+
+    record = {
+        "players": [
+            {"name": "A", "melds": ["8♥ 9♥ 10♥", "J♠ J♦ J♣"]},
+            {"name": "B", "melds": ["2♠ 2♥ 2♦"], "vists": [{"to": "A", "cards": "J♥"}]},
+        ],
+        "went_out": "B",
+    }
+    report = evaluate_deal(Deal.from_dict(record), RuleSet.preset())
+    assert report.scores == {"A": 45, "B": 25} and report.details[1].vists[0].meld == 0  # the run, not the set
+
+
+def test_open_case_a_redeal_moves_the_dealer_on_but_is_not_a_deal_of_the_target():
+    from kunken_scorer.session import Target, session_status
+
+    played = [{"A": 10, "B": -10}]
+    status = session_status(["A", "B", "C"], played, Target("deals", 2), redeals=1)
+    assert status.finished is False and status.next_dealer == "C"  # A dealt the deal, B the redeal
+    assert session_status(["A", "B", "C"], played * 2, Target("deals", 2), redeals=1).finished
+
+
+def test_open_case_a_penalty_limit_is_reached_when_the_first_player_is_out():
+    from kunken_scorer.session import Target, session_status
+
+    status = session_status(["A", "B", "C"], [{"A": -100, "B": 60, "C": 40}], Target("penalty", 100))
+    assert status.finished and [s.out for s in status.standings] == [False, False, True]
