@@ -651,6 +651,8 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     vists = _apply_vists(deal, table, rules, laid, problems, warnings)
     problems += _copy_problems(cards, rules, swaps.swapped)
     went_out, express = _going_out(deal, rules, problems)
+    if went_out is not None and _laid_nothing(deal.players[first[went_out]], swaps):
+        warnings.append(Reason("went_out_empty", {"player": went_out}))
     multiplier = rules.express_multiplier if express else 1
     scores, details = [], []
     for i, (p, hand) in enumerate(zip(deal.players, cards.hands, strict=True)):
@@ -879,6 +881,11 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
     if jokers > rules.deck_jokers:
         problems.append(Reason("too_many_jokers", {"count": jokers, "deck": rules.deck_jokers}))
     return problems
+
+
+def _laid_nothing(player: PlayerRecord, swaps: _Swaps) -> bool:
+    """No meld, vist or swap of this player is recorded: they cannot have gone out, or their cards were left out."""
+    return not player.melds and not player.vists and player.name not in swaps.results
 
 
 def _going_out(deal: Deal, rules: RuleSet, problems: list[Reason]) -> tuple[str | None, bool]:

@@ -160,6 +160,13 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
         ),
     ),
     "went_out_with_hand": ("end-of-deal", N_("{player} went out but still has cards in hand.")),
+    "went_out_empty": (
+        "end-of-deal",
+        N_(
+            "{player} went out, but no melds or vists of theirs are recorded: "
+            "a player goes out by laying their cards. Check that none were left out."
+        ),
+    ),
     "hand_unknown_key": ("hand-short", N_("{field}: no such count; use {keys}.")),
     "hand_count_too_big": ("hand-short", N_("{field}: at most {limit}; the decks hold no more.")),
     "hand_small_not_alike": (

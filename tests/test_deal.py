@@ -1317,3 +1317,18 @@ def test_open_case_a_penalty_limit_is_reached_when_the_first_player_is_out():
 
     status = session_status(["A", "B", "C"], [{"A": -100, "B": 60, "C": 40}], Target("penalty", 100))
     assert status.finished and [s.out for s in status.standings] == [False, False, True]
+
+
+def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing():
+    """A player goes out by laying their cards: with no meld, vist or swap recorded for them, some were
+    probably left out of the record. A warning, not a problem: the deal is still valid."""
+    from kunken_scorer.deal import Deal
+    from kunken_scorer.rules import RuleSet
+
+    empty = {"players": [{"name": "A"}, {"name": "B", "melds": ["A♠ A♥ A♦"], "hand": "K♣"}], "went_out": "A"}
+    report = evaluate_deal(Deal.from_dict(empty), RuleSet.preset())
+    assert report.valid and [(w.code, w.params) for w in report.warnings] == [("went_out_empty", {"player": "A"})]
+    vists_only = {**empty, "players": [{"name": "A", "vists": [{"to": "B", "cards": "A♣"}]}, empty["players"][1]]}
+    assert Deal.from_dict(vists_only) and evaluate_deal(Deal.from_dict(vists_only), RuleSet.preset()).warnings == ()
+    nobody = {**empty, "went_out": None}
+    assert evaluate_deal(Deal.from_dict(nobody), RuleSet.preset()).warnings == ()
