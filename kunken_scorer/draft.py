@@ -187,9 +187,11 @@ def check_draft(
         seats.append(
             SeatCheck(seat, name, state, tuple(own.get(seat, ())), tuple(dict.fromkeys(waiting.get(seat, ()))))
         )
-    if not entered or len(kept) != len(report.problems):
+    # "went out with nothing laid" waits for that player's part, like the problems that need a missing part
+    warnings = tuple(w for w in report.warnings if not (w.code == "went_out_empty" and w.params["player"] in missing))
+    if not entered or len(kept) != len(report.problems) or len(warnings) != len(report.warnings):
         # the problems that wait for a missing part are not the deal's problems yet
         report = DealReport(
-            report.players, kept, report.details, report.warnings, report.express_by, report.express_multiplier
+            report.players, kept, report.details, warnings, report.express_by, report.express_multiplier
         )
     return DraftCheck(tuple(seats), tuple(general), report, body, chosen, suggested)

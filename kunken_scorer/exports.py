@@ -297,12 +297,12 @@ def csv_text(board: Scoreboard, translate: Callable[[str], str] = str) -> str:
 def download_name(session: Mapping[str, Any], extension: str) -> str:
     """A download name made only of safe characters: game, date and the start of the id.
 
-    >>> download_name({"id": "ab12cd34ef", "game": "kunken", "created_at": "2026-11-30T19:00:00+00:00"}, "csv")
+    >>> download_name({"id": "ab12cd34ef", "game": "kunken", "created_at": "2026-11-30T12:00:00+00:00"}, "csv")
     'kunken-2026-11-30-ab12cd34.csv'
     """
-    try:
-        day = datetime.fromisoformat(session.get("created_at") or "").strftime("%Y-%m-%d")
-    except ValueError:
+    try:  # the day in the table's time zone (the server's), as the pages show it
+        day = datetime.fromisoformat(session.get("created_at") or "").astimezone().strftime("%Y-%m-%d")
+    except (ValueError, OverflowError):
         day = "session"
     stem = re.sub(r"[^A-Za-z0-9_-]", "", f"{session['game']}-{day}-{session['id'][:8]}")
     return f"{stem or 'session'}.{extension}"

@@ -164,8 +164,8 @@ def read_hand(text: str | None, rules: RuleSet, points: bool = False) -> tuple[A
 
     >>> read_hand("35 JK JK", RuleSet.preset()), read_hand("K♠ jk", RuleSet.preset())
     (({'points': 35, 'jokers': 2}, []), ('K♠ JK', []))
-    >>> read_hand("abc", RuleSet.preset(), points=True)
-    ('', [Reason(code='hand_points_whole', params={})])
+    >>> read_hand("abc", RuleSet.preset(), points=True), read_hand("35 abc", RuleSet.preset())
+    (('', [Reason(code='hand_points_whole', params={})]), ('', [Reason(code='hand_points_jokers', params={})]))
     """
     text = (text or "").strip()
     words = text.split(None, 1)  # any white space between the points and the jokers
@@ -180,8 +180,8 @@ def read_hand(text: str | None, rules: RuleSet, points: bool = False) -> tuple[A
         return "", [Reason("hand_points_whole")]
     try:
         jokers = parse_cards(rest)
-    except CardError as err:
-        return "", [err.reason]
+    except CardError:
+        return "", [Reason("hand_points_jokers")]
     if not all(rules.is_joker(c) and c.pin is None for c in jokers):
         return "", [Reason("hand_points_jokers")]
     return {"points": int(first), "jokers": len(jokers)}, []

@@ -33,6 +33,7 @@ from sqlite_utils import Database, Migrations
 __all__ = [
     "Conflict",
     "DraftClosed",
+    "KeyReused",
     "NotFound",
     "SessionEnded",
     "StorageUnavailable",
@@ -889,15 +890,15 @@ class Store:
         )
 
     def save_response(self, session_id: str, key: str, status: int, body: dict, request: str | None = None) -> None:
-        """Remember the response sent for an idempotency key (and ``request``, what it was sent with), for
-        replaying it."""
+        """Remember the response sent for an idempotency key, for replaying it. ``request`` (what the key was
+        sent with) is kept only for a key not seen before: a key's first request is the one ``add_deal`` stored,
+        and a key kept from before requests were remembered (NULL) is never compared."""
         with self._write():
             self._session_row(session_id)
             self.db.execute(
                 "INSERT INTO idempotency (session_id, key, deal_id, response, status, created_at, request)"
                 " VALUES (?, ?, NULL, ?, ?, ?, ?) ON CONFLICT (session_id, key) DO UPDATE SET"
-                " response = excluded.response, status = excluded.status,"
-                " request = coalesce(idempotency.request, excluded.request)",
+                " response = excluded.response, status = excluded.status",
                 [session_id, key, _dumps(body), status, _now(), request],
             )
 

@@ -311,6 +311,21 @@ def test_a_key_sent_again_with_another_body_is_refused_and_stores_nothing(client
     assert len(store.list_deals(s["id"])) == 2
 
 
+def test_a_retry_may_bring_its_version_up_to_date_and_reorder_its_fields(client, store):
+    """A client whose answer was lost re-reads the session (its own deal moved the version on) and retries
+    with the new version: in the body or in If-Match, it is the same request and gets the first answer."""
+    s = new_session(client)
+    seen = client.get(f"{API}/sessions/{s['id']}").get_json()["version"]
+    first = post_deal(client, s, body={**DEAL, "version": seen}, key="k")
+    assert first.status_code == 201
+    now = client.get(f"{API}/sessions/{s['id']}").get_json()["version"]
+    reordered = {"version": now, **{name: DEAL[name] for name in reversed(list(DEAL))}}
+    again = post_deal(client, s, body=reordered, key="k")
+    assert (again.status_code, again.get_json()) == (201, first.get_json())
+    assert post_deal(client, s, body=DEAL, key="k", if_match=str(now)).get_json() == first.get_json()
+    assert len(store.list_deals(s["id"])) == 1
+
+
 def test_a_key_whose_deal_was_refused_may_carry_the_corrected_deal(client, store):
     """A 422 for a deal's problems stores nothing and keeps no answer: the corrected deal may be sent with
     the same key (the client's retry loop need not make a new one)."""

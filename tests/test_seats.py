@@ -381,12 +381,23 @@ def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app,
     russian = scorer_phone(app, sid, token)
     russian.set_cookie("lang", "ru")
     notice = re.search(r'<p id="drafted"[^>]*>(.*?)</p>', text(russian.get(f"/s/{sid}/deals/new")), re.S)[1]
-    assert "Части этой партии сохранены на телефонах игроков: Anna, Vera" in notice
+    assert "В черновике этой партии уже есть части игроков Anna, Vera" in notice
     deal_id = store.add_deal(sid, {"players": [{"name": n} for n in NAMES], "redeal": True})[0]["id"]
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/new"))  # recorded: the draft is empty
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))  # an edit drops nothing
     store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
+
+
+def test_went_out_with_nothing_laid_waits_for_that_players_part():
+    """The scorer may say who went out before that player's part is in: the draft does not warn that their
+    cards were left out until their part arrives (empty of melds and vists)."""
+    boris = {"melds": ["2♥ 3♥ 4♥"], "hand": "K♣"}
+    early = check_draft(RuleSet.preset(), ["Anna", "Boris"], {1: read_part(boris)}, went_out="Anna", went_out_set=True)
+    assert early.report.warnings == ()
+    empty = {0: read_part({}), 1: read_part(boris)}
+    late = check_draft(RuleSet.preset(), ["Anna", "Boris"], empty, went_out="Anna", went_out_set=True)
+    assert [w.code for w in late.report.warnings] == ["went_out_empty"]
 
 
 def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, store):

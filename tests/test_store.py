@@ -263,6 +263,16 @@ def test_a_key_first_sent_with_one_request_refuses_another(store, session):
     assert count(store, "deals") == 2
 
 
+def test_a_key_kept_from_before_requests_were_remembered_is_never_pinned_to_a_retry(store, session):
+    """A key stored before m010 has no digest: a retry saving its answer later must not make the retry's body
+    the key's (the original body would then be refused)."""
+    sid = session["id"]
+    store.add_deal(sid, deal_record(1), idempotency_key="old")  # as before the upgrade: no digest
+    store.save_response(sid, "old", 201, {"number": 1}, "retry-digest")
+    assert store.stored_response(sid, "old", "original-digest") == (201, {"number": 1})
+    assert store.stored_response(sid, "old", "retry-digest") == (201, {"number": 1})
+
+
 def test_idempotency_keys_are_per_session(store, session):
     other, _ = store.create_session("kunken", {}, PLAYERS, None)
     a, created_a = store.add_deal(session["id"], deal_record(1), idempotency_key="same")

@@ -532,6 +532,10 @@ def test_every_page_writes_a_date_one_way_in_the_tables_time_zone(app, moscow_ti
         else r"\d{1,2} [а-я]+\.? \d{4} г\., \d{2}:\d{2}"
     )
     assert re.fullmatch(form, shown), shown
+    from kunken_scorer.exports import download_name
+
+    disposition = client.get(f"/s/{sid}/export.csv").headers["Content-Disposition"]
+    assert "2025-02-15" in disposition and "2025-02-15" in download_name({"id": sid, **doc}, "json")
     for page in (home, summary, history, players):
         assert not re.search(r"\b2025-02-1[45]\b(?! ?T)", re.sub(r'datetime="[^"]*"', "", page))
 

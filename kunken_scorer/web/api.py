@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import MethodNotAllowed, RequestEntityTooLarge
 
@@ -338,8 +339,14 @@ def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, An
 
 
 def _request_digest() -> str:
-    """What a request with an Idempotency-Key was sent with: a retry sends the same body, byte for byte."""
-    return hashlib.sha256(request.get_data(cache=True)).hexdigest()
+    """What a request with an Idempotency-Key asks for: its JSON body, key order and spacing aside, without
+    ``version`` (a precondition, which a retry may bring up to date). The same key asking for another deal
+    is ``KeyReused``."""
+    if "request_digest" not in g:
+        asked = {name: value for name, value in _body().items() if name != "version"}
+        text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        g.request_digest = hashlib.sha256(text.encode()).hexdigest()
+    return g.request_digest
 
 
 def _refuse_problems(report, override: bool, message: str) -> None:
