@@ -430,12 +430,6 @@ def stats_rows(tally: Tally) -> list[dict]:
     ]
 
 
-def refresh_stats(store: Store, session_id: str) -> None:
-    """Work out one session's statistics again (after its deals changed)."""
-    tally = session_tally(store, session_id)
-    store.set_session_stats(session_id, tally.version, tally.game, stats_rows(tally))
-
-
 def refresh_stale_stats(store: Store, budget: int | None = None) -> int:
     """Bring the sessions' statistics up to date (those changed outside a request, or before a
     crash), at most ``budget`` of them; returns how many were worked out. Cheap when none is

@@ -60,7 +60,7 @@ def test_axe_finds_a_field_without_a_label(server, phones):
 
 
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
-def test_the_seat_pages_pass_axe(server, phones, locale):
+def test_the_seat_pages_pass_axe(server, phones, locale, tmp_path):
     """The session page with its "This is me" panel, a player's part page and the scorer's draft page."""
     from test_browser_seats import part_ready, saved
 
@@ -82,6 +82,13 @@ def test_the_seat_pages_pass_axe(server, phones, locale):
     tap_and_wait(scorer, "#open-seat-1")
     part_ready(scorer)
     assert violations(scorer) == [], "the scorer on another player's part"
+    scorer.goto(url)
+    tap_and_wait(scorer, "#record-deal")
+    ready(scorer)
+    expect(scorer.locator("#drafted")).to_contain_text("Anna")  # saving the form would drop Anna's part
+    assert violations(scorer) == [], "the deal form naming a part in the draft"
+    scorer.evaluate("window.scrollTo(0, 0)")
+    scorer.screenshot(path=str(shots_dir(tmp_path) / f"deal-form-draft-notice-{locale}.png"))
     player.goto(url)
     assert violations(player) == [], "session page of a phone holding a seat"
 
