@@ -383,6 +383,16 @@ class Switch:
     aliases: tuple[str, ...] = ()
     #: how a number of this switch reads ("count_points", "times", ...), a message code
     unit: str = "number"
+    #: (another switch, its value): this one means something only then (printed jokers, when no card is wild)
+    only_with: tuple[str, Any] | None = None
+
+    def applies(self, rules: RuleSet) -> bool:
+        """Whether this switch means anything under ``rules`` (a summary leaves out the ones that do not).
+
+        >>> SWITCHES["jokers"].applies(RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"}))
+        False
+        """
+        return self.only_with is None or getattr(rules, self.only_with[0]) == self.only_with[1]
 
     def convert(self, value: Any) -> Any:
         """The value as stored, from what a table typed or sent; ``RuleSetError`` when not allowed.
@@ -483,7 +493,15 @@ SWITCHES: dict[str, Switch] = dict(
             words={"double": M_("doubles the hand's minus points")},
             unit="count_minus_points",
         ),
-        _switch("express_multiplier", "int", M_("Express multiplies the deal by"), lo=1, hi=10, unit="times"),
+        _switch(
+            "express_multiplier",
+            "int",
+            M_("Express multiplies the deal by"),
+            lo=1,
+            hi=10,
+            unit="times",
+            only_with=("express", True),
+        ),
         _switch(
             "short_ace",
             "choice",
@@ -504,7 +522,7 @@ SWITCHES: dict[str, Switch] = dict(
         _switch("min_players", "int", M_("Fewest players"), lo=1, hi=12),
         _switch("max_players", "int", M_("Most players"), lo=1, hi=12),
         _switch("decks", "int", M_("Decks"), lo=1, hi=4),
-        _switch("jokers", "int", M_("Printed jokers in the deck"), hi=16),
+        _switch("jokers", "int", M_("Printed jokers in the deck"), hi=16, only_with=("wild_card", None)),
         _switch(
             "number_points",
             "int_or_word",

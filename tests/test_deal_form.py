@@ -427,6 +427,14 @@ def test_a_hand_that_is_neither_cards_nor_points_is_told_the_way_the_table_enter
     assert store.list_deals(sid) == []
 
 
+def test_ordered_rummy_offers_no_express(client, store):
+    """Ordered rummy has no express: the deal form does not offer one (ticking it was only ever a problem)."""
+    sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy")
+    assert 'name="express"' not in text(client.get(f"/s/{sid}/deals/new"))
+    kunken = start(client)
+    assert 'name="express"' in text(client.get(f"/s/{kunken}/deals/new"))
+
+
 def test_ordered_rummy_offers_no_counts(client, store):
     sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", hand_entry="counts")
     assert store.get_session(sid)["hand_entry"] is None  # counts are not a way for this game

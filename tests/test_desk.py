@@ -520,6 +520,34 @@ def test_the_reference_is_russian_for_a_russian_browser_or_cookie(client, game, 
     assert english.text("sets").startswith("Sets") and "Комбинации" not in english.html
 
 
+@pytest.mark.parametrize(
+    "headers, says", [("EN", "Anna scores 49 (29 and 20), Boris 28"), ("RU", "у Анны 49 (29 и 20), у Бориса 28")]
+)
+def test_the_ordered_rummy_swap_example_scores_as_its_page_says(client, headers, says):
+    """The example lays Anna a run first: ordered rummy's first meld must be one (it once showed a set alone)."""
+    from kunken_scorer.deal import Deal, evaluate_deal
+
+    example = {
+        "players": [{"name": "Anna", "melds": ["9♠ 10♠ J♠", "K♠ K♣ JK"]}, {"name": "Boris", "melds": ["5♥ JK 7♥"]}],
+        "swaps": [{"by": "Boris", "from": "Anna", "meld": 1, "card": "K♦"}],
+    }
+    report = evaluate_deal(Deal.from_dict(example), RuleSet.preset("ordered-rummy"))
+    assert report.valid and report.scores == {"Anna": 49, "Boris": 28}
+    text = re.sub(r"\s+", " ", Page(client.get("/rules/ordered-rummy", headers=globals()[headers])).text("swap"))
+    assert says in text
+
+
+def test_the_desk_fills_in_the_last_deals_table_in_the_pages_notation(client, store):
+    """A Russian desk shows the table it takes from the last deal in Russian notation: Дж=6♥, not JK=6♥."""
+    session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
+    melds = {"players": [{"name": "Anna", "melds": ["5♥ JK 7♥", "K♠ K♣ K♦"]}, {"name": "Boris", "hand": "5♦"}]}
+    store.add_deal(session["id"], melds)
+    russian = client.get(f"{DESK}?session={session['id']}", headers=RU).get_data(as_text=True)
+    english = client.get(f"{DESK}?session={session['id']}", headers=EN).get_data(as_text=True)
+    assert "5♥ Дж=6♥ 7♥" in russian and "К♠ К♣ К♦" in russian and "JK=" not in russian
+    assert "5♥ JK=6♥ 7♥" in english
+
+
 def test_the_reference_shows_every_house_rule_with_the_preset_values(client):
     page = Page(client.get("/rules/kunken", headers=EN))
     for name in HOUSE_RULES:

@@ -644,6 +644,21 @@ def test_summary_prints_every_house_rule_default(client, store):
     assert set(HOUSE_RULES) <= kept, sorted(set(HOUSE_RULES) - kept)
 
 
+def test_summary_leaves_out_defaults_that_mean_nothing_for_the_game(client, store):
+    """A wild-card table has no printed jokers (the summary said "Printed jokers in the deck: 4" while the deal
+    checks counted 2, the wild cards), and a game without express has no express multiplier."""
+    session, _ = new_session(store, ("Anna", "Boris"), game="ordered-rummy", switches={"wild_card": "7♠"})
+    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    shown = set(re.findall(r'<tr data-switch="([a-z_]+)">', page))
+    assert 'data-switch="wild_card"' in page and "express" in shown and "short_ace" in shown
+    assert "jokers" not in shown and "express_multiplier" not in shown
+    plain, _ = new_session(store, ("Anna", "Boris"), target={"kind": "penalty", "value": 50})
+    store.add_deal(plain["id"], {"players": [{"name": "Anna", "hand": "K♠ " * 5}, {"name": "Boris"}]})
+    page = client.get(f"/s/{plain['id']}/summary", headers=EN).get_data(as_text=True)
+    assert {"jokers", "express_multiplier"} <= set(re.findall(r'<tr data-switch="([a-z_]+)">', page))
+    assert re.search(r"out at −50 points \(reached\)", re.sub(r"\s+", " ", page))
+
+
 def test_summary_survives_an_unreadable_stored_deal(client, store):
     session, _ = new_session(store, ("Anna", "Boris"))
     store.add_deal(session["id"], {"players": "scribbles"})

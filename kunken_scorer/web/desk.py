@@ -148,7 +148,8 @@ def desk():
         if posted is None:
             abort(400)
 
-    prefill = "\n".join(session["table"]) if session else ""
+    russian = current_language() == "ru"
+    prefill = "\n".join(shown_cards(line, russian) for line in session["table"]) if session else ""
     forms: dict[str, Any] = {}
     for question, form_class in QUESTIONS.items():
         if question == posted:

@@ -18,7 +18,7 @@ from wtforms import HiddenField, SubmitField, TextAreaField
 from .. import KunkenError, RuleSet, service
 from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
 from ..exports import csv_text, download_name, export_document, import_document, read_json
-from ..rules import GAMES, KEY_SWITCHES
+from ..rules import GAMES, KEY_SWITCHES, SWITCHES
 from ..service import Scoreboard, player_history
 from . import (
     creation_allowed,
@@ -41,7 +41,8 @@ def rules_in_force(rules: RuleSet) -> dict:
     return {
         "game": game_name(rules.game),
         "changed": rule_lines(rules, changed),
-        "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed]),
+        # a default that means nothing here (the express's multiplier where no express is played) is left out
+        "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed and SWITCHES[n].applies(rules)]),
     }
 
 
