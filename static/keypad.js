@@ -23,6 +23,7 @@
   var ranging = false; // "…" tapped: the next rank ends a run from the last card
   var lineDone = false; // a run's end was tapped: the next rank starts a new meld
   var label = document.getElementById("keypad-target");
+  var quiet = false;    // focus given back to the field by closing the keypad: it stays closed
 
   function fields() { return Array.prototype.slice.call(document.querySelectorAll(FIELDS)); }
   function text(token) { return russian && RU[token] ? RU[token] : token; }
@@ -38,6 +39,7 @@
       if (keypad) { el.setAttribute("inputmode", "none"); } else { el.removeAttribute("inputmode"); }
     });
     pad.setAttribute("data-mode", mode());
+    press(pad.querySelector('[data-action="keyboard"]'), !keypad);  // a toggle: pressed while the phone's keyboard is on
   }
 
   function press(button, on) { if (button) { button.setAttribute("aria-pressed", on ? "true" : "false"); } }
@@ -71,7 +73,25 @@
     target = el;
     pad.classList.remove("hidden");
     describe(el);
+    cover();
     reveal(el);
+  }
+
+  /* Hide the keypad (✕, Escape, or the focus leaving the card fields), as a phone's keyboard goes down. */
+  function hide() {
+    clearPending(false);
+    pad.classList.add("hidden");
+    cover();
+  }
+
+  /* The footer holding the keypad sits over the bottom of the screen: the page keeps a control the Tab key
+     reaches above it (scroll-padding). The keypad's own height is left out: the Tab key closes it on leaving
+     the card fields, and a card field is kept above it by reveal(). */
+  function cover() {
+    var bar = pad.closest(".deal-footer");
+    var open = pad.classList.contains("hidden") ? 0 : pad.getBoundingClientRect().height;
+    var height = bar ? bar.getBoundingClientRect().height - open : 0;
+    document.documentElement.style.scrollPaddingBottom = height > 0 ? Math.ceil(height) + 8 + "px" : "";
   }
 
   function reveal(el) {
@@ -285,14 +305,39 @@
       if (target) { target.blur(); target.focus(); }
       return;
     }
-    if (action === "close") { clearPending(false); pad.classList.add("hidden"); }
+    if (action === "close") { close(); }
+  }
+
+  /* Close the keypad and give the focus back to its field (a keyboard user would be left nowhere). */
+  function close() {
+    hide();
+    if (target && document.body.contains(target)) {
+      quiet = true;
+      target.focus();
+      quiet = false;
+    }
   }
 
   function onField(event) {
     var el = event.target;
-    if (el && el.matches && el.matches(FIELDS)) { setTarget(el); }
+    if (quiet || !el || !el.matches) { return; }
+    if (el.matches(FIELDS)) {
+      setTarget(el);
+    } else if (event.type === "focusin" && tabbing && !pad.contains(el) && !pad.classList.contains("hidden")) {
+      hide();  // Tab went on to a select, a box or a button: nothing left for the keypad to type into
+    }
   }
+  // Only the Tab key hides the keypad on leaving the card fields: a tap on the footer's buttons must not move
+  // them (the footer shrinks with the keypad) between the finger going down and the click.
+  var tabbing = false;
+  document.addEventListener("keydown", function (event) {
+    tabbing = event.key === "Tab";
+    var inside = pad.contains(event.target) || event.target === target;
+    if (event.key === "Escape" && inside && !pad.classList.contains("hidden")) { close(); }
+  }, true);
+  document.addEventListener("pointerdown", function () { tabbing = false; }, true);
   document.addEventListener("focusin", onField);
+  window.addEventListener("resize", function () { if (!pad.classList.contains("hidden")) { cover(); } });
   document.addEventListener("click", onField);  // a tap on the focused field brings a hidden keypad back
   // Keep the focus (and the caret) in the card field while keys are tapped.
   ["mousedown", "pointerdown"].forEach(function (type) {

@@ -286,3 +286,42 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     no_horizontal_overflow(page)
     for name in ("swap-form-ru.png", "swap-session-ru.png"):
         assert (shots / name).read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_the_keypad_by_keyboard_escape_closes_it_and_tab_never_lands_behind_the_footer(server, phones):
+    """Keyboard use of the deal form: Escape (or ✕) closes the keypad and leaves the focus in its field; Tab on
+    to "Who went out" closes it too, and the select stands above the sticky footer, not hidden behind it; the
+    ⌨ key says whether the phone's keyboard is on."""
+    page = new_deal_form(phones, server, ["Ann", "Bob"], "cards")
+    pad, melds = page.locator("#keypad"), page.locator("#players-0-melds")
+    expect(melds).to_be_focused()
+    expect(pad).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(pad).to_be_hidden()
+    expect(melds).to_be_focused()
+    melds.click()  # a tap on the field brings it back
+    expect(pad).to_be_visible()
+    close = page.locator('#keypad [data-action="close"]')
+    close.focus()
+    page.keyboard.press("Enter")
+    expect(pad).to_be_hidden()
+    expect(melds).to_be_focused()
+
+    page.locator("#players-0-hand").focus()
+    expect(pad).to_be_visible()
+    page.keyboard.press("Tab")
+    went_out = page.locator("#went_out")
+    expect(went_out).to_be_focused()
+    expect(pad).to_be_hidden()
+    footer_top = page.locator(".deal-footer").bounding_box()["y"]
+    box = went_out.bounding_box()
+    assert box["y"] + box["height"] <= footer_top, (box, footer_top)
+
+    keyboard = page.locator('#keypad [data-action="keyboard"]')
+    melds.focus()
+    expect(keyboard).to_have_attribute("aria-pressed", "false")
+    keyboard.click()
+    expect(keyboard).to_have_attribute("aria-pressed", "true")
+    expect(melds).not_to_have_attribute("inputmode", "none")
+    keyboard.click()
+    expect(keyboard).to_have_attribute("aria-pressed", "false")

@@ -389,6 +389,15 @@ def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app,
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
 
 
+def test_the_draft_pages_seat_buttons_name_their_player_for_a_screen_reader(app, store):
+    """Three "Enter the part" links read alike to a screen reader: each names its player (hidden on screen)."""
+    sid, token = start_api(app.test_client())
+    page = text(scorer_phone(app, sid, token).get(f"/s/{sid}/draft"))
+    for seat, name in enumerate(NAMES):
+        link = re.search(rf'<a [^>]*id="open-seat-{seat}"[^>]*>(.*?)</a>', page, re.S)[1]
+        assert f'<span class="visually-hidden">: {name}</span>' in link
+
+
 def test_went_out_with_nothing_laid_waits_for_that_players_part():
     """The scorer may say who went out before that player's part is in: the draft does not warn that their
     cards were left out until their part arrives (empty of melds and vists)."""
