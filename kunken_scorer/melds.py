@@ -104,9 +104,23 @@ def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()
     'joker_copies_played'
     """
     meld = parse_cards(cards)
+    printed = _printed_jokers(meld, rules)
+    if printed is not None:
+        return _illegal(meld, None, rules, printed)
     laid = laid_counts((parse_cards(m) for m in table), rules)
     laid.update(c for c in meld if c not in rules.joker_cards)
     return check_parsed(meld, rules, laid)
+
+
+def _printed_jokers(cards: Sequence[Card], rules: RuleSet) -> Reason | None:
+    """A table with a wild card plays without printed jokers: one written into a single check is refused
+    (a recorded deal holding one has the problem ``joker_not_in_deck``, counted over the whole deal).
+
+    >>> _printed_jokers(parse_cards("5♥ JK 7♥"), RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})).code
+    'joker_not_in_deck'
+    """
+    count = sum(1 for card in cards if card.rank is None)
+    return Reason("joker_not_in_deck", {"count": count, "wild": rules.wild_card}) if rules.wild_card and count else None
 
 
 def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
@@ -514,6 +528,9 @@ def check_swap(
     """
     cards = parse_cards(card)
     written = parse_cards(meld)
+    printed = _printed_jokers(written, rules)
+    if printed is not None:
+        return SwapCheck(False, (printed,), meld=_illegal(written, None, rules, printed))
     laid = laid_counts((parse_cards(m) for m in table), rules)
     laid.update(c for c in written if c not in rules.joker_cards)
     check = check_parsed(written, rules, laid)
@@ -627,6 +644,9 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
     cards = parse_cards(card)
     if len(cards) != 1:
         raise KunkenError(Reason("bad_field", {"field": "card", "expected": M_("exactly one card")}))
+    printed = _printed_jokers(cards, rules)
+    if printed is not None:
+        return DiscardCheck(False, None, (printed,))
     parsed = [parse_cards(m) for m in melds]
     laid = laid_counts(parsed, rules)
     for n, meld in enumerate(parsed):
@@ -664,5 +684,8 @@ def check_vist(meld: CardsLike, cards: CardsLike, rules: RuleSet, table: Iterabl
     added = parse_cards(cards)
     if not added:
         raise KunkenError(Reason("bad_field", {"field": "cards", "expected": M_("at least one card to add")}))
+    printed = _printed_jokers(base_cards + added, rules)
+    if printed is not None:
+        return _illegal(base_cards + added, None, rules, printed)
     laid = laid_counts([parse_cards(m) for m in table] + [base_cards, added], rules)
     return extend(check_parsed(base_cards, rules, laid), added, rules, laid)

@@ -128,7 +128,8 @@
     el.value = before + after;
     try { el.setSelectionRange(before.length, before.length); } catch (e) { /* not a text field */ }
     changed(el);
-    if (document.activeElement !== el) { el.focus(); }
+    // a key pressed from the keyboard keeps the focus (the next suit is one key away); a tap never had it
+    if (document.activeElement !== el && !pad.contains(document.activeElement)) { el.focus(); }
   }
 
   function insert(token, opts) {

@@ -317,6 +317,16 @@ def test_the_keypad_by_keyboard_escape_closes_it_and_tab_never_lands_behind_the_
     box = went_out.bounding_box()
     assert box["y"] + box["height"] <= footer_top, (box, footer_top)
 
+    # a set by keys of the keypad: the focus stays on the keypad, each suit one Tab away from the last
+    melds.focus()
+    page.locator('#keypad [data-rank="A"]').focus()
+    page.keyboard.press("Enter")
+    for suit in ("♠", "♥", "♦"):
+        page.locator(f'#keypad [data-suit="{suit}"]').focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f'#keypad [data-suit="{suit}"]')).to_be_focused()
+    expect(melds).to_have_value(re.compile(r"^A♠ A♥ A♦\s*$"))
+
     keyboard = page.locator('#keypad [data-action="keyboard"]')
     melds.focus()
     expect(keyboard).to_have_attribute("aria-pressed", "false")

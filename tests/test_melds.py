@@ -995,3 +995,20 @@ def test_a_vist_of_the_card_a_run_joker_stands_for_is_called_a_swap(meld, added)
 
 def test_a_set_joker_moves_aside_for_a_vist_of_its_suit():
     assert check_vist("K♠ K♣ JK", "K♥", KUNKEN_RULES).legal  # the joker's suit is open: it becomes K♦
+
+
+def test_a_wild_card_table_refuses_a_printed_joker_in_every_single_check():
+    """RULES.md: with a wild card "the deck has no other jokers". A recorded deal says so (joker_not_in_deck);
+    the single checks of the API and the rules desk said `5♥ JK 7♥` was legal."""
+    from kunken_scorer.melds import check_discard, check_meld, check_swap, check_vist
+    from kunken_scorer.rules import RuleSet
+
+    wild = RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})
+    meld = check_meld("5♥ JK 7♥", wild)
+    assert not meld.legal and [r.code for r in meld.reasons] == ["joker_not_in_deck"]
+    assert check_meld("5♥ 7♠ 7♥", wild).legal  # the wild card itself is the joker
+    assert [r.code for r in check_vist("5♥ 6♥ 7♥", "JK", wild).reasons] == ["joker_not_in_deck"]
+    assert [r.code for r in check_discard("JK", ["5♥ 6♥ 7♥"], wild).reasons] == ["joker_not_in_deck"]
+    assert [r.code for r in check_swap("K♠ K♣ JK", "K♦", wild).reasons] == ["joker_not_in_deck"]
+    plain = RuleSet.preset("ordered-rummy")
+    assert check_meld("5♥ JK 7♥", plain).legal and check_discard("JK", ["5♥ 6♥ 7♥"], plain).fits
