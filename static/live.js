@@ -15,14 +15,37 @@
     timer = setTimeout(poll, delay === undefined ? EVERY : delay);
   }
 
+  /* The control a keyboard user was on inside the swapped part (by its id, or a link by its address), so the
+     focus is put back on it instead of falling to the page's start. */
+  function focusKey() {
+    var el = document.activeElement;
+    if (!el || el === box || !box.contains(el)) { return null; }
+    if (el.id) { return { id: el.id }; }
+    var href = el.getAttribute("href");
+    return href ? { href: href } : null;
+  }
+
+  function refocus(key) {
+    if (!key) { return; }
+    var el = key.id ? document.getElementById(key.id) : null;
+    if (!el && key.href) {
+      el = Array.prototype.filter.call(box.querySelectorAll("a[href]"), function (a) {
+        return a.getAttribute("href") === key.href;
+      })[0];
+    }
+    if (el && box.contains(el)) { el.focus({ preventScroll: true }); }
+  }
+
   function apply(data) {
     // a panel the reader opened (the earlier deals) stays open when the deals are swapped in
     var open = Array.prototype.map.call(box.querySelectorAll("details[id][open]"), function (el) { return el.id; });
+    var focused = focusKey();
     box.innerHTML = data.html;
     open.forEach(function (id) {
       var el = document.getElementById(id);
       if (el && box.contains(el)) { el.open = true; }
     });
+    refocus(focused);
     version = String(data.version);
     box.setAttribute("data-version", version);
     Array.prototype.forEach.call(document.querySelectorAll("input[data-live-version]"), function (input) {

@@ -124,6 +124,8 @@ def test_whole_evening_on_two_phones(server, phones):
     save(page, "Deal 1 saved")
     expect_totals(page, {"Anna": 45, "Boris": 15, "Vera": -15}, 1)
     expect_totals(viewer, {"Anna": 45, "Boris": 15, "Vera": -15}, 1, timeout=LIVE_WAIT)
+    chart_link = viewer.locator('#live a[href$="/chart.svg"]')
+    chart_link.focus()  # a keyboard user on the chart's link when the next deal arrives keeps their place
 
     # Deal 2: Boris goes out; his Q♦ Q♥ Q♦ holds the same card twice and is fixed to Q♦ Q♥ Q♣.
     #   Anna  8♥ 8♦ 8♣ (15), hand K♣ JK (10 + joker 10)              -> +15 −20 =  −5
@@ -164,6 +166,7 @@ def test_whole_evening_on_two_phones(server, phones):
     save(page, "Deal 2 saved")
     expect_totals(page, {"Anna": 40, "Boris": 65, "Vera": 0}, 2)
     expect_totals(viewer, {"Anna": 40, "Boris": 65, "Vera": 0}, 2, timeout=LIVE_WAIT)
+    expect(chart_link).to_be_focused()
 
     # Deal 3: Vera goes out with an express (her score and the others' minus doubled).
     #   Anna  hand 7♠ 9♥ (10)                                        -> +0  −20 = −20
