@@ -396,6 +396,11 @@ def test_the_draft_pages_seat_buttons_name_their_player_for_a_screen_reader(app,
     for seat, name in enumerate(NAMES):
         link = re.search(rf'<a [^>]*id="open-seat-{seat}"[^>]*>(.*?)</a>', page, re.S)[1]
         assert f'<span class="visually-hidden">: {name}</span>' in link
+    # a part page's list of parts says each state in words (an aria-label on a plain span is not read)
+    part = text(scorer_phone(app, sid, token).get(f"/s/{sid}/draft/0"))
+    states = re.search(r'<ul class="seat-states".*?</ul>', part, re.S)[0]
+    items = states.split(">", 1)[1]  # the list's own name is a label on a list, which is read
+    assert items.count('<span class="visually-hidden">waiting</span>') == 3 and "aria-label=" not in items
 
 
 def test_went_out_with_nothing_laid_waits_for_that_players_part():
