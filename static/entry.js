@@ -99,9 +99,27 @@
     });
   }
 
+  /* A screen reader hears the one line that sums up an answer (the preview's verdict, "Saved at 20:15")
+     from a live region that stays in the page: the swapped parts are new nodes, and a new live region is
+     often not read at all. */
+  var ANNOUNCED = ["#preview h2", "#saved-state"];
+  var announcer = document.getElementById("announce");
+  function shownText(selector) {
+    var el = document.querySelector(selector);
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+  function announce(before) {
+    if (!announcer) { return; }
+    ANNOUNCED.forEach(function (selector, i) {
+      var now = shownText(selector);
+      if (now && now !== before[i]) { announcer.textContent = now; }
+    });
+  }
+
   /* Swap in the [data-live] parts of an answer; ``fields``: also take its field values (the part
      was refused, or changed elsewhere). */
   function apply(doc, fields) {
+    var said = ANNOUNCED.map(shownText);
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
       var here = document.getElementById(fresh.id);
       if (!here || here.innerHTML === fresh.innerHTML) { return; }  // unchanged: nothing to announce
@@ -114,6 +132,7 @@
         if (input) { if (bad) { input.setAttribute("aria-invalid", "true"); } else { input.removeAttribute("aria-invalid"); } }
       }
     });
+    announce(said);
     var freshForm = doc.getElementById(form.id);
     if (freshForm && fields) { takeFields(freshForm); }
     if (freshForm && autosave) {  // a seat taken by another phone, or given back: writable or not

@@ -42,6 +42,8 @@ def test_the_deal_form_and_the_session_page_pass_axe(server, phones, locale):
     page.locator("#players-1-melds").fill("2♥ 3♥ 4♥")
     settled(page)
     expect(page.locator("#preview")).to_be_visible()
+    # the verdict is said once, from a live region that stays in the page (the swapped preview is new nodes)
+    expect(page.locator("#announce")).to_have_text(page.locator("#preview h2").inner_text().strip())
     assert violations(page) == [], "deal form with the keypad open"
     page.locator('label.segment:has(input[value="points"])').tap()
     page.locator("#players-1-hand").tap()
@@ -74,6 +76,7 @@ def test_the_seat_pages_pass_axe(server, phones, locale, tmp_path):
     player.locator("#player-melds").fill("A♠ A♥ A♦\nK♠ K♠ K♥")
     player.locator("#player-vists").fill("Boris: 5♥")
     saved(player)
+    expect(player.locator("#announce")).to_contain_text("✓")  # "Saved from Anna's phone at …", said once
     expect(player.locator("#player-melds-verdicts li")).to_have_count(2)
     assert violations(player) == [], "a player's part, with a problem, keypad open"
     tap_and_wait(scorer, "#open-draft")
