@@ -20,7 +20,7 @@ from math import gcd
 from typing import Any
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
-from .melds import MeldCheck, MeldKind, check_parsed, extend, swap_into
+from .melds import MeldCheck, check_parsed, extend, opens_with_run, swap_into
 from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
 
@@ -778,7 +778,7 @@ def _check_melds(
                     )
                 )
         seat_melds.append(checks)
-        if rules.first_meld_run and checks and not any(c.kind == MeldKind.RUN and c.legal for c in checks):
+        if rules.first_meld_run and checks and not opens_with_run(checks):
             problems.append(Reason("no_run", {"player": p.name}))
         elif rules.first_meld_run and not checks and p.vists:
             problems.append(Reason("additions_without_run", {"player": p.name}))

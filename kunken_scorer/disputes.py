@@ -91,7 +91,8 @@ def answer_discard(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
         "legal": result.fits,
         "fits": result.fits,
         "card": format_cards(parse_cards(data["card"])),
-        "reasons": list(result.reasons),
+        # the verdict itself says the card fits no meld: the reasons keep only what more there is to say
+        "reasons": [r for r in result.reasons if r.code != "discard_no_fit"],
         "rummy_call": rules.rummy_call,
     }
     if result.fits and result.meld is not None:

@@ -571,6 +571,16 @@ def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:
     return SwapCheck(False, (Reason("swap_wrong_card", {"card": str(natural), "stands_for": stands}),), meld=check)
 
 
+def opens_with_run(checks: Iterable[MeldCheck]) -> bool:
+    """Melds laid in one turn that may open a layout where the first meld must be a run: one of them is a
+    legal run (a record does not say in which order melds of one turn were laid).
+
+    >>> opens_with_run([check_meld("7♣ 7♦ 7♥", RuleSet.preset()), check_meld("2♥ 3♥ 4♥", RuleSet.preset())])
+    True
+    """
+    return any(c.kind == MeldKind.RUN and c.legal for c in checks)
+
+
 @dataclass(frozen=True)
 class OpeningCheck:
     """May a player take the bank with this card and these melds?"""
@@ -617,7 +627,7 @@ def check_opening(
     if not has_layout:
         if points < rules.opening_points:
             reasons.append(Reason("opening_too_few_points", {"points": points, "needed": rules.opening_points}))
-        if rules.first_meld_run and checks and checks[0].kind != MeldKind.RUN:
+        if rules.first_meld_run and checks and not opens_with_run(checks):
             reasons.append(Reason("opening_first_meld_run", {}))
     return OpeningCheck(not reasons, points, tuple(reasons), checks)
 
@@ -649,11 +659,14 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
         return DiscardCheck(False, None, (printed,))
     parsed = [parse_cards(m) for m in melds]
     laid = laid_counts(parsed, rules)
+    illegal = []  # a line that is no meld cannot lie on the table: the answer says so when nothing fits
     for n, meld in enumerate(parsed):
         base = check_parsed(meld, rules, laid)
-        if base.legal and extend(base, cards, rules, laid).legal:
+        if not base.legal:
+            illegal.append(Reason("discard_illegal_meld", {"meld": n + 1, "why": list(base.reasons)}))
+        elif extend(base, cards, rules, laid).legal:
             return DiscardCheck(True, n)
-    return DiscardCheck(False, None, (Reason("discard_no_fit", {"card": format_cards(cards)}),))
+    return DiscardCheck(False, None, (*illegal, Reason("discard_no_fit", {"card": format_cards(cards)})))
 
 
 def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:

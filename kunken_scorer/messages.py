@@ -131,16 +131,17 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "swap_no_layout": ("swap", N_("Only a player who has laid a meld of their own may swap a joker.")),
     "swap_illegal_meld": ("swap", N_("The meld is not legal as written, so its joker cannot be swapped.")),
     "opening_illegal_meld": ("opening", N_("Meld {meld} is not legal: {why}")),
-    "opening_bank_card_missing": ("opening", N_("The bank card {card} is not in any of the melds.")),
+    "opening_bank_card_missing": ("opening", N_("The card taken, {card}, is not in any of the melds.")),
     "opening_bank_card_alone": (
         "opening",
-        N_("The bank card {card} must join at least two cards from the hand in one meld."),
+        N_("The card taken, {card}, must join at least two cards from the hand in one meld."),
     ),
     "opening_too_few_points": (
         "opening",
         N_("The melds are worth {points} points; taking the bank needs at least {needed}."),
     ),
     "opening_first_meld_run": ("ordered-rummy", N_("A player's first meld must be a run.")),
+    "discard_illegal_meld": ("rummy-call", N_("Meld {meld} is not legal, so nothing can be added to it: {why}")),
     "discard_no_fit": ("rummy-call", N_("{card} does not fit any of these melds.")),
     # deals
     "illegal_meld": ("melds", N_("{player}: meld {meld} ({cards}) is not legal: {why}")),

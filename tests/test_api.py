@@ -140,6 +140,14 @@ def test_discard_example(client):
     assert miss["fits"] is False and miss["meld"] is None and "2♣" in miss["reasons"][0]
 
 
+def test_a_discard_check_names_a_line_that_is_no_meld(client):
+    body = {"game": "ordered-rummy", "card": "4♥", "melds": ["K♠ K♥ K♣", "2♥ 3♥"]}
+    answer = client.post(f"{API}/discards/check", json=body).get_json()
+    assert answer["fits"] is False and answer["meld"] is None
+    assert answer["reasons"][0].startswith("Meld 2 is not legal, so nothing can be added to it: ")
+    assert answer["reasons"][1] == "4♥ does not fit any of these melds."
+
+
 def test_deal_score_example(client):
     response = client.post(f"{API}/deals/score", json=DEAL)
     assert response.status_code == 200

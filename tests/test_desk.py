@@ -285,8 +285,64 @@ def test_a_discard_that_fits_and_one_that_does_not(client):
     assert page.attr("discard-answer-meld", "data-meld") == "2"
     page = ask(client, "discard", url=url, card="2♣", melds="9♦ 10♦ J♦", headers=EN)
     assert page.attr("discard-answer", "data-legal") == "false"
-    assert "2♣ does not fit" in page.text("discard-answer-reasons")
-    assert "/rules/ordered-rummy#rummy-call" in page.reason_links("discard")
+    # the verdict says it once, with one link to the rule: no reason repeats it below
+    assert page.text("discard-answer-verdict") == "No: 2♣ fits none of these melds."
+    assert "does not fit" not in page.text("discard-answer")
+    assert page.reason_links("discard") == ["/rules/ordered-rummy#rummy-call"]
+
+
+def test_a_discard_answer_names_a_line_that_is_no_meld(client):
+    """2♥ 3♥ cannot lie on the table: 4♥ fits nothing, and the answer says why the line does not count."""
+    page = ask(client, "discard", url=DESK + "?game=ordered-rummy", card="4♥", melds="K♠ K♥ K♣\n2♥ 3♥", headers=EN)
+    assert page.attr("discard-answer", "data-legal") == "false"
+    reasons = page.text("discard-answer-reasons")
+    assert "Meld 2 is not legal, so nothing can be added to it: a meld needs at least 3 cards" in reasons
+    assert "Meld 1" not in reasons
+
+
+@pytest.mark.parametrize(
+    "game, words, gone",
+    [
+        (
+            "kunken",
+            ["Taking the bank", "May I take the bank", "Bank card taken", "No: the bank may not be taken this way."],
+            [],
+        ),
+        (
+            "ordered-rummy",
+            [
+                "Taking cards from the discards",
+                "May I take this discarded card",
+                "Card taken from the discards",
+                "Check taking the card",
+                "Yes: the card may be taken.",
+            ],
+            ["bank"],
+        ),
+    ],
+)
+def test_taking_a_card_is_worded_for_the_game(client, game, words, gone):
+    """Ordered rummy has no bank: a card is taken from the discards, and the desk says so everywhere."""
+    page = ask(client, "opening", url=f"{DESK}?game={game}", melds="2♥ 3♥ 4♥", bank_card="3♥", headers=EN)
+    assert page.attr("opening-answer", "data-legal") == ("true" if game == "ordered-rummy" else "false")  # 50 needed
+    section = page.html.split('id="desk-opening"', 1)[1].split("</section>", 1)[0]
+    section = re.sub(r"<[^>]*\bvalue=\"([^\"]*)\"[^>]*>|<[^>]+>", r" \1 ", section)  # the words, a button's too
+    nav = page.text("desk-jump")
+    for word in words:
+        assert word in section or word in nav, word
+    for word in gone:
+        assert word not in section.lower() and word not in nav.lower()
+
+
+def test_taking_a_card_in_ordered_rummy_opens_with_a_run_laid_in_any_order(client):
+    """The desk reads "the first meld is a run" as the deal does: one of the melds of that turn is a run."""
+    url = DESK + "?game=ordered-rummy"
+    for melds in ("7♣ 7♦ 7♥\n2♥ 3♥ 4♥", "2♥ 3♥ 4♥\n7♣ 7♦ 7♥"):
+        page = ask(client, "opening", url=url, melds=melds, bank_card="3♥", headers=EN)
+        assert page.attr("opening-answer", "data-legal") == "true", melds
+    page = ask(client, "opening", url=url, melds="7♣ 7♦ 7♥", bank_card="7♦", headers=EN)
+    assert page.attr("opening-answer", "data-legal") == "false"
+    assert "A player's first meld must be a run." in page.text("opening-answer-reasons")
 
 
 def test_a_vist_that_fits_and_one_that_breaks_the_meld(client):

@@ -639,6 +639,19 @@ def test_with_a_layout_the_bank_card_must_still_be_in_a_meld():
     assert check_opening(["5♥ 6♥ 7♥"], "K♣", kunken(), has_layout=True).legal is False
 
 
+@pytest.mark.parametrize("melds", [["7♣ 7♦ 7♥", "2♥ 3♥ 4♥"], ["2♥ 3♥ 4♥", "7♣ 7♦ 7♥"]])
+def test_ordered_rummy_opens_with_a_run_whichever_meld_is_written_first(melds):
+    """ "A player's first meld must be a run": the melds of one turn pass when one is a run, as in a deal."""
+    assert check_opening(melds, "3♥", ordered()).legal is True
+
+
+def test_ordered_rummy_refuses_an_opening_without_a_legal_run():
+    for melds in (["7♣ 7♦ 7♥"], ["7♣ 7♦ 7♥", "2♥ 3♥ 5♥"]):
+        result = check_opening(melds, "7♦", ordered())
+        assert "opening_first_meld_run" in reason_codes(result), melds
+    assert check_opening(["7♣ 7♦ 7♥"], "7♦", ordered(), has_layout=True).legal is True
+
+
 # --- Vists: "The extended meld must still be legal"; limits "checked again after every addition"
 
 
@@ -695,6 +708,17 @@ def test_discard_check(card, melds, fits, index):
     result = check_discard(card, melds, ordered())
     assert result.fits is fits
     assert result.meld == index
+
+
+def test_a_discard_check_says_which_lines_are_no_meld_when_nothing_fits():
+    """A line that is no meld lies on no table: it takes no card, and the answer says why it did not count."""
+    result = check_discard("4♥", ["K♠ K♥ K♣", "2♥ 3♥"], ordered())
+    assert (result.fits, result.meld) == (False, None)
+    assert [r.code for r in result.reasons] == ["discard_illegal_meld", "discard_no_fit"]
+    assert result.reasons[0].params["meld"] == 2
+    assert result.reasons[0].message.startswith("Meld 2 is not legal, so nothing can be added to it: ")
+    # a card that fits a legal meld fits, whatever else is written
+    assert check_discard("Q♦", ["2♥ 3♥", "9♦ 10♦ J♦"], ordered()).to_dict() == {"fits": True, "meld": 1, "reasons": []}
 
 
 KUNKEN_RULES = RuleSet.preset()
