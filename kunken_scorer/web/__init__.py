@@ -606,18 +606,22 @@ def _bad_host() -> bool:
     return isinstance(request.routing_exception, (BadHost, SecurityError))
 
 
+#: An HTTP error's words by status, translated when one is answered.
+HTTP_ERRORS = {
+    400: lazy_gettext("The request could not be read."),
+    404: lazy_gettext("There is no such page or session."),
+    405: lazy_gettext("That action is not allowed here."),
+    413: lazy_gettext("The request is too large."),
+    500: lazy_gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
+}
+
+
 def _http_error(error: HTTPException):
-    messages = {
-        400: gettext("The request could not be read."),
-        404: gettext("There is no such page or session."),
-        405: gettext("That action is not allowed here."),
-        413: gettext("The request is too large."),
-        500: gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
-    }
     assert error.code is not None  # Flask returns a proxy exception (no code) before calling a handler
     # (a refused host's own text repeats the host, in English)
     custom = error.description if error.description != type(error).description and not _bad_host() else None
-    message = custom or messages.get(error.code) or gettext("The request could not be completed.")
+    known = HTTP_ERRORS.get(error.code)
+    message = custom or (str(known) if known else gettext("The request could not be completed."))
     response = _error_response(error.code, message)
     if error.code == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
