@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .cards import format_cards, parse_cards
-from .melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist
+from .melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist, on_table
 from .notation import split_lines
 from .rules import RuleSet
 
@@ -23,7 +23,7 @@ def meld_lines(text: str | None) -> list[str]:
     return [line for _, line in split_lines(text)]
 
 
-def meld_summary(check: MeldCheck) -> dict[str, Any]:
+def meld_summary(check: MeldCheck, rules: RuleSet) -> dict[str, Any]:
     """What the answer says about one meld: each joker's written position (1-based), the card it stands
     for and, in a set whose joker may take more than one suit, every card it could be."""
     options = [str(card) for card in check.joker_options]
@@ -32,7 +32,7 @@ def meld_summary(check: MeldCheck) -> dict[str, Any]:
         for i, card in check.jokers
     ]
     # a joker with a choice of suits is shown as written, not pinned to the first suit
-    shown = check.written if check.joker_options else (check.assigned or check.written)
+    shown = check.written if check.joker_options else on_table(check.assigned or check.written, rules)
     return {
         "legal": check.legal,
         "kind": check.kind,
@@ -46,7 +46,7 @@ def meld_summary(check: MeldCheck) -> dict[str, Any]:
 def answer_meld(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "is this meld legal?"."""
     check = check_meld(data["cards"], rules, meld_lines(data["table"]))
-    return {"legal": check.legal, "meld": meld_summary(check), "reasons": list(check.reasons)}
+    return {"legal": check.legal, "meld": meld_summary(check, rules), "reasons": list(check.reasons)}
 
 
 def answer_swap(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def answer_swap(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
         "legal": result.legal,
         "card": card,
         "reasons": list(result.reasons),
-        "meld": meld_summary(result.meld) if result.meld is not None else None,
+        "meld": meld_summary(result.meld, rules) if result.meld is not None else None,
     }
     if result.legal and result.joker is not None and result.meld is not None:  # a joker is found in a meld
         answer["joker_position"] = result.joker + 1
@@ -79,7 +79,7 @@ def answer_opening(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
         "needed": rules.opening_points,
         "has_layout": has_layout,
         "reasons": list(result.reasons),
-        "melds": [meld_summary(m) for m in result.melds],
+        "melds": [meld_summary(m, rules) for m in result.melds],
     }
 
 
@@ -110,7 +110,7 @@ def answer_vist(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
         return {
             "legal": False,
             "base_illegal": True,
-            "meld": meld_summary(base),
+            "meld": meld_summary(base, rules),
             "reasons": list(base.reasons),
             "added": format_cards(added),
             "added_points": None,
@@ -120,7 +120,7 @@ def answer_vist(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     return {
         "legal": check.legal,
         "base_illegal": False,
-        "meld": meld_summary(check),
+        "meld": meld_summary(check, rules),
         "reasons": list(check.reasons),
         "added": format_cards(added),
         "added_points": added_points,

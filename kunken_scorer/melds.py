@@ -85,6 +85,23 @@ class MeldCheck:
         return self.written
 
 
+def on_table(cards: Iterable[Card], rules: RuleSet) -> tuple[Card, ...]:
+    """Cards as they lie on the table, for showing and for writing the table out again: at a wild-card
+    table each joker is a copy of the wild card, in the place of the card it stands for (that deck has
+    no printed jokers). Read again, a run written so in order means the same cards.
+
+    >>> wild = RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})
+    >>> format_cards(on_table(check_meld("5♥ 7♠ 7♥", wild).cards, wild))
+    '5♥ 7♠ 7♥'
+    >>> format_cards(on_table(check_meld("5♥ JK 7♥", RuleSet.preset()).cards, RuleSet.preset()))
+    '5♥ JK=6♥ 7♥'
+    """
+    wild = rules.wild
+    if wild is None:
+        return tuple(cards)
+    return tuple(wild if card.is_joker else card for card in cards)
+
+
 def laid_counts(melds: Iterable[Iterable[Card]], rules: RuleSet) -> Counter[Card]:
     """Count the natural cards laid in ``melds`` (jokers and wild cards are not natural copies).
 

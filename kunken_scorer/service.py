@@ -19,6 +19,7 @@ from typing import Any
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .deal import PlayerScore, check_short_hands, clean_name
 from .draft import DraftCheck, check_draft
+from .melds import on_table
 from .messages import M_
 from .session import SessionStatus
 from .store import StorageUnavailable, Store
@@ -491,8 +492,8 @@ def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
     table = {d.name: [m.extension_base() for m in d.final_melds] for d in scored.report.details}
     # a vist that fitted no meld stays on the table as its own line
     loose = [v.vist.cards for d in scored.report.details for v in d.vists if not v.legal]
-    lines = [format_cards(m) for name in board.players for m in table.get(name, [])]
-    lines += [format_cards(m) for m in loose]
+    lines = [format_cards(on_table(m, board.rules)) for name in board.players for m in table.get(name, [])]
+    lines += [format_cards(on_table(m, board.rules)) for m in loose]
     return scored.number, [line for line in lines if line]
 
 

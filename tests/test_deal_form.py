@@ -574,6 +574,21 @@ def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(c
     assert "Left in hand: 35 points, 1 joker." in checked
 
 
+def test_a_wild_card_in_a_meld_is_shown_as_the_card_laid(client):
+    """7♠ laid for 6♥ shows as 7♠, not as a printed joker (JK=6♥) that deck does not have; a vist too."""
+    sid = start(
+        client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", **{"rules-wild_card": "7♠"}
+    )
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    data = deal_data(page, {0: ("5♥ 7♠ 7♥", "", ""), 1: ("9♣ 10♣ J♣", "Ann: 8♥", "")}, "Bob")
+    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    verdicts = re.sub(r"<[^>]+>", "", re.search(r'id="players-0-melds-verdicts".*?</ol>', checked, re.S)[0])
+    assert "5♥ 7♠ 7♥" in verdicts and "JK" not in verdicts
+    assert "stands for 6♥" in verdicts
+    vist = re.sub(r"<[^>]+>", "", re.search(r'id="players-1-vists-verdicts".*?</ol>', checked, re.S)[0])
+    assert "(5♥ 7♠ 7♥ 8♥)" in vist
+
+
 def test_a_russian_page_names_cards_in_russian_in_its_problems(app):
     russian = app.test_client()
     russian.set_cookie("lang", "ru")

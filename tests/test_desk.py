@@ -678,3 +678,29 @@ def test_a_run_with_a_gap_and_no_joker_is_explained_in_plain_russian(client):
     answer = ask(client, "meld", cards="5♥ 6♥ 8♥", headers=RU).html
     assert "Карты не идут подряд: в пропусках 1 карта, а джокеров, чтобы их закрыть, — ни одного." in answer
     assert "только 0" not in answer and "(s)" not in answer
+
+
+def test_a_wild_card_table_prefills_the_desk_with_the_wild_card_and_its_checks_take_it(client, store):
+    """The desk opened from a 7♠-wild session writes the last deal's table with 7♠ where it was laid (a
+    printed joker, JK=6♥, would be refused there), and a vist onto that meld is answered on its merits."""
+    rules = RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"}).to_dict()
+    session, _token = store.create_session("ordered-rummy", rules, ["Ann", "Bob"], None)
+    deal = {
+        "players": [
+            {"name": "Ann", "melds": ["5♥ 7♠ 7♥"], "vists": [], "hand": ""},
+            {"name": "Bob", "melds": ["9♣ 10♣ J♣"], "vists": [{"to": "Ann", "meld": 0, "cards": "8♥"}], "hand": "K♦"},
+        ],
+        "went_out": "Ann",
+        "express": False,
+        "redeal": False,
+    }
+    store.add_deal(session["id"], deal)
+    url = f"{DESK}?session={session['id']}"
+    page = Page(client.get(url, headers=EN))
+    prefilled = re.search(r'<textarea[^>]*id="discard-melds"[^>]*>(.*?)</textarea>', page.html, re.S)[1]
+    assert prefilled.split() and prefilled.strip().splitlines() == ["5♥ 7♠ 7♥ 8♥", "9♣ 10♣ J♣"]
+    answer = ask(client, "vist", url=url, meld="5♥ 7♠ 7♥ 8♥", cards="9♥", table="9♣ 10♣ J♣", headers=EN)
+    assert answer.attr("vist-answer", "data-legal") == "true", answer.text("vist-answer")
+    meld = ask(client, "meld", url=url, cards="5♥ 7♠ 7♥", headers=EN)
+    assert meld.text("meld-answer-cards") == "5♥ 7♠ 7♥"
+    assert "6♥" in meld.text("meld-answer-jokers")

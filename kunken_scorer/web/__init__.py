@@ -28,6 +28,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadHost, HTTPException, SecurityError, TooManyRequests
 from werkzeug.exceptions import NotFound as PageNotFound
 
+from ..melds import on_table
 from ..messages import Reason, render
 from ..notation import in_russian_notation, vist_line
 from ..rules import SWITCHES, RuleSet
@@ -155,6 +156,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         vist_line=vist_line,
     )
     app.jinja_env.filters["minus"] = minus_sign
+    app.jinja_env.filters["laid"] = on_table
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
