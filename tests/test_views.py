@@ -104,6 +104,8 @@ def test_a_bad_player_list_is_a_form_error(client, store, players, message):
     response = client.post("/sessions", data=data)
     assert response.status_code == 422
     assert 'id="players-errors"' in text(response)
+    # a screen reader hears the error with the seats: the group is described by it
+    assert re.search(r'<fieldset[^>]*id="players"[^>]*aria-describedby="players-errors"', text(response))
     assert store.recent_sessions() == []
 
 
@@ -156,6 +158,8 @@ def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
     both = {**base, "players-1": "B" * 500, "target_kind": "score", "target_value": "0"}
     page = text(client.post("/sessions", data=both))  # the target's error is said with the name's
     assert 'id="players-1-errors"' in page and "Target: value must be a whole number" in page
+    seat = re.search(r'<input[^>]*id="players-1"[^>]*>', page)[0]  # the seat's error is tied to its field
+    assert 'aria-invalid="true"' in seat and 'aria-describedby="players-1-errors"' in seat
     response = client.post("/sessions", data={**base, "players-1": "B" * 500})
     assert response.status_code == 422 and 'id="players-1-errors"' in text(response)
     response = client.post("/sessions", data={**base, "game": "chess"})
