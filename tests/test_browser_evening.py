@@ -214,6 +214,7 @@ def test_whole_evening_on_two_phones(server, phones):
     assert undo_box["y"] - (record_box["y"] + record_box["height"]) > 200, (record_box, undo_box)
     tap_and_wait(page, "#undo")
     expect(page.locator("p.flash")).to_contain_text("Deal 3 was undone")
+    expect(page.locator("p.flash")).to_be_focused()  # a screen reader reads what happened at once
     expect_totals(page, {"Anna": 40, "Boris": 65, "Vera": -5}, 2)
     expect(page.locator("#deals tr.deal")).to_have_count(2)
     expect_totals(viewer, {"Anna": 40, "Boris": 65, "Vera": -5}, 2, timeout=LIVE_WAIT)
@@ -250,6 +251,7 @@ def test_viewer_has_no_write_buttons_and_nothing_leaves_the_host(server, phones)
     quiet(page)
     tap_and_wait(page, "#save")
     expect(page.locator("p.flash")).to_contain_text("Deal 1 saved")
+    expect(page.locator("p.flash")).to_be_focused()
     expect(page.locator("#record-deal")).to_be_visible()
     expect(page.locator("#undo-panel")).to_be_visible()
     expect(page.locator("#deals a.edit-deal")).to_have_count(1)
@@ -404,7 +406,7 @@ def test_session_page_is_installable_and_keeps_the_screen_awake(server, phones):
     # Wake lock: this origin (127.0.0.1) is a secure context, so Chromium offers navigator.wakeLock.
     assert page.evaluate("'wakeLock' in navigator")
     body = page.locator("body")
-    # The attribute starts empty; wakelock.js sets it once the request is granted or refused
+    # The attribute starts empty; page.js sets it once the request is granted or refused
     # (headless Chromium may refuse the lock: "unavailable" still proves the script ran).
     expect(body).to_have_attribute("data-wake-lock", re.compile(r"^(on|off|unavailable)$"))
 

@@ -1,3 +1,14 @@
+// What every page does. A message a save, an undo or a seat left (p.flash) takes the focus as the page
+// opens, so a screen reader reads it at once (a live region already in the page when it loads is not read).
+(function () {
+  "use strict";
+  var flash = document.querySelector("main > p.flash");
+  if (flash && (!document.activeElement || document.activeElement === document.body)) {
+    flash.setAttribute("tabindex", "-1");
+    flash.focus({ preventScroll: true });
+  }
+}());
+
 // Keep the screen awake while a page marked data-wake-lock is open (Screen Wake Lock API, where the browser has it).
 (function () {
   "use strict";
