@@ -24,9 +24,16 @@
   function swap(doc) {
     if (window.kunkenEntry) { window.kunkenEntry.apply(doc); return; }
     var focused = document.activeElement;
+    var announcer = document.getElementById("announce");
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
       var here = document.getElementById(fresh.id);
-      if (!here || here.innerHTML === fresh.innerHTML) { return; }
+      if (!here) { return; }
+      var words = fresh.getAttribute("data-announce");  // "Parts in: 2 of 3." said when it changes
+      if (words && words !== here.getAttribute("data-announce")) {
+        here.setAttribute("data-announce", words);
+        if (announcer) { announcer.textContent = words; }
+      }
+      if (here.innerHTML === fresh.innerHTML) { return; }
       if (focused && focused !== document.body && here.contains(focused)) { return; }  // being used
       here.innerHTML = fresh.innerHTML;
     });

@@ -46,6 +46,13 @@
       if (el && box.contains(el)) { el.open = true; }
     });
     refocus(focused);
+    // a screen reader hears the new totals (and a banner: the target reached, the session ended)
+    var said = box.querySelector("[data-announce]");
+    var announcer = document.getElementById("announce");
+    if (said && announcer) {
+      var words = Array.prototype.map.call(box.querySelectorAll(".banner"), function (el) { return el.textContent.trim(); });
+      announcer.textContent = words.concat([said.getAttribute("data-announce")]).join(" ");
+    }
     version = String(data.version);
     box.setAttribute("data-version", version);
     Array.prototype.forEach.call(document.querySelectorAll("input[data-live-version]"), function (input) {

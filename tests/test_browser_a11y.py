@@ -16,6 +16,8 @@ from conftest import (
 )
 from playwright.sync_api import Page, expect
 
+LIVE_WAIT = 10_000  # ms: a phone polls every 2-3 s
+
 WCAG_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
     "resultTypes": ["violations"],
@@ -133,3 +135,35 @@ def test_a_table_of_ten_plays_ordered_rummy_from_the_start_form(server, phones, 
     page.goto(page.url + "/summary")
     assert violations(page) == [], "summary for ten"
     no_horizontal_overflow(page)
+
+
+def test_what_arrives_live_is_said_on_the_draft_and_the_session_page(server, phones):
+    """A part arriving on the scorer's draft page, and the new totals on a watching phone, are said from the
+    page's live region: the parts swapped in are new nodes, which a screen reader often does not read."""
+    from test_browser_seats import part_ready, saved
+
+    scorer = phones(locale="en-US").new_page()
+    url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
+    viewer = phones(locale="en-US").new_page()
+    viewer.goto(url)
+    player = phones(locale="en-US").new_page()
+    player.goto(url)
+    tap_and_wait(player, "#take-seat-0")
+    part_ready(player)
+    tap_and_wait(scorer, "#open-draft")
+    expect(scorer.locator("#announce")).to_have_text("")
+    player.locator("#player-melds").fill("A♠ A♥ A♦")
+    saved(player)
+    expect(scorer.locator("#announce")).to_have_text("Parts in: 1 of 3.", timeout=LIVE_WAIT)
+
+    expect(viewer.locator("#announce")).to_have_text("")
+    scorer.goto(url)
+    tap_and_wait(scorer, "#record-deal")
+    ready(scorer)
+    fill(scorer, "players-0-melds", "K♠ K♥ K♦")
+    fill(scorer, "players-1-hand", "2♣")
+    fill(scorer, "players-2-hand", "Q♠")
+    scorer.locator("#went_out").select_option("Anna")
+    tap_and_wait(scorer, "#save")
+    expect_totals(viewer, {"Anna": 30, "Boris": -5, "Vera": -10}, 1, timeout=LIVE_WAIT)
+    expect(viewer.locator("#announce")).to_have_text("Deals played: 1. Totals: Anna 30, Boris −5, Vera −10.")
