@@ -319,6 +319,24 @@ def test_a_key_sent_again_with_another_body_is_refused_and_stores_nothing(client
     assert len(store.list_deals(s["id"])) == 2
 
 
+def test_a_key_used_for_a_deal_is_refused_by_the_draft_and_the_other_way_round(client, store):
+    """A key names one request: sent to the other way of recording it is refused (422, nothing stored), not
+    answered with the other request's deal as if this one had been recorded."""
+    s = new_session(client)
+    auth = {"Authorization": f"Bearer {s['edit_token']}"}
+    assert post_deal(client, s, key="k-1").status_code == 201
+    draft = f"{API}/sessions/{s['id']}/draft/record"
+    refused = client.post(draft, json=DEAL, headers={**auth, "Idempotency-Key": "k-1"})  # the very same body
+    assert refused.status_code == 422 and "Idempotency-Key" in refused.get_json()["error"]
+    assert len(store.list_deals(s["id"])) == 1
+    recorded = client.post(draft, json={"redeal": True}, headers={**auth, "Idempotency-Key": "k-2"})
+    assert recorded.status_code == 201
+    again = client.post(draft, json={"redeal": True}, headers={**auth, "Idempotency-Key": "k-2"})
+    assert (again.status_code, again.get_json()) == (201, recorded.get_json())  # a retry is still a retry
+    assert post_deal(client, s, body={"redeal": True}, key="k-2").status_code == 422
+    assert len(store.list_deals(s["id"])) == 2
+
+
 def test_a_retry_may_bring_its_version_up_to_date_and_reorder_its_fields(client, store):
     """A client whose answer was lost re-reads the session (its own deal moved the version on) and retries
     with the new version: in the body or in If-Match, it is the same request and gets the first answer."""

@@ -340,11 +340,13 @@ def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, An
 
 def _request_digest() -> str:
     """What a request with an Idempotency-Key asks for: its JSON body, key order and spacing aside, without
-    ``version`` (a precondition, which a retry may bring up to date). The same key asking for another deal
-    is ``KeyReused``."""
+    ``version`` (a precondition, which a retry may bring up to date), and where it was sent (a deal or the
+    draft). The same key asking for another deal, or sent to the other address, is ``KeyReused``."""
     if "request_digest" not in g:
         asked = {name: value for name, value in _body().items() if name != "version"}
         text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        if request.endpoint != "api.record_deal":  # a deal keeps the body alone: keys stored before still match
+            text = f"{request.endpoint}\n{text}"
         g.request_digest = hashlib.sha256(text.encode()).hexdigest()
     return g.request_digest
 
