@@ -223,6 +223,19 @@
   });
   if (prev) { prev.addEventListener("click", function () { show(current - 1); }); }
   if (next) { next.addEventListener("click", function () { show(current + 1); }); }
+  /* Enter in a player's one-line field (the hand, a count) on the deal form goes on as "Next player" does, and
+     from the last player to how the deal ended: the form's first button is Check, and the live check already
+     shows what it would, so a reload would only lose the place. */
+  if (form.id === "deal-form") {
+    form.addEventListener("keydown", function (event) {
+      var el = event.target;
+      if (event.key !== "Enter" || el.tagName !== "INPUT" || !el.closest("fieldset.player")) { return; }
+      event.preventDefault();
+      if (current < panels.length - 1) { show(current + 1); return; }
+      var end = document.getElementById("went_out");
+      if (end) { end.focus(); }
+    });
+  }
   var startX = null;
   var startY = null;
   form.addEventListener("touchstart", function (event) {

@@ -288,6 +288,23 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
         assert (shots / name).read_bytes().startswith(PNG_SIGNATURE)
 
 
+def test_enter_in_a_hand_goes_on_to_the_next_player_and_never_reloads_the_form(server, phones):
+    """Enter (a keyboard's, or a phone keyboard's Go) in a hand moves on like "Next player", then from the last
+    player to "Who went out"; the form's first button is Check, which would reload the page and lose the place."""
+    page = new_deal_form(phones, server, ["Ann", "Bob", "Cy"], "cards")
+    page.evaluate("window.stillTheSamePage = true")
+    page.locator("#players-0-hand").fill("2♣")
+    page.locator("#players-0-hand").press("Enter")
+    expect(page.locator("#players-1-melds")).to_be_focused()
+    expect(page.locator("#seat-tab-1")).to_have_attribute("aria-current", "step")
+    page.locator("#players-1-hand").press("Enter")
+    page.locator("#players-2-hand").fill("Q♠")
+    page.locator("#players-2-hand").press("Enter")
+    expect(page.locator("#went_out")).to_be_focused()
+    assert page.evaluate("window.stillTheSamePage === true"), "Enter reloaded the form"
+    expect(page.locator("#players-0-hand")).to_have_value("2♣")
+
+
 def test_the_keypad_by_keyboard_escape_closes_it_and_tab_never_lands_behind_the_footer(server, phones):
     """Keyboard use of the deal form: Escape (or ✕) closes the keypad and leaves the focus in its field; Tab on
     to "Who went out" closes it too, and the select stands above the sticky footer, not hidden behind it; the
