@@ -29,8 +29,12 @@ def backup(target: str) -> None:
     from kunken_scorer.web import configuration
 
     database = os.path.realpath(configuration()["DATABASE"])  # only reads: no migration, no start-up work
-    if os.path.realpath(target) == database:
-        print("kunken-scorer: the backup must go to another file than the database itself", file=sys.stderr)
+    # the database's own files: the file, and SQLite's write-ahead log and shared memory beside it
+    if os.path.realpath(target) in {database, database + "-wal", database + "-shm", database + "-journal"}:
+        print(
+            "kunken-scorer: the backup must go to another file than the database and its -wal, -shm files",
+            file=sys.stderr,
+        )
         sys.exit(2)
     try:
         store = Store.connect(database)

@@ -629,3 +629,7 @@ def test_the_readme_backup_command_works_on_a_fresh_clone_and_a_bad_target_is_on
     refused = run("a-file/kunken.db")
     assert refused.returncode == 1 and refused.stderr.startswith("kunken-scorer: backup failed:"), refused
     assert "Traceback" not in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    # the database's write-ahead log is the database too: writing a copy over it would lose recorded deals
+    for own in ("kunken.db", "kunken.db-wal", "kunken.db-shm"):
+        onto = run(own)
+        assert onto.returncode == 2 and "another file than the database" in onto.stderr, (own, onto)
