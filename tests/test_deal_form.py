@@ -563,25 +563,24 @@ def test_a_form_error_names_the_field_as_the_page_does(client):
     assert "players[1]" not in answer and "multiple of 5" in answer
 
 
-def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(client):
+def checked_at_wild_table(client, wild: str, seats: dict, went_out: str) -> str:
+    """The deal form of a new Ann-and-Bob ordered-rummy session with ``wild`` wild, checked with ``seats``."""
     sid = start(
-        client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", **{"rules-wild_card": "2♠"}
+        client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", **{"rules-wild_card": wild}
     )
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    data = deal_data(page, {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
-    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    data = deal_data(text(client.get(f"/s/{sid}/deals/new")), seats, went_out)
+    return text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+
+
+def test_a_wild_card_table_takes_wild_cards_as_jokers_in_short_hands_and_picks(client):
+    checked = checked_at_wild_table(client, "2♠", {0: ("5♥ 2♠ 7♥", "", ""), 1: ("", "", "35 2♠")}, "Ann")
     assert re.search(r'data-kind="swaps" data-seat="0" data-insert="Ann 1: "', checked)  # the wild card is a joker
     assert "Left in hand: 35 points, 1 joker." in checked
 
 
 def test_a_wild_card_in_a_meld_is_shown_as_the_card_laid(client):
     """7♠ laid for 6♥ shows as 7♠, not as a printed joker (JK=6♥) that deck does not have; a vist too."""
-    sid = start(
-        client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", **{"rules-wild_card": "7♠"}
-    )
-    page = text(client.get(f"/s/{sid}/deals/new"))
-    data = deal_data(page, {0: ("5♥ 7♠ 7♥", "", ""), 1: ("9♣ 10♣ J♣", "Ann: 8♥", "")}, "Bob")
-    checked = text(client.post(f"/s/{sid}/deals/new", data={**data, "check": "1"}))
+    checked = checked_at_wild_table(client, "7♠", {0: ("5♥ 7♠ 7♥", "", ""), 1: ("9♣ 10♣ J♣", "Ann: 8♥", "")}, "Bob")
     verdicts = re.sub(r"<[^>]+>", "", re.search(r'id="players-0-melds-verdicts".*?</ol>', checked, re.S)[0])
     assert "5♥ 7♠ 7♥" in verdicts and "JK" not in verdicts
     assert "stands for 6♥" in verdicts
