@@ -57,6 +57,7 @@ TRICKS = {
     "shared_pages": "views._SHARED_PAGES: home and viewer pages rendered once per version",
     "not_modified": "views._NotModified: the live poll's 304 without werkzeug's header fixing",
     "page_translations": "web.page_translations: the templates' catalog looked up once per request",
+    "raw_body": "api._raw_body: an API body of a plain Content-Length read straight from the WSGI input",
 }
 
 
@@ -100,6 +101,13 @@ def switch_off(trick: str) -> None:
         from kunken_scorer import web
 
         web.page_translations = flask_babel.get_translations
+    elif trick == "raw_body":
+        from flask import request
+
+        from kunken_scorer.web import api
+
+        api._raw_body = lambda: request.get_data(cache=True)
+        api._sent_as_json = lambda _content_type: request.is_json
 
 
 def measure(trick: str) -> dict:

@@ -3,6 +3,7 @@
 given address and printing the join URL and QR code."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -116,6 +117,67 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
                 assert chunk, f"the server closed the connection after: {data!r}"
                 data += chunk
         assert b"Connection: close" not in data
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_api_bodies_are_read_whole_under_waitress_with_a_length_chunked_or_pipelined(tmp_path):
+    """The API reads a body of a plain Content-Length straight from waitress's input (api._raw_body): two
+    requests on one connection each get their own body, a chunked one (no length) is read too, and a length
+    past the limit is refused with 413."""
+    import json
+
+    port = free_port()
+    proc = start_app_py(tmp_path / "bodies.db", port)
+    anna = json.dumps({"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"]}, {"name": "Boris", "hand": "K♣"}]})
+    boris = json.dumps({"players": [{"name": "Anna", "hand": "2♠"}, {"name": "Boris", "melds": ["5♥ 6♥ 7♥"]}]})
+
+    def post(body: bytes, headers: str) -> bytes:
+        head = (
+            f"POST /api/v1/deals/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n{headers}\r\n"
+        )
+        return head.encode() + body
+
+    def answers(s: socket.socket, count: int) -> list[tuple[bytes, dict]]:
+        data, out = b"", []
+        while len(out) < count:
+            chunk = s.recv(65536)
+            assert chunk, f"the server closed the connection after: {data!r}"
+            data += chunk
+            while b"\r\n\r\n" in data:
+                head, rest = data.split(b"\r\n\r\n", 1)
+                length = int(re.search(rb"Content-Length: (\d+)", head)[1])
+                if len(rest) < length:
+                    break
+                out.append((head.split(b"\r\n")[0], json.loads(rest[:length])))
+                data = rest[length:]
+        return out
+
+    try:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            one, two = anna.encode(), boris.encode()
+            chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(two), two)
+            s.sendall(
+                post(one, f"Content-Length: {len(one)}\r\n")
+                + post(two, f"Content-Length: {len(two)}\r\n")
+                + post(chunked, "Transfer-Encoding: chunked\r\n")
+            )
+            got = answers(s, 3)
+        assert [status for status, _ in got] == [b"HTTP/1.1 200 OK"] * 3
+        scores = [{p["name"]: p["score"] for p in body["players"]} for _, body in got]
+        assert scores == [{"Anna": 30, "Boris": -10}, {"Anna": -5, "Boris": 15}, {"Anna": -5, "Boris": 15}]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            big = b" " * (256 * 1024 + 1)  # waitress hands a request on once its body is in
+            s.sendall(post(big, f"Content-Length: {len(big)}\r\n"))
+            ((status, body),) = answers(s, 1)
+        assert status.startswith(b"HTTP/1.1 413 ") and "at most 262144 bytes" in body["error"]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
