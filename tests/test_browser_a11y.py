@@ -167,3 +167,127 @@ def test_what_arrives_live_is_said_on_the_draft_and_the_session_page(server, pho
     tap_and_wait(scorer, "#save")
     expect_totals(viewer, {"Anna": 30, "Boris": -5, "Vera": -10}, 1, timeout=LIVE_WAIT)
     expect(viewer.locator("#announce")).to_have_text("Deals played: 1. Totals: Anna 30, Boris −5, Vera −10.")
+
+
+def test_the_pages_pass_axe_in_the_dark(server, phones, tmp_path):
+    """A phone set to dark mode gets the dark colours (``prefers-color-scheme``): every colour a page shows
+    there, the green of a legal meld and of a part entered, the labels of the red buttons, keeps WCAG's
+    contrast, as in the light scheme the other tests check."""
+    from test_browser_seats import part_ready, saved
+
+    shots = shots_dir(tmp_path)
+    scorer = phones(locale="ru-RU", color_scheme="dark").new_page()
+    assert scorer.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "cards")
+    assert violations(scorer) == [], "session page, no deal yet"
+    tap_and_wait(scorer, "#record-deal")
+    ready(scorer)
+    fill(scorer, "players-0-melds", "A♠ A♥ A♦")
+    fill(scorer, "players-1-hand", "2♣")
+    fill(scorer, "players-2-hand", "Q♠")
+    settled(scorer)
+    expect(scorer.locator("#preview")).to_have_attribute("data-valid", "true")  # the green verdicts
+    assert violations(scorer) == [], "deal form, a legal deal"
+    scorer.screenshot(path=str(shots / "dark-deal-form.png"))
+    tap_and_wait(scorer, "#footer-save")
+    expect_totals(scorer, {"Anna": 30, "Boris": -5, "Vera": -10}, 1)
+    scorer.locator("#undo-panel > summary").tap()
+    scorer.locator("#end-panel > summary").tap()
+    expect(scorer.locator("#undo")).to_be_visible()  # the red buttons
+    expect(scorer.locator("#end-session")).to_be_visible()
+    assert violations(scorer) == [], "session page with Undo and End"
+    scorer.screenshot(path=str(shots / "dark-session.png"), full_page=True)
+    player = phones(locale="ru-RU", color_scheme="dark").new_page()
+    player.goto(url)
+    tap_and_wait(player, "#take-seat-0")
+    part_ready(player)
+    player.locator("#player-melds").fill("K♠ K♥ K♦")
+    saved(player)
+    assert violations(player) == [], "a player's part, saved"
+    tap_and_wait(scorer, "#open-draft")
+    expect(scorer.locator("#seat-0")).to_have_attribute("data-state", "entered")  # "✓ entered", in green
+    assert violations(scorer) == [], "the draft page with a part entered"
+    scorer.screenshot(path=str(shots / "dark-draft.png"), full_page=True)
+    for path in ("/summary", "/history"):
+        scorer.goto(url + path)
+        assert violations(scorer) == [], path
+    scorer.goto(server + "/rules/desk")
+    scorer.locator("#meld-cards").fill("5♥ 6♥ 7♥")
+    tap_and_wait(scorer, "#meld-submit")
+    assert violations(scorer) == [], "rules desk, a legal meld"
+    for path in ("/", "/players", "/rules/kunken"):
+        scorer.goto(server + path)
+        assert violations(scorer) == [], path
+
+
+#: The contrast of two CSS colours (rgb() or rgba() as getComputedStyle gives them), as WCAG defines it.
+CONTRAST_JS = """
+(pairs) => {
+  const lum = (css) => {
+    const [r, g, b] = css.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const backdrop = (el) => {  // the colour behind an element: the nearest ancestor's opaque background
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const bg = getComputedStyle(node).backgroundColor;
+      if (!/rgba\\(.*,\\s*0\\)$/.test(bg) && bg !== "transparent") return bg;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return pairs.map(([selector, property]) => [...document.querySelectorAll(selector)]
+    .filter((el) => el.getClientRects().length)
+    .map((el) => [el.id || el.className || el.tagName, ratio(getComputedStyle(el)[property], backdrop(el))]));
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_fields_edge_keeps_three_to_one_against_what_is_behind_it(server, phones, scheme):
+    """WCAG 1.4.11 (axe does not check it): the border that shows where a field, a way of entering hands or a
+    suit key is keeps 3:1 against the card or page behind it, in both colour schemes."""
+    page = phones(locale="en-US", color_scheme=scheme).new_page()
+    start_on_phone(page, server, ["Anna", "Boris", "Vera"], "cards")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    page.locator("#players-0-melds").tap()  # the keypad opens, with its suit keys
+    expect(page.locator("#keypad .key.suit").first).to_be_visible()
+    found = page.evaluate(
+        CONTRAST_JS,
+        [["textarea, input[type=text], select", "borderTopColor"], [".segment, #keypad .key.suit", "borderTopColor"]],
+    )
+    edges = [edge for group in found for edge in group]
+    assert len(edges) >= 8, edges  # fields, the hand-entry segments and the four suit keys were measured
+    assert [edge for edge in edges if edge[1] < 3] == []
+
+
+def test_a_dark_phone_prints_the_summary_black_on_white(server, phones):
+    """Printing from a phone in dark mode: every word of the summary (a redeal, a deal recorded with problems,
+    the muted notes) prints dark on the white page, at WCAG's 4.5:1 or more."""
+    page = phones(locale="en-US", color_scheme="dark").new_page()
+    url = start_on_phone(page, server, ["Anna", "Boris", "Vera"], "cards")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    page.locator("#redeal").check()
+    tap_and_wait(page, "#save")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    fill(page, "players-0-melds", "K♠ K♠ K♥")  # an illegal set, recorded anyway with a note
+    fill(page, "players-1-hand", "2♣")
+    fill(page, "players-2-hand", "Q♠")
+    page.locator("#went_out").select_option("Anna")
+    page.locator("#override").check()
+    fill(page, "note", "we agreed")
+    tap_and_wait(page, "#save")
+    page.goto(url + "/summary")
+    page.emulate_media(media="print", color_scheme="dark")
+    found = page.evaluate(CONTRAST_JS, [["main *:not(svg *)", "color"]])[0]
+    texts = page.evaluate(
+        "[...document.querySelectorAll('main *:not(svg *)')].filter(e => e.getClientRects().length)"
+        ".map(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))"
+    )
+    pale = [name for (name, ratio), has_text in zip(found, texts, strict=True) if has_text and ratio < 4.5]
+    assert len(found) > 50 and pale == []
