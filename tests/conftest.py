@@ -227,11 +227,12 @@ def server(app, live_server):
 
 @pytest.fixture
 def phones(browser, playwright):
-    """Open phones: ``phones(locale=...)`` is a fresh Pixel 7 context recording every request URL."""
+    """Open phones: ``phones(locale=...)`` is a fresh Pixel 7 context recording every request URL (``extra`` changes
+    the context: ``viewport=`` a narrower phone, ``color_scheme=``)."""
     opened: list = []
 
     def open_phone(locale: str = "en-US", **extra):
-        context = browser.new_context(**playwright.devices["Pixel 7"], locale=locale, **extra)
+        context = browser.new_context(**{**playwright.devices["Pixel 7"], "locale": locale, **extra})
         context.set_default_timeout(10_000)
         context.requests = []  # every URL this phone asked for
         context.on("request", lambda request: context.requests.append(request.url))

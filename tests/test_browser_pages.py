@@ -57,7 +57,9 @@ DEALS = [
 #: what every page is checked for, in the page (returns a list of findings)
 LAYOUT = """() => {
   const found = [];
-  const width = window.innerWidth;
+  // the screen's width: on a phone, innerWidth grows with what sticks out (the page is zoomed out)
+  const width = document.documentElement.clientWidth;
+  if (window.innerWidth > width + 1) found.push(`zoomed out: ${window.innerWidth}px shown on ${width}px`);
   const bar = document.querySelector('.topbar');
   if (bar && bar.getBoundingClientRect().height > 60) found.push(`header ${bar.getBoundingClientRect().height}px tall`);
   const wide = document.documentElement.scrollWidth;
@@ -69,6 +71,19 @@ LAYOUT = """() => {
   }
   for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
     if (visible(el) && el.tabIndex < 0) found.push(`not reachable by keyboard: ${el.outerHTML.slice(0, 80)}`);
+  }
+  // a control past the screen's edge (one in a row that scrolls sideways, like the seat tabs, is meant to be)
+  const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+    if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true; } return false; };
+  for (const el of document.querySelectorAll('button, a.button, input:not([type=hidden]), select, textarea')) {
+    const r = el.getBoundingClientRect();
+    if (visible(el) && (r.right > width + 1 || r.left < -1) && !scrolls(el)) {
+      found.push(`past the edge: ${el.outerHTML.slice(0, 80)}`);
+    }
+    const card = el.closest('.card');
+    if (card && visible(el) && !scrolls(el) && r.right > card.getBoundingClientRect().right + 1) {
+      found.push(`out of its card: ${el.outerHTML.slice(0, 80)}`);
+    }
   }
   const probe = document.createElement('span');
   probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
@@ -137,13 +152,15 @@ def look(page: Page, shots, name: str, language: str) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize("width", [412, 360])  # a Pixel 7, and the narrower Android phones many players have
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
-def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
-    language = locale[:2]
+def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale, width):
+    language = locale[:2] + ("" if width == 412 else f"-{width}")
     sid, edit_url = evening(server)
-    scorer = phones(locale=locale).new_page()
+    screen = {"viewport": {"width": width, "height": 915 if width == 412 else 800}}
+    scorer = phones(locale=locale, **screen).new_page()
     scorer.goto(edit_url)
-    viewer = phones(locale=locale).new_page()
+    viewer = phones(locale=locale, **screen).new_page()
     pages = [
         (viewer, "/", "home"),
         (viewer, f"/s/{sid}", "session-viewer"),
@@ -168,6 +185,13 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
         found = look(page, shots, name, language)
         if found:
             problems[name] = found
+    # the deal form entering hands by counts: two columns of steppers for every player
+    scorer.goto(f"{server}/s/{sid}/deals/new")
+    scorer.locator('label.segment:has(input[value="counts"])').tap()
+    expect(scorer.locator("#players-0-small")).to_be_visible()
+    found = look(scorer, shots, "deal-form-counts", language)
+    if found:
+        problems["deal-form-counts"] = found
     # the rules desk with an answer shown (the swap answer has the most parts)
     viewer.goto(server + "/rules/desk")
     viewer.locator("#swap-meld").fill("JK K♠ K♣")
@@ -190,7 +214,7 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale):
     with scorer.expect_navigation():
         scorer.locator("#end-session").tap()
     leader = scorer.locator("#totals tr.leader .badge")
-    expect(leader).to_have_text("победил(а)" if language == "ru" else "won")
+    expect(leader).to_have_text("победил(а)" if locale == "ru-RU" else "won")
     found = look(scorer, shots, "session-ended", language)
     if found:
         problems["session-ended"] = found
@@ -251,6 +275,34 @@ def test_a_club_of_55_players_sees_the_first_50_then_all_with_one_tap(server, ph
     expect(viewer.locator("#show-first-players")).to_be_visible()
     problems["all"] = look(viewer, shots, "players-all", locale[:2])
     assert problems == {"first": [], "all": []}, problems
+
+
+@pytest.mark.parametrize("width", [412, 360])
+def test_a_long_one_word_name_keeps_every_total_on_screen(server, phones, shots, width):
+    """A name may be 40 letters: written as one word, it breaks inside the scoreboard, the deals table and
+    the summary, rather than push the totals off the phone's screen."""
+    long = "Александрина-Виктория"[:12] + "Константиновна"  # 26 letters, no space
+    players = [long, "Борис", "Вера", "Григорий", "Дина"]
+    made = api(server, "POST", "/api/v1/sessions", {"game": "kunken", "players": players})
+    deal = {
+        "players": [{"name": long, "melds": ["A♠ A♥ A♦"], "hand": ""}]
+        + [{"name": n, "hand": h} for n, h in zip(players[1:], ["K♣", "Q♦", "5♥", "7♠"], strict=True)],
+        "went_out": long,
+    }
+    api(server, "POST", f"/api/v1/sessions/{made['id']}/deals", deal, made["edit_token"])
+    viewer = phones(locale="ru-RU", viewport={"width": width, "height": 800}).new_page()
+    problems = {}
+    for path, name in ((f"/s/{made['id']}", "session"), (f"/s/{made['id']}/summary", "summary")):
+        viewer.goto(server + path)
+        found = look(viewer, shots, f"long-name-{name}", f"ru-{width}")
+        totals = viewer.evaluate(
+            "[...document.querySelectorAll('#totals td.total, .standings td.num')]"
+            ".map(c => c.getBoundingClientRect().right)"
+        )
+        found += [f"a total at {right:.0f}px" for right in totals if right > width + 1]
+        if found or not totals:
+            problems[name] = found or ["no totals found"]
+    assert problems == {}, problems
 
 
 def test_the_layout_check_catches_a_wide_table_and_a_clipped_button(server, phones):
