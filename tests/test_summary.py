@@ -824,3 +824,55 @@ def test_an_imported_note_follows_the_note_rule_of_recording(store):
         import_document(store, doc)
     assert refused.value.reason.code == "note_control" and "deals[0].note" in refused.value.reason.message
     assert store.recent_sessions(10) == []
+
+
+def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the_api(client, store):
+    """The summary's JSON download of 600 deals (760 KB, past the 256 KB any other request may send) is
+    taken back whole by the import page and the API: an import's limit is its own, 4 MB."""
+    session, _ = new_session(store)
+    canonical, report = prepare_deal(
+        session,
+        {
+            "players": [
+                player("Anna", ["A♠ A♥ A♦", "5♥ 6♥ 7♥ 8♥"]),
+                player("Boris", ["K♣ K♦ JK"], "3♣ 4♦"),
+                player("Vera", [], "Q♠ 2♦"),
+            ],
+            "went_out": "Anna",
+        },
+    )
+    with store.db.atomic():
+        for _ in range(600):
+            store.add_deal(session["id"], canonical, note="a note as long as a table writes one")
+    download = client.get(f"/s/{session['id']}/export.json")
+    assert download.status_code == 200 and 256 * 1024 < len(download.data) < 4 * 1024 * 1024
+    token = csrf_token(client, "/import")
+    page = client.post(
+        "/import",
+        data={"csrf_token": token, "file": (io.BytesIO(download.data), "evening.json")},
+        content_type="multipart/form-data",
+        headers=EN,
+    )
+    assert page.status_code == 302, page.get_data(as_text=True)[:500]
+    by_page = page.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    by_api = client.post("/api/v1/sessions/import", data=download.data, content_type="application/json")
+    assert by_api.status_code == 201, by_api.get_json()
+    totals = scoreboard(store, session["id"]).totals
+    assert totals == {name: 600 * score for name, score in report.scores.items()}
+    for imported in (by_page, by_api.get_json()["id"]):
+        board = scoreboard(store, imported)
+        assert len(board.deals) == 600 and board.totals == totals
+
+
+def test_a_body_past_its_limit_is_told_the_limit(client):
+    """413 says how much may be sent: 256 KB to a page, 4 MB to the import page, in bytes to the API."""
+    big = b"x" * (256 * 1024 + 1)
+    page = client.post("/s/nope/deals/new", data=big, content_type="application/x-www-form-urlencoded", headers=EN)
+    assert page.status_code == 413 and "at most 256 KB" in page.get_data(as_text=True)
+    huge = b"x" * (4 * 1024 * 1024 + 1)
+    page = client.post("/import", data=huge, content_type="application/x-www-form-urlencoded", headers=EN)
+    assert page.status_code == 413 and "at most 4 MB" in page.get_data(as_text=True)
+    api = client.post("/api/v1/sessions/import", data=huge, content_type="application/json")
+    assert api.status_code == 413 and api.get_json()["error"] == "The request is too large: at most 4194304 bytes."
+    api = client.post("/api/v1/melds/check", data=big, content_type="application/json")
+    assert api.status_code == 413 and "at most 262144 bytes" in api.get_json()["error"]

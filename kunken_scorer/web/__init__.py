@@ -92,6 +92,8 @@ def _new_app(test_config: dict | None = None) -> Flask:
         DATABASE=str(Path(app.instance_path) / "kunken.db"),
         PUBLIC_URL=None,
         MAX_CONTENT_LENGTH=256 * 1024,
+        # an exported session sent back: 2,000 deals (exports.MAX_DEALS) as the download writes them are 2.5 MB
+        IMPORT_MAX_CONTENT_LENGTH=4 * 1024 * 1024,
         WTF_CSRF_TIME_LIMIT=None,  # a scorer's page stays open all evening
         BABEL_DEFAULT_LOCALE="ru",
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
@@ -135,6 +137,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         why = getattr(err, "strerror", None) or str(err)
         raise StartupError(f"cannot open the database {database}: {why}") from None
 
+    app.before_request(_import_limit)  # before the CSRF check, which reads the form
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     # the templates' _() and ngettext() read the request's catalog once (Flask-Babel's look it up on every call)
@@ -231,6 +234,16 @@ def _refresh_all_stats(app: Flask, database: str) -> None:
         refresh_stale_stats_in(database)
     except (sqlite3.Error, StoreError) as err:
         app.logger.warning("player statistics not brought up to date at start: %s", err)
+
+
+#: The addresses that take an exported session back: their own limit on a body (``IMPORT_MAX_CONTENT_LENGTH``).
+IMPORTS = frozenset({"summary.import_page", "api.import_session"})
+
+
+def _import_limit() -> None:
+    """An import may send a long evening's export: a larger body than any other request."""
+    if request.endpoint in IMPORTS:
+        request.max_content_length = current_app.config["IMPORT_MAX_CONTENT_LENGTH"]
 
 
 def no_store() -> None:
@@ -613,7 +626,7 @@ HTTP_ERRORS = {
     400: lazy_gettext("The request could not be read."),
     404: lazy_gettext("There is no such page or session."),
     405: lazy_gettext("That action is not allowed here."),
-    413: lazy_gettext("The request is too large."),
+    413: lazy_gettext("The request is too large: at most %(size)s."),
     500: lazy_gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
 }
 
@@ -623,6 +636,8 @@ def _http_error(error: HTTPException):
     # (a refused host's own text repeats the host, in English)
     custom = error.description if error.description != type(error).description and not _bad_host() else None
     known = HTTP_ERRORS.get(error.code)
+    if known is not None and error.code == 413:
+        known = known % {"size": size_text(request.max_content_length or 0)}
     message = custom or (str(known) if known else gettext("The request could not be completed."))
     response = _error_response(error.code, message)
     if error.code == 401:
@@ -634,6 +649,13 @@ def _http_error(error: HTTPException):
     if retry:
         response.headers["Retry-After"] = str(retry)
     return response
+
+
+def size_text(limit: int) -> str:
+    """A size limit as a person reads it: "256 KB", "4 MB"."""
+    if limit >= 1024 * 1024 and limit % (1024 * 1024) == 0:
+        return gettext("%(n)s MB", n=limit // (1024 * 1024))
+    return gettext("%(n)s KB", n=max(1, limit // 1024))
 
 
 def _not_found(_error: NotFound):
