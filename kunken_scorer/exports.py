@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from .deal import MAX_NOTE, has_control
+from .deal import MAX_NOTE, hand_entries, has_control
 from .messages import M_, N_, KunkenError, Reason
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, session_players
@@ -130,6 +130,7 @@ def export_document(store: Store, session_id: str) -> dict:
         "target": session["target"],
         "created_at": session["created_at"],
         "ended_at": session["ended_at"],
+        "hand_entry": session.get("hand_entry"),
         "deals": [
             {"number": d["number"], "record": d["record"], "override": d["override"], "note": d["note"]} for d in deals
         ],
@@ -166,9 +167,17 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
         raise _field("deals", Reason("expected_at_most", {"limit": MAX_DEALS}))
     session = {"rules": rules.to_dict(), "players": players}
     deals = []
+    numbers: set[int] = set()
     for i, raw in enumerate(raw_deals, start=1):
         if not isinstance(raw, Mapping):
             raise _field(f"deals[{i - 1}]", M_("an object with record, override and note"))
+        number = raw.get("number")  # the export numbers its deals 1, 2, …: one listed twice is a damaged file
+        if number is not None:
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise _field(f"deals[{i - 1}].number", M_("a whole number, 0 or more"))
+            if number in numbers:
+                raise DocumentError(Reason("import_deal_twice", {"field": f"deals[{i - 1}].number", "number": number}))
+            numbers.add(number)
         override = raw.get("override", False)
         if override is None:
             override = False
@@ -197,6 +206,10 @@ def import_document(store: Store, doc: Any, idempotency_key: str | None = None) 
     ``idempotency_key`` stores nothing and returns the session imported with it, token ``None``.
     """
     rules, players, target, deals = read_document(doc)
+    hand_entry = doc.get("hand_entry")
+    if hand_entry is not None and hand_entry not in hand_entries(rules):
+        raise _field("hand_entry", Reason("expected_one_of", {"options": ", ".join(hand_entries(rules))}))
+    ended = doc.get("ended_at")
     return store.import_session(
         rules.game,
         rules.to_dict(),
@@ -204,8 +217,10 @@ def import_document(store: Store, doc: Any, idempotency_key: str | None = None) 
         target.to_dict() if target else None,
         deals,
         created_at=_timestamp(doc.get("created_at")),
-        ended_at=_timestamp(doc.get("ended_at")),
+        # an ended session stays ended: one whose end cannot be read is ended as it is imported
+        ended_at=_timestamp(ended) or (datetime.now(UTC).isoformat(timespec="seconds") if ended else None),
         idempotency_key=idempotency_key,
+        hand_entry=hand_entry,
     )
 
 

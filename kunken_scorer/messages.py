@@ -448,6 +448,10 @@ MESSAGES.update(
         ),
         "import_field": ("deal-record", N_("The export's field {field} is wrong: expected {expected}.")),
         "import_deal": ("deal-record", N_("Deal {number} cannot be read: {why}")),
+        "import_deal_twice": (
+            "deal-record",
+            N_("The export's field {field} is wrong: the deals are numbered once each, and {number} is not."),
+        ),
         "import_deal_problems": (
             "deal-record",
             N_("Deal {number} has problems and was not recorded anyway (override): {why}"),

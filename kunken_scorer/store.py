@@ -1470,13 +1470,14 @@ class Store:
         created_at: str | None = None,
         ended_at: str | None = None,
         idempotency_key: str | None = None,
+        hand_entry: str | None = None,
     ) -> tuple[dict, str | None]:
         """Create a session with all its deals in one transaction; return (session, token).
 
         ``created_at``/``ended_at`` keep an exported session's dates (ISO text); by default it
-        is dated now and open. A repeated ``idempotency_key`` (a double tap on Import) stores
-        nothing and returns the session it imported before, with ``None`` for the token (only
-        its hash is kept).
+        is dated now and open. ``hand_entry`` is the table's way of entering hands (``set_hand_entry``).
+        A repeated ``idempotency_key`` (a double tap on Import) stores nothing and returns the session it
+        imported before, with ``None`` for the token (only its hash is kept).
         """
         with self._write():
             earlier = self._created_with(idempotency_key)
@@ -1484,6 +1485,10 @@ class Store:
                 return self.get_session(earlier), None
             now = _now()
             session_id, token = self._insert_session(game, rules, players, target, created_at or now, ended_at)
+            if hand_entry is not None:
+                if hand_entry not in HAND_ENTRIES:
+                    raise ValueError(f"hand_entry must be one of {HAND_ENTRIES}")
+                self.db.execute("UPDATE sessions SET hand_entry = ? WHERE id = ?", [hand_entry, session_id])
             self._remember_creation(idempotency_key, session_id, now)
             # Encoded one by one inside the transaction: a bad deal anywhere rolls back
             # the session and every deal before it.

@@ -240,7 +240,18 @@ def test_csv_of_an_unknown_session_is_404(client):
 def test_export_document_shape(client, store):
     session, _ = evening(store, switches={"opening_points": 40})
     doc = export_document(store, session["id"])
-    assert list(doc) == ["format", "id", "game", "rules", "players", "target", "created_at", "ended_at", "deals"]
+    assert list(doc) == [
+        "format",
+        "id",
+        "game",
+        "rules",
+        "players",
+        "target",
+        "created_at",
+        "ended_at",
+        "hand_entry",
+        "deals",
+    ]
     assert doc["format"] == FORMAT and doc["id"] == session["id"] and doc["rules"]["opening_points"] == 40
     assert [d["number"] for d in doc["deals"]] == [1, 2, 3, 4]
     assert doc["deals"][3]["override"] is True and doc["deals"][3]["note"] == "=SUM(A1) <we agreed>"
@@ -876,3 +887,57 @@ def test_a_body_past_its_limit_is_told_the_limit(client):
     assert api.status_code == 413 and api.get_json()["error"] == "The request is too large: at most 4194304 bytes."
     api = client.post("/api/v1/melds/check", data=big, content_type="application/json")
     assert api.status_code == 413 and "at most 262144 bytes" in api.get_json()["error"]
+
+
+def test_an_import_keeps_how_the_table_enters_hands(store):
+    """The table's way of entering hands (counts, points or cards) is in the export and comes back with it."""
+    session, _ = evening(store)
+    store.set_hand_entry(session["id"], "counts")
+    doc = export_document(store, session["id"])
+    assert doc["hand_entry"] == "counts"
+    imported, _ = import_document(store, doc)
+    assert store.get_session(imported["id"])["hand_entry"] == "counts"
+    plain, _ = import_document(store, {**doc, "hand_entry": None})
+    assert store.get_session(plain["id"])["hand_entry"] is None
+    with pytest.raises(KunkenError) as caught:
+        import_document(store, {**doc, "hand_entry": "pebbles"})
+    assert caught.value.reason.message == (
+        "The export's field hand_entry is wrong: expected one of counts, points, cards."
+    )
+    ordered = {**doc, "game": "ordered-rummy", "rules": {"game": "ordered-rummy"}, "deals": [], "hand_entry": "counts"}
+    with pytest.raises(KunkenError):  # ordered rummy has no counts: its small cards score apart
+        import_document(store, ordered)
+
+
+def test_an_ended_session_whose_end_cannot_be_read_is_imported_ended(store):
+    session, _ = evening(store)
+    store.end_session(session["id"])
+    doc = export_document(store, session["id"])
+    for damaged in ("yesterday", "2026-13-45T25:00:00", 12):
+        imported, _ = import_document(store, {**doc, "ended_at": damaged})
+        assert store.get_session(imported["id"])["ended_at"], damaged  # not reopened
+    still_open, _ = import_document(store, {**doc, "ended_at": None})
+    assert store.get_session(still_open["id"])["ended_at"] is None
+
+
+def test_a_deal_listed_twice_is_refused_and_nothing_is_stored(store):
+    session, _ = evening(store)
+    doc = export_document(store, session["id"])
+    before = len(store.recent_sessions(100))
+    twice = {**doc, "deals": [*doc["deals"], doc["deals"][0]]}
+    with pytest.raises(KunkenError) as caught:
+        import_document(store, twice)
+    assert caught.value.reason.message == (
+        f"The export's field deals[{len(doc['deals'])}].number is wrong: "
+        "the deals are numbered once each, and 1 is not."
+    )
+    assert len(store.recent_sessions(100)) == before
+    with pytest.raises(KunkenError) as caught:
+        import_document(store, {**doc, "deals": [{**doc["deals"][0], "number": "one"}]})
+    assert (
+        caught.value.reason.message
+        == "The export's field deals[0].number is wrong: expected a whole number, 0 or more."
+    )
+    unnumbered = {**doc, "deals": [{k: v for k, v in d.items() if k != "number"} for d in twice["deals"]]}
+    imported, _ = import_document(store, unnumbered)  # a hand-made file without numbers is read as it comes
+    assert len(store.list_deals(imported["id"])) == len(twice["deals"])
