@@ -941,3 +941,51 @@ def test_a_deal_listed_twice_is_refused_and_nothing_is_stored(store):
     unnumbered = {**doc, "deals": [{k: v for k, v in d.items() if k != "number"} for d in twice["deals"]]}
     imported, _ = import_document(store, unnumbered)  # a hand-made file without numbers is read as it comes
     assert len(store.list_deals(imported["id"])) == len(twice["deals"])
+
+
+@pytest.mark.parametrize(
+    "game, names",
+    [
+        (
+            "kunken",
+            [
+                f"{first} Константиновна Петрова"
+                for first in ("Анастасия", "Валентина", "Александра", "Ярослава", "Елизавета")
+            ],
+        ),
+        ("ordered-rummy", [f"Player {i:02d} the Longnamed" for i in range(1, 11)]),
+    ],
+)
+def test_a_printed_summary_keeps_every_players_column_on_a4(live_server, page, store, tmp_path, game, names):
+    """Five players with names of 32 letters, or ten with 21: every player's column of the deals table and
+    its total are on the printed A4 page (columns past the page's width were cut off)."""
+    session, _ = new_session(store, names, game=game)
+    for d in range(3):
+        out = names[d % len(names)]
+        hands = ["K♣", "5♠ 6♣", "7♦", "Q♠ 2♦", "9♥", "3♣", "4♦", "8♠", "J♥", "10♣"]
+        body = {
+            "players": [
+                player(n, ["6♥ 7♥ 8♥"] if n == out else [], "" if n == out else hands[j]) for j, n in enumerate(names)
+            ],
+            "went_out": out,
+        }
+        record(store, session, body)
+    board = scoreboard(store, session["id"])
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(f"{live_server}/s/{session['id']}/summary")
+    pdf = tmp_path / "summary.pdf"
+    page.pdf(path=str(pdf), format="A4", print_background=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "60", str(pdf), str(shots_dir(tmp_path) / f"print-wide-{game}")], check=True
+    )
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    totals = "\\s+".join(re.escape(str(board.totals[n]).replace("-", "−")) for n in board.players)
+    assert re.search(rf"^\s*Total\s+{totals}\s*$", text, re.M), text
+    # the page's table fits the printed width: no cell of it is laid out past the paper's right margin
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 710, "height": 1000})  # A4 less its margins, in CSS pixels
+    past = page.evaluate(
+        "[...document.querySelectorAll('table th, table td')].filter(c => c.getBoundingClientRect().right > 711)"
+        ".map(c => c.textContent.trim().slice(0, 30))"
+    )
+    assert past == []
