@@ -56,6 +56,16 @@ def test_environment_variables_configure_the_app(tmp_path, monkeypatch):
     assert (tmp_path / "env.db").exists()
 
 
+def test_the_import_limit_is_set_from_the_environment(tmp_path, monkeypatch):
+    """``KUNKEN_IMPORT_MAX_CONTENT_LENGTH`` (the README's table): an import past it is a 413 that says so."""
+    monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "env.db"))
+    monkeypatch.setenv("KUNKEN_SECRET_KEY", "s" * 40)
+    monkeypatch.setenv("KUNKEN_IMPORT_MAX_CONTENT_LENGTH", "1000")
+    client = create_app().test_client()
+    answer = client.post("/api/v1/sessions/import", data=b"{" + b" " * 1000 + b"}", content_type="application/json")
+    assert answer.status_code == 413 and answer.get_json()["error"] == "The request is too large: at most 1000 bytes."
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
