@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import shots_dir
+from conftest import fill, settled, shots_dir
 from playwright.sync_api import Page, expect
 
 from kunken_scorer.rules import SWITCHES
@@ -152,8 +152,10 @@ def look(page: Page, shots, name: str, language: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("width", [412, 360])  # a Pixel 7, and the narrower Android phones many players have
-@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+# a Pixel 7, the narrower Android phones many players have, and the smallest (in Russian, the longer words)
+@pytest.mark.parametrize(
+    "locale, width", [("ru-RU", 412), ("en-US", 412), ("ru-RU", 360), ("en-US", 360), ("ru-RU", 320)]
+)
 def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale, width):
     language = locale[:2] + ("" if width == 412 else f"-{width}")
     sid, edit_url = evening(server)
@@ -192,6 +194,15 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale, w
     found = look(scorer, shots, "deal-form-counts", language)
     if found:
         problems["deal-form-counts"] = found
+    # the deal form with its preview: every player's plus, minus and score in a table
+    scorer.locator('label.segment:has(input[value="cards"])').tap()
+    for seat, text in enumerate(["A♠ A♥ A♦", "K♣ K♦ JK", "Q♠ Q♦ Q♥", "2♠", "9♣ 10♣ J♣"]):
+        fill(scorer, f"players-{seat}-melds", text)
+    settled(scorer)
+    expect(scorer.locator("#preview table")).to_be_visible()
+    found = look(scorer, shots, "deal-form-preview", language)
+    if found:
+        problems["deal-form-preview"] = found
     # the rules desk with an answer shown (the swap answer has the most parts)
     viewer.goto(server + "/rules/desk")
     viewer.locator("#swap-meld").fill("JK K♠ K♣")
