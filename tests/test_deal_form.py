@@ -44,9 +44,10 @@ def test_full_flow_record_a_deal_and_see_the_totals(client, store):
     assert re.search(r'id="deal-count" data-count="1"', page)
     assert re.search(r'id="next-dealer">Boris<', page)
     assert (
-        '<td class="num" data-score="35"><b>35</b><small>+35 −0</small><small class="went-out">went out</small></td>'
-        in page
+        '<td class="num" data-score="35"><b>35</b><small>+35 −0</small><small class="went-out">'
+        '<span aria-hidden="true">★</span><span class="visually-hidden">went out</span></small></td>' in page
     )
+    assert '<p class="legend muted" aria-hidden="true"><span class="went-out">★</span> went out</p>' in page
     assert len(store.list_deals(sid)) == 1
 
 
