@@ -130,8 +130,19 @@ class HandSummary:
             counts[key] = n
         return cls(**counts)
 
-    def check_for(self, rules: RuleSet, where: str) -> None:
-        """Raise ``DealInputError`` (naming the field) when no hand of this game could be so."""
+    def check_for(self, rules: RuleSet, where: str, recorded_anyway: bool = False) -> None:
+        """Raise ``DealInputError`` (naming the field) when no hand of this game could be so.
+
+        ``recorded_anyway``: a deal an import brings back as the table recorded it anyway, which an older
+        release may have let through past today's limits (5 jokers of the decks' 4). It is refused only
+        past every card the decks hold, so a file cannot carry 100,000 doubling jokers.
+        """
+        if recorded_anyway:
+            whole = rules.decks * 52 + (0 if rules.wild_card else rules.jokers)
+            for key in ("jokers", *_PER_DECK):
+                if getattr(self, key) > whole:
+                    raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": whole}))
+            return
         # more jokers than the decks hold (14,300 of them, each doubling the minus, made a score with no str())
         if self.jokers > rules.deck_jokers:
             raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.jokers", "limit": rules.deck_jokers}))
@@ -598,7 +609,7 @@ def _lenient(check: MeldCheck) -> tuple[MeldCheck, list[Reason]]:
     return replace(check, legal=not kept, reasons=kept), moved
 
 
-def check_short_hands(deal: Deal, rules: RuleSet) -> None:
+def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False) -> None:
     """Refuse a deal as entered whose short-form hand no hand of this game could be (``DealInputError``
     naming the field): more cards of a kind or more jokers than the decks hold, points no cards add up to.
 
@@ -614,7 +625,7 @@ def check_short_hands(deal: Deal, rules: RuleSet) -> None:
     """
     for i, p in enumerate(deal.players):
         if p.hand_summary is not None:
-            p.hand_summary.check_for(rules, f"players[{i}].hand")
+            p.hand_summary.check_for(rules, f"players[{i}].hand", recorded_anyway)
 
 
 def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:

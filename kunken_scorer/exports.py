@@ -189,7 +189,7 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
         if note is not None and has_control(note):  # the one rule for notes, as when recording
             raise DocumentError(Reason("note_control", {"field": f"deals[{i - 1}].note"}))
         try:
-            record, report = prepare_deal(session, raw.get("record"))
+            record, report = prepare_deal(session, raw.get("record"), recorded_anyway=override)
         except KunkenError as err:
             raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
         if report.problems and not override:

@@ -209,8 +209,10 @@ def session_players(rules: RuleSet, names: Any) -> list[str]:
     return cleaned
 
 
-def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
-    """Read a deal for ``session``: its canonical record and report. Bad input raises ``KunkenError``."""
+def prepare_deal(session: dict, body: Any, recorded_anyway: bool = False) -> tuple[dict, DealReport]:
+    """Read a deal for ``session``: its canonical record and report. Bad input raises ``KunkenError``.
+
+    ``recorded_anyway``: an imported deal the table recorded anyway (``HandSummary.check_for``)."""
     rules = RuleSet.from_dict(session["rules"])
     deal = Deal.from_dict(body)
     if sorted(deal.names) != sorted(session["players"]):
@@ -219,7 +221,7 @@ def prepare_deal(session: dict, body: Any) -> tuple[dict, DealReport]:
                 "deal_players", {"players": ", ".join(session["players"]), "got": ", ".join(deal.names) or M_("nobody")}
             )
         )
-    check_short_hands(deal, rules)
+    check_short_hands(deal, rules, recorded_anyway)
     return deal.to_dict(), evaluate_deal(deal, rules)
 
 

@@ -813,6 +813,33 @@ def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, 
     assert answer.status_code == 400 and "players[1].hand.jokers: at most 4" in answer.get_json()["error"]
 
 
+def test_such_a_deal_goes_out_in_the_export_and_comes_back_in_an_import_within_the_decks(client, store):
+    """The session's own export imports again, its deal recorded anyway as it was; a hand-made file is held to
+    the decks' whole count (108 cards) and a deal not recorded anyway to today's limits."""
+    session, _ = new_session(store, ("Anna", "Boris"))
+    record = {
+        "players": [
+            {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
+            {"name": "Boris", "hand": {"points": 10, "jokers": 5}},
+        ],
+        "went_out": "Anna",
+    }
+    store.add_deal(session["id"], record, override=True, note="as the table played it")  # as an older version did
+    doc = client.get(f"/s/{session['id']}/export.json").get_json()
+    answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
+    assert answer.status_code == 201, answer.get_json()
+    assert answer.get_json()["totals"] == {"Anna": 15, "Boris": -60}
+    imported = store.list_deals(answer.get_json()["id"])
+    assert [(d["override"], d["note"]) for d in imported] == [(True, "as the table played it")]
+    doc["deals"][0]["record"]["players"][1]["hand"] = {"points": 10, "jokers": 109}
+    answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
+    assert answer.status_code == 400 and "players[1].hand.jokers: at most 108" in answer.get_json()["error"]
+    doc["deals"][0]["record"]["players"][1]["hand"] = {"points": 10, "jokers": 5}
+    doc["deals"][0]["override"] = False
+    answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
+    assert answer.status_code == 400 and "players[1].hand.jokers: at most 4" in answer.get_json()["error"]
+
+
 def test_an_import_form_sent_again_with_another_file_says_nothing_more_was_imported(app, store):
     """Back to the used form and another file: the first import is shown, and the phone is told that this
     file was not imported (it used to be told "imported with N deals", N the second file's)."""
