@@ -116,6 +116,37 @@
     });
   }
 
+  /* The element children of ``el``, or null when it holds text of its own (then it is swapped whole). */
+  function elements(el) {
+    for (var node = el.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === 3 && node.nodeValue.trim()) { return null; }
+    }
+    return Array.prototype.slice.call(el.children);
+  }
+
+  /* Make ``here`` hold what ``fresh`` holds, changing only what differs: a list (the verdicts, the
+     errors) item by item, a part with an id kept where it moves. A field's live region then reads out
+     the one verdict that is new or changed, not the whole list again each time a card is typed. */
+  function update(here, fresh) {
+    var mine = elements(here), theirs = elements(fresh);
+    if (mine === null || theirs === null) { here.innerHTML = fresh.innerHTML; return; }
+    var unnamed = mine.filter(function (el) { return !el.id; }), n = 0;
+    var wanted = theirs.map(function (item) {
+      var old = item.id ? mine.filter(function (el) { return el.id === item.id; })[0] : unnamed[n++];
+      if (!old || old.tagName !== item.tagName) { return document.importNode(item, true); }
+      if ((old.tagName === "OL" || old.tagName === "UL") &&
+          old.cloneNode(false).outerHTML === item.cloneNode(false).outerHTML) {
+        update(old, item);  // the same list: its items one by one
+        return old;
+      }
+      return old.outerHTML === item.outerHTML ? old : document.importNode(item, true);
+    });
+    mine.forEach(function (el) { if (wanted.indexOf(el) < 0) { here.removeChild(el); } });
+    wanted.forEach(function (el, i) {
+      if (here.children[i] !== el) { here.insertBefore(el, here.children[i] || null); }
+    });
+  }
+
   /* Swap in the [data-live] parts of an answer; ``fields``: also take its field values (the part
      was refused, or changed elsewhere). */
   function apply(doc, fields) {
@@ -123,7 +154,7 @@
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
       var here = document.getElementById(fresh.id);
       if (!here || here.innerHTML === fresh.innerHTML) { return; }  // unchanged: nothing to announce
-      here.innerHTML = fresh.innerHTML;
+      update(here, fresh);
       var wrapper = here.closest(".field, .count");
       if (wrapper) {
         var bad = !!here.querySelector(".errors");

@@ -352,3 +352,26 @@ def test_the_keypad_by_keyboard_escape_closes_it_and_tab_never_lands_behind_the_
     expect(melds).not_to_have_attribute("inputmode", "none")
     keyboard.click()
     expect(keyboard).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_fields_verdicts_change_one_by_one_so_its_live_region_reads_only_the_new_one(server, phones):
+    """A field's live region is read out wherever it changes: a new meld's verdict is added to the list, and a
+    changed one replaced, while the verdicts already there stay the same nodes (not read again)."""
+    page = new_deal_form(phones, server, ["Ann", "Bob"], "cards")
+    melds = page.locator("#players-0-melds")
+    verdicts = page.locator("#players-0-melds-verdicts li")
+    expect(page.locator("#players-0-melds-live")).to_have_attribute("aria-live", "polite")
+    melds.fill("A♠ A♥ A♦")
+    settled(page)
+    expect(verdicts).to_have_count(1)
+    page.evaluate("document.querySelector('#players-0-melds-verdicts li').kept = true")
+    melds.fill("A♠ A♥ A♦\n2♣ 3♣ 4♣")
+    settled(page)
+    expect(verdicts).to_have_count(2)
+    kept = "[...document.querySelectorAll('#players-0-melds-verdicts li')].map(li => li.kept === true)"
+    assert page.evaluate(kept) == [True, False]
+    page.evaluate("document.querySelectorAll('#players-0-melds-verdicts li')[1].kept = true")
+    melds.fill("A♠ A♥ A♦\n2♣ 3♣ 5♣")
+    settled(page)
+    expect(verdicts.nth(1)).to_have_attribute("data-legal", "false")
+    assert page.evaluate(kept) == [True, False]  # only the changed verdict is new
