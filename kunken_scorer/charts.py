@@ -200,6 +200,7 @@ class _Frame:
     top: float = 26.0
     plot_w: float = 420.0
     plot_h: float = 240.0
+    ticks: int = 20  # about how many deal numbers the x axis shows
 
     @property
     def bottom(self) -> float:
@@ -212,15 +213,25 @@ class _Frame:
         return self.top + (self.hi - v) / (self.hi - self.lo) * self.plot_h
 
 
-def running_chart_size(players: Sequence[str], running: Sequence[Mapping[str, int]]) -> tuple[float, float]:
+def _frame(n: int, lo: int, hi: int, step: int, phone: bool) -> _Frame:
+    """The plot; a phone's is narrower and shorter, so that shown across a phone (about 330 px of a Pixel 7's
+    412) its 12-pixel text stays about 11 px, where the full chart's shrinks to 7."""
+    if phone:
+        return _Frame(n, lo, hi, step, plot_w=230.0, plot_h=190.0, ticks=10)
+    return _Frame(n, lo, hi, step)
+
+
+def running_chart_size(
+    players: Sequence[str], running: Sequence[Mapping[str, int]], phone: bool = False
+) -> tuple[float, float]:
     """The width and height ``running_chart`` draws (a page that shows it as an image reserves its place).
 
-    >>> running_chart_size(["Anna"], [{"Anna": 35}])
-    (552.4, 308.0)
+    >>> running_chart_size(["Anna"], [{"Anna": 35}]), running_chart_size(["Anna"], [{"Anna": 35}], phone=True)
+    ((552.4, 308.0), (362.4, 258.0))
     """
     n = len(running)
     label_chars = max([len(shortened(p, 16)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
-    frame = _Frame(n, 0, 1, 1)
+    frame = _frame(n, 0, 1, 1, phone)
     return frame.left + frame.plot_w + 30.0 + label_chars * 7.2, frame.bottom + 42.0
 
 
@@ -230,11 +241,13 @@ def running_chart(
     *,
     deal_numbers: Sequence[int] | None = None,
     words: ChartWords = ChartWords(),
+    phone: bool = False,
 ) -> str:
     """An SVG line chart of each player's running total after each deal (``Scoreboard.running``).
 
     ``deal_numbers`` labels the x axis (the number of the deal each entry of ``running``
     follows, when redeals are left out); by default 1, 2, 3, ... Every line starts at 0.
+    ``phone``: the narrower plot a phone shows at a readable size (``_frame``).
 
     >>> svg = running_chart(['<b>&"'], [{'<b>&"': 5}])
     >>> "&lt;b&gt;&amp;&quot;" in svg and '<b>' not in svg
@@ -250,8 +263,8 @@ def running_chart(
     if lo == hi:
         lo, hi = lo - 10, hi + 10
     step = _nice_step(hi - lo)
-    frame = _Frame(n, math.floor(lo / step) * step, math.ceil(hi / step) * step, step)
-    width, height = running_chart_size(players, running)
+    frame = _frame(n, math.floor(lo / step) * step, math.ceil(hi / step) * step, step, phone)
+    width, height = running_chart_size(players, running, phone)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart running-chart" role="img" '
         f'viewBox="0 0 {_num(width)} {_num(height)}" width="{_num(width)}" height="{_num(height)}" '
@@ -292,8 +305,8 @@ def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]
         f'<text x="{_num(left - 6)}" y="{_num(frame.top - 10)}" text-anchor="end" '
         f'font-weight="bold">{_esc(words.total)}</text>',
     ]
-    # x ticks: deal numbers, thinned to about 20 labels.
-    every = 1 if frame.n <= 20 else _nice_step(frame.n, 20)
+    # x ticks: deal numbers, thinned to about 20 labels (10 on a phone's chart).
+    every = 1 if frame.n <= frame.ticks else _nice_step(frame.n, frame.ticks)
     ticks, labels = [f"M{_num(left)} {_num(frame.top)}V{_num(bottom)}H{_num(left + plot_w)}"], []
     for i in range(0, frame.n + 1):
         if i % every and i != frame.n:

@@ -427,3 +427,23 @@ def test_the_start_form_keeps_start_on_screen_and_shows_the_chosen_games_default
     expect(page.locator("#rules-ace_points")).to_have_value("15")
     expect(page.locator("#rules-opening_points")).to_have_value("40")
     expect(page.locator("#defaults-of")).to_contain_text("порядковый рамми", ignore_case=True)
+
+
+@pytest.mark.parametrize("width", [412, 360, 320])
+def test_a_phone_shows_the_chart_drawn_for_it_with_labels_it_can_read(server, phones, shots, width):
+    """The session page's chart is an image whose 12-pixel text shrinks with it: a phone gets the narrower
+    chart, whose names and totals stay about 10 px (the full chart's were 6 to 7.5 px)."""
+    sid, _edit_url = evening(server)
+    page = phones(viewport={"width": width, "height": 800}).new_page()
+    page.goto(f"{server}/s/{sid}")
+    page.locator("img.chart").scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => { const i = document.querySelector('img.chart'); return i.complete && i.naturalWidth; }"
+    )
+    source, shown, drawn = page.evaluate(
+        "() => { const i = document.querySelector('img.chart'); "
+        "return [i.currentSrc, i.getBoundingClientRect().width, i.naturalWidth]; }"
+    )
+    assert "size=phone" in source
+    assert 12 * shown / drawn >= (9.5 if width >= 360 else 8.5), f"labels of {12 * shown / drawn:.1f} px"
+    page.locator(".chart-figure").screenshot(path=str(shots / f"page-chart-{width}.png"))

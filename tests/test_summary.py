@@ -160,6 +160,20 @@ def test_chart_endpoint_serves_svg_with_etag(client, store):
     assert client.get("/s/nope/chart.svg").status_code == 404
 
 
+def test_a_phone_gets_a_narrower_chart_of_the_same_totals(client, store):
+    """``?size=phone`` draws the plot narrower (its text then shows larger across a phone), with its own ETag."""
+    session, _ = evening(store)
+    full = client.get(f"/s/{session['id']}/chart.svg", headers=EN)
+    phone = client.get(f"/s/{session['id']}/chart.svg?size=phone", headers=EN)
+    width = {r: float(ET.fromstring(r.get_data(as_text=True)).get("width")) for r in (full, phone)}
+    assert width[phone] < 0.7 * width[full]
+    labels = {r: re.findall(r'<tspan font-weight="bold">([^<]+)<', r.get_data(as_text=True)) for r in (full, phone)}
+    assert labels[phone] == labels[full] and labels[full]  # every player's total at the end of their line
+    assert phone.headers["ETag"] != full.headers["ETag"]
+    page = client.get(f"/s/{session['id']}", headers=EN).get_data(as_text=True)
+    assert re.search(r'<source media="\(max-width: 600px\)" srcset="[^"]*size=phone"', page)
+
+
 # -- CSV ------------------------------------------------------------------------------------
 
 

@@ -52,21 +52,23 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
     return response
 
 
-def scoreboard_chart(board: Scoreboard) -> str:
-    """The running-totals chart of a scoreboard in the page's language (x axis: deal numbers, redeals left out)."""
+def scoreboard_chart(board: Scoreboard, phone: bool = False) -> str:
+    """The running-totals chart of a scoreboard in the page's language (x axis: deal numbers, redeals left out);
+    ``phone``: the narrower chart a phone shows."""
     numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
     return running_chart(
         board.players,
         board.running,
         deal_numbers=numbers,
         words=ChartWords(gettext("Running totals"), gettext("Total"), gettext("Deal")),
+        phone=phone,
     )
 
 
 @bp.app_template_global("running_chart_size")
-def chart_size(board: Scoreboard) -> tuple[int, int]:
+def chart_size(board: Scoreboard, phone: bool = False) -> tuple[int, int]:
     """The chart's width and height in whole pixels, for an ``<img>`` of ``chart.svg`` that keeps its place."""
-    width, height = running_chart_size(board.players, board.running)
+    width, height = running_chart_size(board.players, board.running, phone)
     return round(width), round(height)
 
 
@@ -100,10 +102,11 @@ def summary(sid: str):
 
 @bp.get("/s/<sid>/chart.svg")
 def chart(sid: str):
-    """The running-totals chart as an SVG image."""
+    """The running-totals chart as an SVG image (``?size=phone``: the one drawn for a phone's width)."""
     board = service.scoreboard(get_store(), sid)
-    response = Response(scoreboard_chart(board), mimetype="image/svg+xml")
-    response.set_etag(f"{sid}-{board.version}-{current_language()}")
+    phone = request.args.get("size") == "phone"
+    response = Response(scoreboard_chart(board, phone), mimetype="image/svg+xml")
+    response.set_etag(f"{sid}-{board.version}-{current_language()}{'-phone' if phone else ''}")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Vary"] = "Cookie, Accept-Language"
     return response.make_conditional(request)
