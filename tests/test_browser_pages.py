@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import fill, settled, shots_dir
+from conftest import fill, settled, shots_dir, show_field
 from playwright.sync_api import Page, expect
 
 from kunken_scorer.rules import SWITCHES
@@ -68,6 +68,13 @@ LAYOUT = """() => {
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
   for (const el of document.querySelectorAll('button, a.button, label.segment, input[type=submit], summary.button')) {
     if (visible(el) && el.scrollWidth > el.clientWidth + 1) found.push(`clipped: ${el.outerHTML.slice(0, 80)}`);
+  }
+  // a key of the keypad says one thing on one line ("Дж" broken into "Д" and "ж" is no key)
+  for (const el of document.querySelectorAll('#keypad .key:not(.name)')) {
+    const text = document.createRange();
+    text.selectNodeContents(el);
+    const lines = new Set([...text.getClientRects()].map(r => Math.round(r.top)));
+    if (visible(el) && lines.size > 1) found.push(`key on ${lines.size} lines: ${el.outerHTML.slice(0, 80)}`);
   }
   for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
     if (visible(el) && el.tabIndex < 0) found.push(`not reachable by keyboard: ${el.outerHTML.slice(0, 80)}`);
@@ -212,6 +219,13 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale, w
     found = look(scorer, shots, "deal-form-preview", language, axe=width == 412)
     if found:
         problems["deal-form-preview"] = found
+    # the keypad, open under a player's hand: every key's label inside its key
+    show_field(scorer, "players-4-hand").tap()
+    expect(scorer.locator("#keypad")).to_be_visible()
+    found = look(scorer, shots, "deal-form-keypad", language, axe=width == 412)
+    scorer.screenshot(path=str(shots / f"page-deal-form-keypad-screen-{language}.png"))  # the keypad stays put
+    if found:
+        problems["deal-form-keypad"] = found
     # the rules desk with an answer shown (the swap answer has the most parts)
     viewer.goto(server + "/rules/desk")
     viewer.locator("#swap-meld").fill("JK K♠ K♣")
