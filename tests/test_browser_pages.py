@@ -445,19 +445,42 @@ def test_the_start_form_keeps_start_on_screen_and_shows_the_chosen_games_default
 
 @pytest.mark.parametrize("width", [412, 360, 320])
 def test_a_phone_shows_the_chart_drawn_for_it_with_labels_it_can_read(server, phones, shots, width):
-    """The session page's chart is an image whose 12-pixel text shrinks with it: a phone gets the narrower
+    """The session page's and the summary's chart shrinks with its 12-pixel text: a phone gets the narrower
     chart, whose names and totals stay about 10 px (the full chart's were 6 to 7.5 px)."""
     sid, _edit_url = evening(server)
     page = phones(viewport={"width": width, "height": 800}).new_page()
-    page.goto(f"{server}/s/{sid}")
-    page.locator("img.chart").scroll_into_view_if_needed()
-    page.wait_for_function(
-        "() => { const i = document.querySelector('img.chart'); return i.complete && i.naturalWidth; }"
-    )
-    source, shown, drawn = page.evaluate(
-        "() => { const i = document.querySelector('img.chart'); "
-        "return [i.currentSrc, i.getBoundingClientRect().width, i.naturalWidth]; }"
-    )
-    assert "size=phone" in source
-    assert 12 * shown / drawn >= (9.5 if width >= 360 else 8.5), f"labels of {12 * shown / drawn:.1f} px"
-    page.locator(".chart-figure").screenshot(path=str(shots / f"page-chart-{width}.png"))
+    for path in (f"/s/{sid}", f"/s/{sid}/summary"):
+        page.goto(server + path)
+        shown_chart = page.locator(".chart-figure .chart:visible")
+        expect(shown_chart).to_have_count(1)
+        shown_chart.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('img.chart')].some(i => i.offsetWidth && i.complete && i.naturalWidth)"
+        )
+        source, shown, drawn = page.evaluate(
+            "() => { const i = [...document.querySelectorAll('img.chart')].find(i => i.offsetWidth); "
+            "return [i.currentSrc, i.getBoundingClientRect().width, i.naturalWidth]; }"
+        )
+        assert "size=phone" in source, path
+        assert 12 * shown / drawn >= (9.5 if width >= 360 else 8.5), f"{path}: labels of {12 * shown / drawn:.1f} px"
+        page.locator(".chart-figure").screenshot(path=str(shots / f"page-chart-{width}-{path.count('/')}.png"))
+
+
+def test_a_wide_screen_and_a_printed_summary_keep_the_full_chart(server, phones):
+    """The full chart where there is room for it: a laptop's session page and summary, and the summary printed
+    from a phone."""
+    sid, _edit_url = evening(server)
+    laptop = phones(viewport={"width": 1024, "height": 800}).new_page()
+    laptop.goto(f"{server}/s/{sid}")
+    laptop.locator("img.chart").scroll_into_view_if_needed()
+    laptop.wait_for_function("() => document.querySelector('img.chart').currentSrc")
+    assert "size=phone" not in laptop.evaluate("document.querySelector('img.chart').currentSrc")
+    laptop.goto(f"{server}/s/{sid}/summary")
+    expect(laptop.locator(".chart-full svg")).to_be_visible()
+    expect(laptop.locator("img.chart-phone")).to_be_hidden()
+    phone = phones(viewport={"width": 412, "height": 800}).new_page()
+    phone.goto(f"{server}/s/{sid}/summary")
+    expect(phone.locator(".chart-full svg")).to_be_hidden()
+    phone.emulate_media(media="print")
+    expect(phone.locator(".chart-full svg")).to_be_visible()
+    expect(phone.locator("img.chart-phone")).to_be_hidden()
