@@ -201,6 +201,7 @@ class _Frame:
     plot_w: float = 420.0
     plot_h: float = 240.0
     ticks: int = 20  # about how many deal numbers the x axis shows
+    names: int = 16  # how many letters of a name the end of its line shows
 
     @property
     def bottom(self) -> float:
@@ -217,7 +218,7 @@ def _frame(n: int, lo: int, hi: int, step: int, phone: bool) -> _Frame:
     """The plot; a phone's is narrower and shorter, so that shown across a phone (about 330 px of a Pixel 7's
     412) its 12-pixel text stays about 11 px, where the full chart's shrinks to 7."""
     if phone:
-        return _Frame(n, lo, hi, step, plot_w=230.0, plot_h=190.0, ticks=10)
+        return _Frame(n, lo, hi, step, plot_w=230.0, plot_h=190.0, ticks=10, names=10)
     return _Frame(n, lo, hi, step)
 
 
@@ -230,8 +231,10 @@ def running_chart_size(
     ((552.4, 308.0), (362.4, 258.0))
     """
     n = len(running)
-    label_chars = max([len(shortened(p, 16)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4])
     frame = _frame(n, 0, 1, 1, phone)
+    label_chars = max(
+        [len(shortened(p, frame.names)) + 1 + len(str(running[-1].get(p, 0) if n else 0)) for p in players] or [4]
+    )
     return frame.left + frame.plot_w + 30.0 + label_chars * 7.2, frame.bottom + 42.0
 
 
@@ -305,14 +308,19 @@ def _axes(frame: _Frame, numbers: Sequence[int], words: ChartWords) -> list[str]
         f'<text x="{_num(left - 6)}" y="{_num(frame.top - 10)}" text-anchor="end" '
         f'font-weight="bold">{_esc(words.total)}</text>',
     ]
-    # x ticks: deal numbers, thinned to about 20 labels (10 on a phone's chart).
+    # x ticks: deal numbers, thinned to about 20 labels (10 on a phone's chart), and the last deal's; a label
+    # too near the last one is left out (21 deals on a phone's chart wrote "2021")
     every = 1 if frame.n <= frame.ticks else _nice_step(frame.n, frame.ticks)
+    shown = [i for i in range(0, frame.n + 1) if i % every == 0 or i == frame.n]
+    text = {i: str(numbers[i - 1] if i else 0) for i in shown}
+    if len(shown) > 2:  # two centred numbers need half of each one's width (7.2 px a digit) and a gap
+        last, before = shown[-1], shown[-2]
+        if frame.x(last) - frame.x(before) < 3.6 * (len(text[last]) + len(text[before])) + 4:
+            shown.remove(before)
     ticks, labels = [f"M{_num(left)} {_num(frame.top)}V{_num(bottom)}H{_num(left + plot_w)}"], []
-    for i in range(0, frame.n + 1):
-        if i % every and i != frame.n:
-            continue
+    for i in shown:
         ticks.append(f"M{_num(frame.x(i))} {_num(bottom)}v4")
-        labels.append(f'<text x="{_num(frame.x(i))}" y="{_num(bottom + 17)}">{_esc(numbers[i - 1] if i else 0)}</text>')
+        labels.append(f'<text x="{_num(frame.x(i))}" y="{_num(bottom + 17)}">{_esc(text[i])}</text>')
     out += [
         '<g class="x-axis" text-anchor="middle">',
         f'<path d="{"".join(ticks)}" fill="none" stroke="{_INK}" stroke-width="1"/>',
@@ -361,7 +369,7 @@ def _end_labels(frame: _Frame, ends: list[tuple[float, int, str, int]]) -> list[
             f'<line x1="{_num(x_end + 3)}" y1="{_num(y_end)}" x2="{_num(x_end + 10)}" y2="{_num(y)}" '
             f'stroke="{colour}" stroke-width="1"/>',
             f'<path d="{_marker_path(shape, x_end + 17, y)}" {_marker_attrs(index)}/>',
-            f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(shortened(name, 16))} '
+            f'<text x="{_num(x_end + 26)}" y="{_num(y + 4)}">{_esc(shortened(name, frame.names))} '
             f'<tspan font-weight="bold">{_minus(total)}</tspan></text></g>',
         ]
     out.append("</g>")

@@ -134,18 +134,14 @@ class HandSummary:
         """Raise ``DealInputError`` (naming the field) when no hand of this game could be so.
 
         ``recorded_anyway``: a deal an import brings back as the table recorded it anyway, which an older
-        release may have let through past today's limits (5 jokers of the decks' 4). It is refused only
-        past every card the decks hold, so a file cannot carry 100,000 doubling jokers.
+        release let through before jokers were limited to the decks' (5 jokers of 4). Its jokers may go up
+        to the decks' plus a hand's cards (17 in Kunken): each doubles the minus, and more would make
+        scores no statistics can keep (108 made a minus of 34 digits). Every other limit is today's.
         """
-        if recorded_anyway:
-            whole = rules.decks * 52 + (0 if rules.wild_card else rules.jokers)
-            for key in ("jokers", *_PER_DECK):
-                if getattr(self, key) > whole:
-                    raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": whole}))
-            return
         # more jokers than the decks hold (14,300 of them, each doubling the minus, made a score with no str())
-        if self.jokers > rules.deck_jokers:
-            raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.jokers", "limit": rules.deck_jokers}))
+        most_jokers = rules.deck_jokers + (rules.hand_size if recorded_anyway else 0)
+        if self.jokers > most_jokers:
+            raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.jokers", "limit": most_jokers}))
         if self.points is None:
             if self.small and rules.number_points is None:
                 raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}))

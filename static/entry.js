@@ -125,25 +125,33 @@
   }
 
   /* Make ``here`` hold what ``fresh`` holds, changing only what differs: a list (the verdicts, the
-     errors) item by item, a part with an id kept where it moves. A field's live region then reads out
-     the one verdict that is new or changed, not the whole list again each time a card is typed. */
+     errors) item by item, in order, and a part with an id kept where it moves. A field's live region
+     then reads out the verdict of a meld added or changed, not the whole list again each time a card
+     is typed (a meld put before the others renews the verdicts after it). */
   function update(here, fresh) {
     var mine = elements(here), theirs = elements(fresh);
     if (mine === null || theirs === null) { here.innerHTML = fresh.innerHTML; return; }
     var unnamed = mine.filter(function (el) { return !el.id; }), n = 0;
+    function imported(item) {  // a new part, with the space written before it (inline parts stay apart)
+      var part = document.importNode(item, true), space = item.previousSibling;
+      if (space && space.nodeType === 3) { part.space = space.nodeValue; }
+      return part;
+    }
     var wanted = theirs.map(function (item) {
       var old = item.id ? mine.filter(function (el) { return el.id === item.id; })[0] : unnamed[n++];
-      if (!old || old.tagName !== item.tagName) { return document.importNode(item, true); }
+      if (!old || old.tagName !== item.tagName) { return imported(item); }
       if ((old.tagName === "OL" || old.tagName === "UL") &&
           old.cloneNode(false).outerHTML === item.cloneNode(false).outerHTML) {
         update(old, item);  // the same list: its items one by one
         return old;
       }
-      return old.outerHTML === item.outerHTML ? old : document.importNode(item, true);
+      return old.outerHTML === item.outerHTML ? old : imported(item);
     });
     mine.forEach(function (el) { if (wanted.indexOf(el) < 0) { here.removeChild(el); } });
     wanted.forEach(function (el, i) {
-      if (here.children[i] !== el) { here.insertBefore(el, here.children[i] || null); }
+      if (here.children[i] === el) { return; }
+      here.insertBefore(el, here.children[i] || null);
+      if (el.space) { here.insertBefore(document.createTextNode(el.space), el); }
     });
   }
 

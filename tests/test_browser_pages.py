@@ -343,6 +343,17 @@ def test_a_long_one_word_name_keeps_every_total_on_screen(server, phones, shots,
         found += [f"a total at {right:.0f}px" for right in totals if right > width + 1]
         if found or not totals:
             problems[name] = found or ["no totals found"]
+    # the players' statistics: the name breaks in its column, the numbers beside it stay in view
+    viewer.goto(server + "/players")
+    found = look(viewer, shots, "long-name-players", f"ru-{width}")
+    share = viewer.evaluate(
+        """long => { const box = document.querySelector('.scroll');
+        const th = [...box.querySelectorAll('tbody th')].find(th => th.textContent.includes(long));
+        return th.getBoundingClientRect().width / box.clientWidth; }""",
+        long,
+    )
+    if found or share > 0.5:
+        problems["players"] = found + [f"the name takes {share:.0%} of the table's width"]
     assert problems == {}, problems
 
 

@@ -132,6 +132,34 @@ def test_chart_of_twelve_players_and_no_deals_stays_distinct_and_wellformed():
     assert len(markers) == 12  # every line's start point carries its marker
 
 
+def test_the_phone_chart_shortens_long_names_so_it_stays_narrow():
+    """Names of 16 letters would widen the phone's chart (and shrink its text): it shows 10 of them, the whole
+    name staying the line's title; the full chart shows 16."""
+    names = ["Александра-Мария", "Константин-Петр", "Вера"]
+    running = [{names[0]: 120, names[1]: -35, names[2]: 5}]
+    phone = ET.fromstring(running_chart(names, running, phone=True))
+    full = ET.fromstring(running_chart(names, running))
+    assert float(phone.get("width")) <= 420 < 600 < float(full.get("width"))
+    ends = ["".join(t.itertext()) for t in phone.iter(f"{SVG}text") if "…" in "".join(t.itertext())]
+    assert sorted(ends) == ["Александр… 120", "Константи… −35"]
+    assert [line.find(f"{SVG}title").text for line in phone.findall(f".//{SVG}path[@class='line']")] == names
+    assert any("".join(t.itertext()) == "Александра-Мария 120" for t in full.iter(f"{SVG}text"))
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_the_deal_numbers_under_the_chart_never_run_into_each_other(phone):
+    """Thinned to about 20 (10 on a phone's chart), the last deal's number always shown, and two side by side
+    never closer than their width: 21 deals on the phone's chart wrote "2021"."""
+    for n in range(1, 160):
+        root = ET.fromstring(running_chart(["Anna"], [{"Anna": i} for i in range(n)], phone=phone))
+        axis = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "x-axis")
+        labels = [(float(t.get("x")), t.text) for t in axis.iter(f"{SVG}text")]
+        assert labels[0][1] == "0" and labels[-1][1] == str(n), (n, labels)
+        for (x1, a), (x2, b) in zip(labels, labels[1:], strict=False):
+            assert x2 - x1 >= 3.6 * (len(a) + len(b)) + 4, (n, phone, a, b, x2 - x1)  # 7.2 px a digit
+        assert len(labels) <= (12 if phone else 22), (n, len(labels))
+
+
 def test_scoreboard_chart_numbers_the_axis_by_deal_skipping_redeals(store):
     session, _ = evening(store)
     board = scoreboard(store, session["id"])
@@ -827,10 +855,13 @@ def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, 
     assert answer.status_code == 400 and "players[1].hand.jokers: at most 4" in answer.get_json()["error"]
 
 
-def test_such_a_deal_goes_out_in_the_export_and_comes_back_in_an_import_within_the_decks(client, store):
-    """The session's own export imports again, its deal recorded anyway as it was; a hand-made file is held to
-    the decks' whole count (108 cards) and a deal not recorded anyway to today's limits."""
-    session, _ = new_session(store, ("Anna", "Boris"))
+@pytest.mark.parametrize("jokers_in_hand", ["double", "10"])
+def test_such_a_deal_goes_out_in_the_export_and_comes_back_in_an_import_within_limits(client, store, jokers_in_hand):
+    """The session's own export imports again, its deal recorded anyway as it was. A hand-made file may not
+    go past the decks' jokers plus a hand's cards (17), nor past today's other limits (points a multiple of
+    5); a deal not recorded anyway is held to today's limits. The players' statistics take every deal in."""
+    switches = {"joker_in_hand": jokers_in_hand if jokers_in_hand == "double" else int(jokers_in_hand)}
+    session, _ = new_session(store, ("Anna", "Boris"), switches=switches)
     record = {
         "players": [
             {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
@@ -842,12 +873,20 @@ def test_such_a_deal_goes_out_in_the_export_and_comes_back_in_an_import_within_t
     doc = client.get(f"/s/{session['id']}/export.json").get_json()
     answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
     assert answer.status_code == 201, answer.get_json()
-    assert answer.get_json()["totals"] == {"Anna": 15, "Boris": -60}
+    boris = -(10 * 2**5) if jokers_in_hand == "double" else -(10 + 5 * 10)
+    assert answer.get_json()["totals"] == {"Anna": 15, "Boris": boris}
     imported = store.list_deals(answer.get_json()["id"])
     assert [(d["override"], d["note"]) for d in imported] == [(True, "as the table played it")]
-    doc["deals"][0]["record"]["players"][1]["hand"] = {"points": 10, "jokers": 109}
-    answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
-    assert answer.status_code == 400 and "players[1].hand.jokers: at most 108" in answer.get_json()["error"]
+    doc["deals"][0]["record"]["players"][1]["hand"] = {"points": 680, "jokers": 17}  # the most a file may hold
+    assert client.post("/api/v1/sessions/import", json=doc, headers=EN).status_code == 201
+    assert client.get("/players").status_code == 200  # its statistics are kept like any other's
+    for hand, refused in (
+        ({"points": 10, "jokers": 18}, "players[1].hand.jokers: at most 17"),
+        ({"points": 7, "jokers": 5}, "players[1].hand.points"),
+    ):
+        doc["deals"][0]["record"]["players"][1]["hand"] = hand
+        answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
+        assert answer.status_code == 400 and refused in answer.get_json()["error"], (hand, answer.get_json())
     doc["deals"][0]["record"]["players"][1]["hand"] = {"points": 10, "jokers": 5}
     doc["deals"][0]["override"] = False
     answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)

@@ -713,3 +713,23 @@ def test_a_form_resent_after_its_deal_was_undone_says_so(client, store):
     shown = text(again)
     assert "None" not in shown and "has since been undone or deleted; it was not saved again" in shown
     assert [d for d in store.list_deals(sid)] == []
+
+
+def test_the_legend_of_the_went_out_star_is_under_the_deals_whichever_table_has_the_stars(client):
+    """A long evening: 30 deals, the first 10 behind "earlier deals". Stars only there still get the legend
+    under the last table; a page with no star has none."""
+    out = {"players": [{"name": "Anna", "melds": ["2♥ 3♥ 4♥"]}, {"name": "Boris", "hand": "K♠"}], "went_out": "Anna"}
+    stuck = {"players": [{"name": "Anna", "hand": "5♠"}, {"name": "Boris", "hand": "K♠"}], "went_out": None}
+    legend = '<p class="legend muted" aria-hidden="true">'
+    pages = {}
+    for name, deals in (("earlier stars", [out] * 10 + [stuck] * 20), ("no star", [stuck] * 3)):
+        sid, token = api_session(client)
+        auth = {"Authorization": f"Bearer {token}"}
+        for deal in deals:
+            answer = client.post(f"/api/v1/sessions/{sid}/deals", json=deal, headers=auth)
+            assert answer.status_code == 201, answer.get_json()
+        pages[name] = client.get(f"/s/{sid}").get_data(as_text=True)
+    earlier, _, recent = pages["earlier stars"].partition('id="deals"')
+    assert earlier.count('<small class="went-out">') == 10 and '<small class="went-out">' not in recent
+    assert recent.count(legend) == 1
+    assert legend not in pages["no star"] and "★" not in pages["no star"]
