@@ -832,10 +832,10 @@ def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store
     assert set(range(1, 21)) <= deal_numbers
 
 
-def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, store):
-    """A short hand of 5 jokers (the decks hold 4) was recorded anyway before hands were limited to the
-    decks' jokers: it is scored as before, with its "too many jokers" problem; only a new deal is refused."""
-    session, _ = new_session(store, ("Anna", "Boris"))
+def session_with_five_jokers_in_a_hand(store, switches=None) -> tuple[dict, dict]:
+    """A session whose one deal, recorded anyway as an older version did, leaves Boris 5 jokers (the decks
+    hold 4): the session and the deal's record."""
+    session, _ = new_session(store, ("Anna", "Boris"), switches=switches)
     record = {
         "players": [
             {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
@@ -843,7 +843,14 @@ def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, 
         ],
         "went_out": "Anna",
     }
-    store.add_deal(session["id"], record, override=True, note="as the table played it")  # as an older version did
+    store.add_deal(session["id"], record, override=True, note="as the table played it")
+    return session, record
+
+
+def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, store):
+    """A short hand of 5 jokers (the decks hold 4) was recorded anyway before hands were limited to the
+    decks' jokers: it is scored as before, with its "too many jokers" problem; only a new deal is refused."""
+    session, record = session_with_five_jokers_in_a_hand(store)
     board = scoreboard(store, session["id"])
     assert board.deals[0].error is None
     assert board.totals == {"Anna": 3 * 5, "Boris": -(10 + 5 * 10)}  # a joker left in hand is −10 in Kunken
@@ -861,15 +868,7 @@ def test_such_a_deal_goes_out_in_the_export_and_comes_back_in_an_import_within_l
     go past the decks' jokers plus a hand's cards (17), nor past today's other limits (points a multiple of
     5); a deal not recorded anyway is held to today's limits. The players' statistics take every deal in."""
     switches = {"joker_in_hand": jokers_in_hand if jokers_in_hand == "double" else int(jokers_in_hand)}
-    session, _ = new_session(store, ("Anna", "Boris"), switches=switches)
-    record = {
-        "players": [
-            {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""},
-            {"name": "Boris", "hand": {"points": 10, "jokers": 5}},
-        ],
-        "went_out": "Anna",
-    }
-    store.add_deal(session["id"], record, override=True, note="as the table played it")  # as an older version did
+    session, _record = session_with_five_jokers_in_a_hand(store, switches)
     doc = client.get(f"/s/{session['id']}/export.json").get_json()
     answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
     assert answer.status_code == 201, answer.get_json()
