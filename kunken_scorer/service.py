@@ -409,11 +409,18 @@ def session_tally(store: Store, session_id: str) -> Tally:
     return known or _remember(tally_of(scoreboard(store, session_id)))
 
 
+#: The most points, either way, one session adds to a player's statistics: sums over any number of sessions
+#: stay SQLite integers. Only a hand an older release let through scores more (100 doubling jokers: 32 digits,
+#: which SQLite refused, and /players failed for every session).
+MOST_STATS_POINTS = 10**15
+
+
 def stats_rows(tally: Tally) -> list[dict]:
     """Each player's part of the statistics from one session; none while it has no scored deal.
 
     A session counts once it has at least one scored deal (redeals do not count). Its winner
     is whoever leads after its last deal, ended or not; players tied for the lead each win.
+    Its points count up to ``MOST_STATS_POINTS`` either way.
     """
     if not tally.deals:
         return []
@@ -424,7 +431,7 @@ def stats_rows(tally: Tally) -> list[dict]:
             "player": name.casefold(),
             "name": name,
             "deals": tally.deals,
-            "points": tally.points[name],
+            "points": max(-MOST_STATS_POINTS, min(MOST_STATS_POINTS, tally.points[name])),
             "expresses": tally.expresses.get(name, 0),
             "won": name in winners,
             "played_at": tally.created_at,

@@ -210,3 +210,25 @@ def test_players_are_ranked_by_wins_then_average_then_name_and_a_limit_keeps_the
             assert store.player_count() == len(ranked)
         finally:
             store.close()
+
+
+def test_a_score_past_what_the_statistics_keep_does_not_break_them_for_everyone(client, store):
+    """An older release let a short hand of 100 doubling jokers be recorded anyway (a minus of 32 digits). Its
+    session's statistics are kept at the most an SQLite integer holds over many sessions; /players answers,
+    and the other sessions' statistics are worked out as before."""
+    rules = RuleSet.for_game("kunken", {"joker_in_hand": "double"})
+    absurd, _ = store.create_session("kunken", rules.to_dict(), ["Anna", "Boris"], None)
+    store.add_deal(
+        absurd["id"],
+        {"players": [{"name": "Anna", "hand": ""}, {"name": "Boris", "hand": {"points": 10, "jokers": 100}}]},
+        override=True,
+        note="as an older release let it",
+    )
+    plain, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Vera", "Gleb"], None)
+    store.add_deal(plain["id"], {"players": [{"name": "Vera", "hand": ""}, {"name": "Gleb", "hand": "K♣"}]})
+    answer = client.get("/players")
+    assert answer.status_code == 200
+    assert store.stale_stats() == []
+    stats = kept(store)
+    assert stats["gleb"][3] == -10 and stats["vera"][3] == 0
+    assert -(10**15) == stats["boris"][3]
