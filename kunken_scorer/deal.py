@@ -158,6 +158,8 @@ class HandSummary:
             raise DealInputError(
                 Reason("hand_points_impossible", {"field": f"{where}.points", "step": step, "most": most})
             )
+        if not rules.hand_points >> self.points & 1:  # 1 point, or all the cards' 792 less 1 (ordered rummy)
+            raise DealInputError(Reason("hand_points_no_cards", {"field": f"{where}.points", "points": self.points}))
 
     def points_under(self, rules: RuleSet) -> int:
         """The natural cards' points under ``rules``."""

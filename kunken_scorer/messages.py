@@ -181,6 +181,7 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
         "hand-short",
         N_("{field}: no hand of this game is worth that: the points are a multiple of {step}, at most {most}."),
     ),
+    "hand_points_no_cards": ("hand-short", N_("{field}: no cards of this game add up to that many points ({points}).")),
     "too_many_copies": ("cards", N_("{card} is recorded {count} times; the decks hold only {decks}.")),
     "too_many_jokers": ("cards", N_("{count} jokers are recorded; the deck has only {deck}.")),
     "went_out_with_cards": ("end-of-deal", N_("{player} went out but still has cards in hand: {cards}.")),

@@ -264,6 +264,21 @@ class RuleSet:
                 table[rank] = int(rank) if self.number_points is None else self.number_points
         return table
 
+    @cached_property
+    def hand_points(self) -> int:
+        """The points natural cards left in a hand can add up to, as bits: bit ``p`` set when some cards of the
+        decks (a wild card's copies play as jokers) are worth ``p`` in all.
+
+        >>> [p for p in range(12) if RuleSet.preset("ordered-rummy").hand_points >> p & 1]
+        [0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+        """
+        reach = 1
+        for rank, value in self.points_by_rank.items():
+            wild = self.wild is not None and self.wild.rank == rank
+            for _ in range(4 * self.decks - (self.decks if wild else 0)):
+                reach |= reach << value
+        return reach
+
     def joker_limit_for(self, size: int) -> int:
         """How many jokers a meld of ``size`` cards may hold.
 

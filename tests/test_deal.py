@@ -907,6 +907,8 @@ def test_bad_counts_name_the_field(hand, field):
         ("ordered-rummy", {"small": 2}, "players[1].hand.small"),
         ("kunken", {"points": 33}, "players[1].hand.points"),  # Kunken points come in fives
         ("kunken", {"points": 100000}, "players[1].hand.points"),
+        ("ordered-rummy", {"points": 1}, "players[1].hand.points"),  # the least a card is worth is 2
+        ("ordered-rummy", {"points": 791}, "players[1].hand.points"),  # every card is 792: none is worth 1
     ],
 )
 def test_counts_impossible_for_the_game_name_the_field(game, hand, field):
@@ -914,6 +916,19 @@ def test_counts_impossible_for_the_game_name_the_field(game, hand, field):
     with pytest.raises(DealInputError) as err:
         entered(body, RuleSet.preset(game))
     assert str(err.value).startswith(field)
+
+
+def test_points_any_cards_of_the_game_add_up_to_are_taken():
+    """Ordered rummy's cards are worth 2 to 10, 10 and 15: every total from 2 to 792 but 791 can be left in
+    hand; a wild card's copies play as jokers and are not counted (7♠ twice: at most 778)."""
+    plain, wild = RuleSet.preset("ordered-rummy"), RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})
+    for rules, points in ((plain, 2), (plain, 3), (plain, 17), (plain, 790), (plain, 792), (wild, 778)):
+        body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": {"points": points}}]}
+        assert entered(body, rules).players[1].minus == points
+    body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": {"points": 779}}]}
+    with pytest.raises(DealInputError) as err:
+        entered(body, wild)
+    assert str(err.value) == "players[1].hand.points: no cards of this game add up to that many points (779)."
 
 
 def test_going_out_with_a_short_hand_is_a_problem_and_an_empty_one_is_not():
