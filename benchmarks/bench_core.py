@@ -72,14 +72,14 @@ def main() -> None:
     run = parse_cards("5♥ JK 7♥ 8♥ JK 10♥")
     table = [parse_cards(m) for m in TABLE]
     memo = KUNKEN.meld_checks  # verdicts on melds, kept per rule set
-    from kunken_scorer.cards import _parse_text  # memo of card texts already read
+    from kunken_scorer.cards import _TEXTS  # memo of card texts already read
 
     def cold(fn):
         """``fn`` with both memos emptied first: every meld and card text is seen for the first time."""
 
         def run():
             memo.clear()
-            _parse_text.cache_clear()
+            _TEXTS.clear()
             return fn()
 
         return run

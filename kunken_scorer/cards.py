@@ -276,7 +276,16 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     if cards is None:
         return ()
     if isinstance(cards, str):
-        return _parse_text(cards) if len(cards) <= 512 else _parse_tokens([t for t in _SPLIT.split(cards) if t])
+        known = _TEXTS.get(cards)
+        if known is not None:
+            return known
+        if len(cards) > 512:
+            return _parse_tokens([t for t in _SPLIT.split(cards) if t])
+        known = _parse_text(cards)
+        if len(_TEXTS) >= 8192:
+            _TEXTS.clear()
+        _TEXTS[cards] = known
+        return known
     if isinstance(cards, Card):
         return (cards,)
     if isinstance(cards, (bytes, bytearray, dict)) or not hasattr(cards, "__iter__"):
@@ -293,9 +302,13 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     return _parse_tokens(tokens)
 
 
-@lru_cache(maxsize=8192)
+#: Card texts already read (up to 8,192, then forgotten at once): the same melds and hands are typed again and
+#: again (every preview of a deal re-sends them). A plain dict, not an ``lru_cache``: a hit is one lookup, where
+#: an LRU also moves its entry to the front of a list (more memory touched on every card field read).
+_TEXTS: dict[str, tuple[Card, ...]] = {}
+
+
 def _parse_text(text: str) -> tuple[Card, ...]:
-    # the same melds and hands are typed again and again (every preview of a deal re-sends them)
     if "…" in text or ".." in text:
         text = _RANGE_GAP.sub("…", text)  # "6♥ … 10♥" is one range, like "6♥…10♥"
     if "," in text or ";" in text:

@@ -16,12 +16,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
+from itertools import chain
 from math import gcd
 from typing import Any
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .melds import MeldCheck, check_parsed, extend, opens_with_run, swap_into
 from .messages import M_, KunkenError, Reason
+from .records import record
 from .rules import RuleSet
 
 MAX_NAME = 40
@@ -63,7 +65,7 @@ class DealInputError(KunkenError):
     """A deal record that cannot be read (wrong shape, bad card, bad name)."""
 
 
-@dataclass(frozen=True)
+@record
 class Vist:
     """Cards a player adds to another player's meld (``meld`` is an index, or None: the first that fits)."""
 
@@ -76,7 +78,7 @@ class Vist:
         return {"to": self.to, "meld": self.meld, "cards": format_cards(self.cards)}
 
 
-@dataclass(frozen=True)
+@record
 class Swap:
     """A joker swap: ``by`` put the natural ``card`` into ``owner``'s meld in place of its joker.
 
@@ -93,7 +95,7 @@ class Swap:
         return {"by": self.by, "from": self.owner, "meld": self.meld, "card": str(self.card)}
 
 
-@dataclass(frozen=True)
+@record
 class HandSummary:
     """Cards left in hand in short form: counts by kind (``small`` 2–10, ``faces`` J Q K, ``aces``),
     or the natural cards' ``points``; and the ``jokers``. Scores as the same cards typed would.
@@ -180,7 +182,7 @@ class HandSummary:
         return {"small": self.small, "faces": self.faces, "aces": self.aces, "jokers": self.jokers}
 
 
-@dataclass(frozen=True)
+@record
 class PlayerRecord:
     """One player's part of a deal: melds laid, vists made, cards left in hand (or their short form)."""
 
@@ -213,7 +215,7 @@ class PlayerRecord:
         return bool(self.hand) or (self.hand_summary is not None and not self.hand_summary.empty)
 
 
-@dataclass(frozen=True)
+@record
 class Deal:
     """A whole deal as recorded: every player's cards, who went out, express, or a redeal."""
 
@@ -248,10 +250,11 @@ class Deal:
             raise _bad("went_out", M_("a player's name or null"))
         went_out = clean_name(went_out, "went_out") if went_out and went_out.strip() else None
         swaps = () if redeal else _swaps(data.get("swaps"))
-        count = len(swaps) + sum(
-            len(p.hand) + p.short_hand_cards + sum(map(len, p.melds)) + sum(len(v.cards) for v in p.vists)
-            for p in players
-        )
+        count = len(swaps)
+        for p in players:
+            count += len(p.hand) + sum(map(len, p.melds)) + p.short_hand_cards
+            if p.vists:
+                count += sum(len(v.cards) for v in p.vists)
         if count > MAX_DEAL_CARDS:
             raise DealInputError(Reason("deal_too_many_cards", {"count": count, "limit": MAX_DEAL_CARDS}))
         return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
@@ -448,7 +451,7 @@ def clean_name(value: Any, where: str = "name") -> str:
 def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
     if isinstance(raw, str) and redeal:
         return PlayerRecord(clean_name(raw, where))
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise _bad(where, M_("an object with name, melds, vists and hand"))
     name = clean_name(raw.get("name"), f"{where}.name")
     melds = raw.get("melds") or []
@@ -458,7 +461,13 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
         raise _bad(f"{where}.melds", M_("a list of melds"))
     if len(melds) > MAX_MELDS:
         raise DealInputError(Reason("too_many_items", {"field": f"{where}.melds", "limit": MAX_MELDS}))
-    parsed_melds = tuple(m for m in (read_cards(m, f"{where}.melds[{j}]") for j, m in enumerate(melds)) if m)
+    parsed_melds = []
+    for j, meld in enumerate(melds):
+        cards = _text_cards(meld)
+        if cards is None:  # not plain card text: read_cards says what is wrong, naming the field
+            cards = read_cards(meld, f"{where}.melds[{j}]")
+        if cards:
+            parsed_melds.append(cards)
     vists = raw.get("vists") or []
     if not isinstance(vists, list):
         raise _bad(f"{where}.vists", M_("a list of vists"))
@@ -475,14 +484,29 @@ def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
         cards = read_cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
-    hand, summary = _hand(raw.get("hand"), f"{where}.hand")
-    return PlayerRecord(name, parsed_melds, tuple(parsed_vists), hand, summary)
+    hand = raw.get("hand")
+    summary = None
+    cards = _text_cards(hand)
+    if cards is None:
+        cards, summary = _hand(hand, f"{where}.hand")
+    return PlayerRecord(name, tuple(parsed_melds), tuple(parsed_vists), cards, summary)
+
+
+def _text_cards(value: Any) -> tuple[Card, ...] | None:
+    """The cards of a field written as card text (the usual field); None for anything else, or text that does
+    not read as cards: ``read_cards`` then says what is wrong, naming the field (built only then)."""
+    if type(value) is not str:
+        return () if value is None else None
+    try:
+        return parse_cards(value)
+    except CardError:
+        return None
 
 
 # -- evaluation --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class PlayerScore:
     """One player's result in a deal."""
 
@@ -496,7 +520,7 @@ class PlayerScore:
         return {"name": self.name, "plus": self.plus, "minus": self.minus, "score": self.score}
 
 
-@dataclass(frozen=True)
+@record
 class VistResult:
     """Where a vist went and what it scored."""
 
@@ -507,7 +531,7 @@ class VistResult:
     check: MeldCheck | None = None
 
 
-@dataclass(frozen=True)
+@record
 class SwapResult:
     """Where a joker swap went and what its natural card scored for the swapper."""
 
@@ -517,7 +541,7 @@ class SwapResult:
     points: int
 
 
-@dataclass(frozen=True)
+@record
 class PlayerDetail:
     """Everything the scorer worked out for one player: meld verdicts, vists, swaps, hand points."""
 
@@ -534,7 +558,7 @@ class PlayerDetail:
     unchecked: int = 0
 
 
-@dataclass(frozen=True)
+@record
 class DealReport:
     """Validation and scores of a deal. Problems never stop scoring: the table decides.
 
@@ -692,6 +716,8 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
 
 def _roster_problems(names: list[str], rules: RuleSet) -> list[Reason]:
     """Too few or too many players, and every name written twice."""
+    if rules.min_players <= len(names) <= rules.max_players and len(set(names)) == len(names):
+        return []  # the usual table
     problems = []
     if not rules.min_players <= len(names) <= rules.max_players:
         problems.append(
@@ -727,8 +753,12 @@ class _Cards:
 
 def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     jokers_of = rules.joker_cards
-    laid = Counter([card for p in deal.players for cards in (*p.melds, *(v.cards for v in p.vists)) for card in cards])
-    laid.update([s.card for s in deal.swaps])
+    laid = Counter(chain.from_iterable(m for p in deal.players for m in p.melds))
+    for p in deal.players:
+        for v in p.vists:
+            laid.update(v.cards)
+    if deal.swaps:
+        laid.update([s.card for s in deal.swaps])
     jokers = printed = 0
     for card in jokers_of.intersection(laid):
         count = laid.pop(card)
@@ -738,14 +768,12 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     in_hands: list[Card] = []
     by_rank = rules.points_by_rank
     for p in deal.players:
-        points = hand_jokers = 0
-        for card in p.hand:
-            if card in jokers_of:
-                hand_jokers += 1
-                printed += card.rank is None
-            else:
-                in_hands.append(card)
-                points += by_rank[card.rank]  # type: ignore[index]  # a natural card has a rank
+        naturals = [card for card in p.hand if card not in jokers_of]
+        in_hands += naturals
+        points = sum([by_rank[card.rank] for card in naturals if card.rank is not None])  # a natural card has one
+        hand_jokers = len(p.hand) - len(naturals)
+        if hand_jokers:
+            printed += sum(1 for card in p.hand if card.rank is None)
         if p.hand_summary is not None:
             hand_jokers += p.hand_summary.jokers
             points += p.hand_summary.points_under(rules)
@@ -753,7 +781,7 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
         hands.append((points, hand_jokers))
     copies = laid
     if in_hands:
-        copies = Counter(laid)
+        copies = laid.copy()
         copies.update(in_hands)
     return _Cards(laid, copies, jokers, printed, hands)
 
@@ -818,6 +846,8 @@ def _apply_swaps(
 ) -> _Swaps:
     """Swaps come first, in the recorded order, on the melds as laid; the owner stops scoring the joker."""
     swaps = _Swaps({}, {}, {})
+    if not deal.swaps:
+        return swaps
     has_layout = {name for name, checks in meld_checks.items() if checks}  # a name written twice: its first seat
     for swap in deal.swaps:
         result, problem, lost = _apply_swap(swap, table, meld_checks, has_layout, rules, laid)
@@ -847,6 +877,8 @@ def _apply_vists(
     beside them (a joker put in first as K♥ would keep a natural K♥ out).
     """
     pending = [(i, k, vist) for i, p in enumerate(deal.players) for k, vist in enumerate(p.vists)]
+    if not pending:
+        return [[] for _ in deal.players]
     pending.sort(key=lambda entry: any(card in rules.joker_cards for card in entry[2].cards))  # stable
     done: dict[tuple[int, int], tuple[VistResult, Reason | None, list[Reason]]] = {}
     progress = True
@@ -933,7 +965,7 @@ def _score_player(
 ) -> tuple[PlayerScore, PlayerDetail]:
     """One player's plus (melds, vists, swaps) and minus (``hand``: its points and jokers), times the
     express ``multiplier`` (the plus of who went out, the minus of the others)."""
-    plus = sum(c.points for c in checks) + sum(v.points for v in vists)
+    plus = sum([c.points for c in checks]) + (sum([v.points for v in vists]) if vists else 0)
     if swaps.points or swaps.lost:
         plus += swaps.net(name)
     hand_points, hand_jokers = hand

@@ -22,6 +22,7 @@ from typing import Any
 
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .messages import M_, KunkenError, Reason
+from .records import record
 from .rules import SWITCHES, RuleSet
 
 _ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
@@ -40,7 +41,7 @@ class MeldKind(StrEnum):
     RUN = "run"
 
 
-@dataclass(frozen=True)
+@record
 class MeldCheck:
     """The verdict on one meld: legal or not, its kind and points, and what every joker stands for."""
 
@@ -150,7 +151,7 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
     memo = rules.meld_checks
     kept = memo.get(meld, ())
     for verdict, counts in kept:
-        if all(laid[card] == count for card, count in counts):
+        if not counts or all(laid[card] == count for card, count in counts):  # most melds read no count
             return verdict
     if not meld:
         return _illegal(meld, None, rules, Reason("no_cards", {}))

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from .records import record
 
 
 def N_(text: str) -> str:
@@ -211,7 +213,7 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Reason:
     """A rule violation or remark: a message code with its parameters.
 

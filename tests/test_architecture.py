@@ -8,7 +8,20 @@ import sys
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
-CORE = ["__init__", "cards", "rules", "melds", "deal", "draft", "messages", "session", "charts", "notation", "disputes"]
+CORE = [
+    "__init__",
+    "cards",
+    "rules",
+    "melds",
+    "deal",
+    "draft",
+    "messages",
+    "session",
+    "charts",
+    "notation",
+    "disputes",
+    "records",
+]
 FORBIDDEN = {
     "flask",
     "wtforms",

@@ -36,7 +36,7 @@ from kunken_scorer import (
     format_cards,
     parse_cards,
 )
-from kunken_scorer.cards import _parse_text
+from kunken_scorer.cards import _TEXTS
 from kunken_scorer.melds import check_parsed, laid_counts
 
 KUNKEN = "kunken"
@@ -958,7 +958,7 @@ def test_memoised_and_fresh_verdicts_agree(tokens, game, wrap):
     text = " ".join(tokens)
     first = check_meld(text, rules)
     rules.meld_checks.clear()
-    _parse_text.cache_clear()
+    _TEXTS.clear()
     fresh = check_meld(text, rules)
     again = check_meld(text, rules)
     assert first == fresh == again
