@@ -87,6 +87,31 @@ def test_the_app_speaks_russian_by_default_and_english_on_request(client, msgid)
     assert "Kunken scorer" in home_en
 
 
+@pytest.mark.parametrize(
+    ("header", "page", "api"),
+    [
+        ("en-GB,en;q=0.9,ru;q=0.8", "en", "en"),
+        ("de-DE,ru;q=0.5,en;q=0.4", "ru", "ru"),
+        ("ru-RU", "ru", "ru"),
+        ("fr-FR,de;q=0.5", "ru", "en"),  # neither of ours: Russian pages, English for scripts
+        ("", "ru", "en"),
+        ("de;q=0.1, " * 40 + "en;q=0.9", "en", "en"),  # a long header (not kept) is read all the same
+    ],
+)
+def test_the_browser_preference_picks_the_language_each_time(client, header, page, api):
+    """The preferred language of an Accept-Language header is kept per header text: every request still gets
+    its own header's answer, whatever came before it."""
+    words = {"ru": catalog("ru").get("Kunken scorer").string, "en": "Kunken scorer"}
+    refusal = {"ru": "Отправьте", "en": "Send the body as JSON"}
+    for other in ("en", "ru", header):  # the answer for each header stands, in any order
+        for _ in range(2):
+            text = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+            assert words[page] in text and words["en" if page == "ru" else "ru"] not in text
+            client.get("/", headers={"Accept-Language": other})
+    answer = client.post("/api/v1/deals/score", data="{}", headers={"Accept-Language": header})
+    assert answer.status_code == 415 and refusal[api] in answer.get_json()["error"]
+
+
 def test_the_language_switch_is_remembered_on_the_device(client):
     response = client.get("/lang/en?next=/", headers={"Accept-Language": "ru"})
     assert response.status_code == 302 and response.headers["Location"].endswith("/")

@@ -126,12 +126,14 @@ def _body() -> dict:
     Requiring the JSON content type keeps other web sites out: a browser sends a cross-site
     request with that header only after a CORS preflight, which this API never grants.
     """
-    body = g.get("body")
+    seen = g._get_current_object()  # the request's g and request, looked up once (each proxy costs a lookup)
+    body = seen.get("body")
     if body is not None:  # a recording reads it for its Idempotency-Key's digest first
         return body
-    if not _sent_as_json(request.environ.get("CONTENT_TYPE", "")):
+    asked = request._get_current_object()  # type: ignore[attr-defined]
+    if not _sent_as_json(asked.environ.get("CONTENT_TYPE", "")):
         raise ApiError(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
-    raw = _raw_body()
+    raw = _raw_body(asked)
     if not raw.strip():
         raise ApiError(400, gettext("Send a JSON object in the request body."))
     try:
@@ -141,7 +143,7 @@ def _body() -> dict:
     body = read_json(text)  # a KunkenError: 400 with its words
     if not isinstance(body, dict):
         raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
-    g.body = body
+    seen.body = body
     return body
 
 
@@ -152,7 +154,7 @@ def _sent_as_json(content_type: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
-def _raw_body() -> bytes:
+def _raw_body(asked: Any) -> bytes:
     """The body's bytes. One with a plain ``Content-Length`` within the limit is read straight from the WSGI
     input (as werkzeug reads it); any other (none, too large, damaged) goes through werkzeug, which answers
     413 past the request's limit.
@@ -160,12 +162,12 @@ def _raw_body() -> bytes:
     It pays: werkzeug's ``get_data``, ``content_length`` and ``is_json`` take 15 µs where these take 3; scoring
     a deal is 1.06× slower in the app without it, and over the network against health 1.53–1.57× → 1.43–1.53×
     (benchmarks/bench_tricks.py and bench_club.py, raw_body)."""
-    environ = request.environ
+    environ = asked.environ
     length = environ.get("CONTENT_LENGTH", "")
-    limit = request.max_content_length  # MAX_CONTENT_LENGTH, or an import's own
+    limit = asked.max_content_length  # MAX_CONTENT_LENGTH, or an import's own
     if length.isascii() and length.isdigit() and len(length) <= 9 and (limit is None or int(length) <= limit):
         return environ["wsgi.input"].read(int(length))  # PEP 3333: read no more than the length
-    return request.get_data(cache=True)  # RequestEntityTooLarge past MAX_CONTENT_LENGTH
+    return asked.get_data(cache=True)  # RequestEntityTooLarge past MAX_CONTENT_LENGTH
 
 
 def _json_kind(value: Any) -> str:
