@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from itertools import chain
+from itertools import chain, filterfalse
 from math import gcd
-from typing import Any
+from typing import Any, TypeGuard
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .melds import MeldCheck, check_parsed, extend, opens_with_run, swap_into
@@ -252,7 +252,9 @@ class Deal:
         swaps = () if redeal else _swaps(data.get("swaps"))
         count = len(swaps)
         for p in players:
-            count += len(p.hand) + sum(map(len, p.melds)) + p.short_hand_cards
+            count += len(p.hand) + sum(map(len, p.melds))
+            if p.hand_summary is not None:
+                count += p.short_hand_cards
             if p.vists:
                 count += sum(len(v.cards) for v in p.vists)
         if count > MAX_DEAL_CARDS:
@@ -438,6 +440,8 @@ def clean_name(value: Any, where: str = "name") -> str:
     >>> clean_name("  Анна ")
     'Анна'
     """
+    if _tidy(value):
+        return value
     if not isinstance(value, str):
         raise _bad(where, M_("a player's name"))
     name = " ".join(value.split())
@@ -448,12 +452,25 @@ def clean_name(value: Any, where: str = "name") -> str:
     return name
 
 
+def _tidy(value: Any) -> TypeGuard[str]:
+    """True for a name as typed most of the time: text of 1 to 40 printable characters, spaced once, not at its
+    ends (printable text holds no space but the ASCII one), which ``clean_name`` would give back as it is."""
+    return (
+        type(value) is str
+        and 0 < len(value) <= MAX_NAME
+        and value.isprintable()
+        and value[0] != " " != value[-1]
+        and "  " not in value
+    )
+
+
 def _player(raw: Any, where: str, redeal: bool) -> PlayerRecord:
     if isinstance(raw, str) and redeal:
         return PlayerRecord(clean_name(raw, where))
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise _bad(where, M_("an object with name, melds, vists and hand"))
-    name = clean_name(raw.get("name"), f"{where}.name")
+    given = raw.get("name")
+    name = given if _tidy(given) else clean_name(given, f"{where}.name")
     melds = raw.get("melds") or []
     if isinstance(melds, str):
         melds = [line for line in melds.splitlines() if line.strip()]
@@ -753,7 +770,7 @@ class _Cards:
 
 def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
     jokers_of = rules.joker_cards
-    laid = Counter(chain.from_iterable(m for p in deal.players for m in p.melds))
+    laid = Counter(chain.from_iterable(chain.from_iterable(p.melds for p in deal.players)))
     for p in deal.players:
         for v in p.vists:
             laid.update(v.cards)
@@ -766,11 +783,11 @@ def _count_cards(deal: Deal, rules: RuleSet) -> _Cards:
         printed += count if card.rank is None else 0
     hands = []
     in_hands: list[Card] = []
-    by_rank = rules.points_by_rank
+    natural_points = rules.natural_points
     for p in deal.players:
-        naturals = [card for card in p.hand if card not in jokers_of]
+        naturals = [*filterfalse(jokers_of.__contains__, p.hand)]
         in_hands += naturals
-        points = sum([by_rank[card.rank] for card in naturals if card.rank is not None])  # a natural card has one
+        points = sum(map(natural_points.__getitem__, naturals))
         hand_jokers = len(p.hand) - len(naturals)
         if hand_jokers:
             printed += sum(1 for card in p.hand if card.rank is None)

@@ -252,6 +252,15 @@ class RuleSet:
         return {}
 
     @cached_property
+    def natural_points(self) -> dict[Card, int]:
+        """Natural card -> its points; a card that plays as a joker (the wild card's copies) is not in it.
+
+        >>> RuleSet.preset().natural_points[Card.parse("K♠")], Card.parse("JK") in RuleSet.preset().natural_points
+        (10, False)
+        """
+        return {card: self.face_points(card) for card in ALL_NATURALS if card not in self.joker_cards}
+
+    @cached_property
     def points_by_rank(self) -> dict[Rank, int]:
         """Rank -> points of a natural card of that rank (computed once per rule set)."""
         table: dict[Rank, int] = {}

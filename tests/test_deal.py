@@ -1347,3 +1347,19 @@ def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing()
     assert Deal.from_dict(vists_only) and evaluate_deal(Deal.from_dict(vists_only), RuleSet.preset()).warnings == ()
     nobody = {**empty, "went_out": None}
     assert evaluate_deal(Deal.from_dict(nobody), RuleSet.preset()).warnings == ()
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=st.sampled_from(" \t\n\u00a0\u200dAaЯя-'\u0301x\x07"), max_size=45))
+def test_a_name_kept_as_typed_is_the_name_cleaning_gives(text):
+    """A name already tidy (most are) is taken as it is; it is exactly what trimming and checking it gives."""
+    from kunken_scorer.deal import _tidy, clean_name
+
+    if _tidy(text):
+        assert clean_name(text) == " ".join(text.split()) == text
+    else:
+        try:
+            cleaned = clean_name(text)
+        except DealInputError:
+            return
+        assert cleaned == " ".join(text.split()) and cleaned != text or not text.isprintable()
