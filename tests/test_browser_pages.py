@@ -357,6 +357,42 @@ def test_a_long_one_word_name_keeps_every_total_on_screen(server, phones, shots,
     assert problems == {}, problems
 
 
+#: the keys a row of the keypad shows (ranks, then suits)
+KEYS_A_ROW = """() => ['.keypad-ranks', '.keypad-suits'].map(
+  s => getComputedStyle(document.querySelector(s)).gridTemplateColumns.split(' ').length)"""
+
+
+@pytest.mark.parametrize("width", [412, 320])
+def test_with_text_twice_as_large_the_keypad_keeps_its_labels_and_leaves_room_for_the_form(
+    server, phones, shots, width
+):
+    """WCAG 1.4.4: with the text at twice its size (a phone's large-text setting) every key still holds its
+    label (fewer keys a row), the footer holding the keypad scrolls rather than cover the whole screen, and
+    the keys still type. At the usual size the keypad keeps seven keys a row."""
+    sid, edit_url = evening(server)
+    page = phones(locale="ru-RU", viewport={"width": width, "height": 800}).new_page()
+    page.goto(edit_url)
+    page.goto(f"{server}/s/{sid}/deals/new")
+    hand = page.locator("#players-0-hand")  # the first player's, on the first screen
+    hand.focus()
+    expect(page.locator("#keypad")).to_be_visible()
+    assert page.evaluate(KEYS_A_ROW) == [7, 7]
+    page.evaluate("() => { document.documentElement.style.fontSize = '36px'; }")  # the page's 18px, doubled
+    page.screenshot(path=str(shots / f"page-deal-form-keypad-large-text-ru-{width}.png"))
+    findings = [f for f in page.evaluate(LAYOUT) if f.startswith(("clipped", "key on"))]
+    ranks, suits = page.evaluate(KEYS_A_ROW)
+    footer = page.locator("#deal-footer").bounding_box()
+    assert findings == [] and ranks < 7 and suits < 7, (findings, ranks, suits)
+    assert footer["height"] <= 0.7 * 800 + 1, footer  # the form keeps the top of the screen
+    for key in ('[data-rank="10"]', '[data-suit="♥"]'):  # scrolled to in the footer, then a finger's tap
+        button = page.locator(f"#keypad {key}")
+        button.evaluate("el => el.scrollIntoView({block: 'nearest'})")
+        box = button.bounding_box()
+        assert box["y"] >= 800 - footer["height"] - 1 and box["y"] + box["height"] <= 801, (key, box)
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(hand).to_have_value(re.compile(r"^10♥\s*$"))
+
+
 def test_the_layout_check_catches_a_wide_table_a_cell_too_narrow_and_a_clipped_button(server, phones):
     """The checks above can fail."""
     page = phones().new_page()
