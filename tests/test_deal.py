@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import DEAL, kunken, naturals, ordered, rule_sets
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from kunken_scorer import (
@@ -1351,6 +1351,11 @@ def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing()
 
 @settings(max_examples=400)
 @given(st.text(alphabet=st.sampled_from(" \t\n\u00a0\u200dAaЯя-'\u0301x\x07"), max_size=45))
+@example("Анна  Мария")
+@example(" Анна")
+@example("Анна ")
+@example("А" * 41)
+@example("Анна Мария")
 def test_a_name_kept_as_typed_is_the_name_cleaning_gives(text):
     """A name already tidy (most are) is taken as it is; it is exactly what trimming and checking it gives."""
     from kunken_scorer.deal import _tidy, clean_name
