@@ -6,6 +6,8 @@ test_browser_csp.py."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import threading
@@ -14,7 +16,7 @@ import pytest
 from conftest import CSRF, hidden, phone, record, start, start_fields, text
 
 from kunken_scorer.rules import RuleSet
-from kunken_scorer.web import create_app
+from kunken_scorer.web import ROOT, create_app, inline_css
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -70,6 +72,39 @@ def test_every_kind_of_response_has_the_headers(client, app):
                 has_security_headers(response)
     has_security_headers(client.post("/sessions", data={}))  # a refused form (CSRF)
     has_security_headers(client.post("/api/v1/deals/score", data="{", content_type="application/json"))
+
+
+def test_every_page_carries_the_one_inline_stylesheet_the_csp_allows_by_its_hash(client, app):
+    sid = start(client)
+    record(client, sid)
+    base_css = inline_css((ROOT / "static" / "base.css").read_text(encoding="utf-8"))
+    pages = ["/", f"/s/{sid}", f"/s/{sid}/deals/new", f"/s/{sid}/summary", "/players", "/rules/desk", "/no-such-page"]
+    for url in pages + ["/s/no-such-session"]:
+        response = client.get(url)
+        styles = re.findall(r"<style>(.*?)</style>", text(response), flags=re.DOTALL)
+        assert styles == [base_css], url
+        digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+        assert f"style-src 'self' 'sha256-{digest}';" in response.headers["Content-Security-Policy"], url
+    # the session page (and what it shows as it is watched) needs no stylesheet fetched before it paints;
+    # the other pages link style.css after the inline one
+    session = text(client.get(f"/s/{sid}"))
+    assert not re.search(r'<link rel="stylesheet"(?![^>]*media="print")', session)
+    assert "style.css" not in text(phone(app).get(f"/s/{sid}"))
+    for url in (f"/s/{sid}/deals/new", "/"):
+        page = text(client.get(url))
+        assert page.index("<style>") < page.index('<link rel="stylesheet" href="/static/style.css')
+
+
+def test_the_inline_stylesheet_keeps_every_rule_and_drops_the_comments():
+    source = (ROOT / "static" / "base.css").read_text(encoding="utf-8")
+    kept = inline_css(source)
+    assert "/*" not in kept and "*/" not in kept and "\n " not in kept and "\n\n" not in kept
+    without_comments = re.sub(r"/\*.*?\*/", "", source, flags=re.DOTALL)
+    assert kept.count("{") == without_comments.count("{") > 40
+    assert re.sub(r"\s+", "", kept) == re.sub(r"\s+", "", without_comments)
+    assert inline_css("a { color: red; } /* a note\n over two lines */\n\n  b {\n  margin: 0; }\n") == (
+        "a { color: red; }\nb {\nmargin: 0; }"
+    )
 
 
 def test_responses_that_carry_or_set_a_token_are_never_stored(client, app):

@@ -7,7 +7,9 @@ Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` 
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import os
 import re
 import secrets
@@ -43,12 +45,25 @@ LANGUAGES = ("ru", "en")
 GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
 #: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
 SCORER_COOKIE_AGE = 365 * 24 * 3600
+
+
+def inline_css(text: str) -> str:
+    """A stylesheet as a page carries it in its ``<style>``: without comments, indents and blank lines."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+#: What every page needs (``static/base.css``), inline in each page's head: the session page needs no
+#: other stylesheet, so a phone paints the scores without fetching one first.
+BASE_CSS = Markup(inline_css((ROOT / "static" / "base.css").read_text(encoding="utf-8")))
 #: The one Content-Security-Policy of every response: this server's own scripts, styles and images
-#: only (no inline script or style), no plugins, forms posting home, and never inside a frame.
+#: only (no inline script, no style attribute, and no ``<style>`` but the one with BASE_CSS, allowed by
+#: its hash), no plugins, forms posting home, and never inside a frame.
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-    "font-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
+    "default-src 'self'; script-src 'self'; "
+    f"style-src 'self' 'sha256-{base64.b64encode(hashlib.sha256(BASE_CSS.encode()).digest()).decode()}'; "
+    "img-src 'self'; connect-src 'self'; font-src 'self'; manifest-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
 
@@ -154,6 +169,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.teardown_appcontext(_close_store)
     app.jinja_env.globals.update(
         reason_text=reason_text,
+        BASE_CSS=BASE_CSS,
         LANGUAGES=LANGUAGES,
         current_language=current_language,
         rule_lines=rule_lines,
