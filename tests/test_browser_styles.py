@@ -155,3 +155,16 @@ def test_the_check_sees_what_a_stylesheet_changes(server, phones):
     assert page.evaluate("getComputedStyle(document.body).margin") == "0px"
     page.evaluate("document.querySelector('head style').remove()")
     assert page.evaluate("getComputedStyle(document.body).margin") == "8px"
+
+
+def test_the_text_follows_the_size_the_reader_chose_in_the_browser(server, phones):
+    """The pages' 18 px are 112.5% of the browser's text size: a reader who set 20 px gets 22.5 px."""
+    page = phones().new_page()
+    page.goto(server + "/")
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "18px"
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 20, "fixed": 16}})
+    page.reload()
+    assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == "22.5px"
+    assert page.evaluate("getComputedStyle(document.querySelector('h1')).fontSize") == "33.75px"  # 1.5rem
