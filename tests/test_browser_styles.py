@@ -9,6 +9,7 @@ the computed style of every element is taken, every panel open, then again with 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -34,18 +35,36 @@ DEALS = [
         "went_out": "Борис",
         "express": True,
     },
+    {  # recorded anyway, with a note: an illegal meld
+        "players": [{"name": "Анна", "melds": ["2♠ 5♥ 9♦"]}, {"name": "Борис", "hand": "K♠"}, {"name": "Вера"}],
+        "went_out": "Вера",
+        "override": True,
+        "note": "так договорились",
+    },
+    {  # a swap, and a warning: Вера went out having laid nothing
+        "players": [
+            {"name": "Анна", "melds": ["K♠ K♣ JK"]},
+            {"name": "Борис", "melds": ["5♥ JK 7♥"]},
+            {"name": "Вера", "hand": ""},
+        ],
+        "swaps": [{"by": "Борис", "from": "Анна", "meld": 0, "card": "K♦"}],
+        "went_out": "Вера",
+    },
 ]
 
-#: every element's computed style (but the sizes a text's length decides) and its ::before, panels open;
+#: every element's computed style (but the sizes a text's length decides), its ::before and ::after,
+#: panels open;
 #: kept in the page as ``window.styles``
 STYLES = """() => {
   document.querySelectorAll('details').forEach(d => { d.open = true; });
   const sized = /^(width|height|(min-)?(inline|block)-size|d|perspective-origin|transform-origin)$/;
-  window.styles = [...document.querySelectorAll('body *')].map(el => {
-    const style = getComputedStyle(el), before = getComputedStyle(el, '::before');
+  window.styles = [...document.querySelectorAll('html, body, body *')].map(el => {
+    const style = getComputedStyle(el);
+    const before = getComputedStyle(el, '::before'), after = getComputedStyle(el, '::after');
     const seen = {};
     for (const name of style) if (!sized.test(name)) seen[name] = style.getPropertyValue(name);
     seen['::before'] = before.content + ' ' + before.color;
+    seen['::after'] = after.content + ' ' + after.color;
     return [el.tagName + '#' + el.id + '.' + el.getAttribute('class'), seen];
   });
   return window.styles.length;
@@ -84,8 +103,9 @@ def api(base: str, path: str, body=None, token: str | None = None) -> dict:
         return json.loads(answer.read())
 
 
-def session_with(base: str, deals: int) -> tuple[str, str]:
-    made = api(base, "/api/v1/sessions", {"players": PLAYERS, "target": {"kind": "deals", "value": 40}})
+def session_with(base: str, deals: int, target: dict | None = None) -> tuple[str, str]:
+    target = target or {"kind": "deals", "value": 40}
+    made = api(base, "/api/v1/sessions", {"players": PLAYERS, "target": target})
     for i in range(deals):
         api(base, f"/api/v1/sessions/{made['id']}/deals", DEALS[i % len(DEALS)], made["edit_token"])
     return made["id"], made["edit_token"]
@@ -106,14 +126,24 @@ def test_the_session_page_needs_no_stylesheet_but_its_own(server, phones, width,
     phone = {"viewport": {"width": width, "height": 915}, "color_scheme": scheme}
     first, first_token = session_with(server, 0)
     long, long_token = session_with(server, 30)
-    short, _ = session_with(server, 3)
+    short, _ = session_with(server, 5)
+    out, _ = session_with(server, 5, {"kind": "penalty", "value": 20})  # Вера out after deal 3 (−25)
     seen: dict[str, list[str]] = {}
 
     viewer = phones(locale="ru-RU", **phone).new_page()
-    for name, sid in (("watching a long evening", long), ("watching, no deals", first)):
+    watched = (("watching a long evening", long), ("watching, no deals", first), ("a player out", out))
+    for name, sid in watched:
         viewer.goto(f"{server}/s/{sid}")
         expect(viewer.locator("#live")).to_be_visible()
         seen[name] = differences(viewer)
+        if sid == long:  # every kind of deal the page shows is there: the earlier ones, a note, a warning
+            for shown in ("#earlier-deals", "tr.redeal", "q.note", ".tag.bad", "details.warnings", ".went-out"):
+                expect(viewer.locator(shown).first).to_be_attached()
+            swap = viewer.locator("tr.deal-info").filter(has_text=re.compile("[KК]♦"))  # K♦ for the joker
+            expect(swap).not_to_have_count(0)
+        if sid == out:
+            expect(viewer.locator("#totals tr.out")).not_to_have_count(0)
+            expect(viewer.locator(".banner")).to_be_visible()
     viewer.goto(f"{server}/s/{short}")
     with viewer.expect_navigation():
         viewer.locator("#take-seat-1").tap()

@@ -48,13 +48,16 @@ SCORER_COOKIE_AGE = 365 * 24 * 3600
 
 
 def inline_css(text: str) -> str:
-    """A stylesheet as a page carries it in its ``<style>``: without comments, indents and blank lines."""
+    """A stylesheet as a page carries it in its ``<style>``: without a byte order mark, comments, indents
+    and blank lines."""
+    text = text.removeprefix("\ufeff")
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)
     return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 #: What every page needs (``static/base.css``), inline in each page's head: the session page needs no
-#: other stylesheet, so a phone paints the scores without fetching one first.
+#: other stylesheet, so a phone paints the scores without fetching one first. Read when the app is
+#: imported (an edit shows after a restart; ``flask --debug`` reloads on Python files only).
 BASE_CSS = Markup(inline_css((ROOT / "static" / "base.css").read_text(encoding="utf-8")))
 #: The one Content-Security-Policy of every response: this server's own scripts, styles and images
 #: only (no inline script, no style attribute, and no ``<style>`` but the one with BASE_CSS, allowed by
