@@ -35,6 +35,7 @@ __all__ = [
     "DraftClosed",
     "KeyReused",
     "NotFound",
+    "SeatHeld",
     "SessionEnded",
     "StorageUnavailable",
     "Store",
@@ -88,6 +89,17 @@ class StorageUnavailable(StoreError):
         else:
             kind = "unknown"
         return cls(kind, str(error))
+
+
+class SeatHeld(StoreError):
+    """Another phone holds the seat, and the request is neither the scorer's, nor the holder's, nor sent with a
+    valid move code for it: nothing changed. ``wrong_code``: a move code was sent, and it is not (or no longer)
+    one for this seat."""
+
+    def __init__(self, seat: int, wrong_code: bool = False) -> None:
+        super().__init__(f"Seat {seat} is held by another phone.")
+        self.seat = seat
+        self.wrong_code = wrong_code
 
 
 class DraftClosed(Conflict):
@@ -314,6 +326,28 @@ def m010_key_requests(db: Database) -> None:
     db.table("idempotency").add_column("request", str)
 
 
+@migrations()
+def m011_seat_moves(db: Database) -> None:
+    """The one move code of each held seat (issue 33): a short code to type and a long secret for the one-time
+    link, both kept as hashes only, when they stop working, and the wrong tries made against the code."""
+    db.table("seat_moves").create(
+        {
+            "session_id": str,
+            "seat": int,
+            "code_hash": str,
+            "link_hash": str,
+            "created_at": str,
+            "expires_at": str,
+            "wrong_tries": int,
+        },
+        pk=("session_id", "seat"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["code_hash", "link_hash", "created_at", "expires_at", "wrong_tries"],
+        strict=True,
+    )
+    db.table("seat_moves").create_index(["link_hash"], unique=True)
+
+
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 
@@ -337,6 +371,19 @@ def _dumps(value: Any) -> str:
 def _hash_token(token: str) -> str:
     """Return the sha256 hex digest of an edit token."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+#: How long a seat's move code (and its one-time link) works, how many digits it has, and how many wrong
+#: tries it takes before it stops working: one guess in 200,000 per code, and a new code needs the holder
+#: or the scorer.
+MOVE_CODE_LIFETIME = timedelta(minutes=10)
+MOVE_CODE_DIGITS = 6
+MOVE_CODE_TRIES = 5
+
+
+def _move_code_hash(session_id: str, seat: int, code: str) -> str:
+    """A move code as the store keeps it: hashed together with its session and seat."""
+    return _hash_token(f"{session_id}:{seat}:{''.join(code.split())}")  # "123 456" as typed is 123456
 
 
 def _derived_token(old: str, key: str) -> str:
@@ -1254,10 +1301,20 @@ class Store:
             self._check_writable(self._seat_row(session_id, seat))
             self._check_deal_number(session_id, deal, generation)
             current = self._one(
-                "SELECT revision FROM draft_parts WHERE session_id = ? AND seat = ?", [session_id, seat]
+                "SELECT part, revision, written_by, written_at FROM draft_parts WHERE session_id = ? AND seat = ?",
+                [session_id, seat],
             )
             stored = current["revision"] if current else 0
             if revision is not None and revision != stored:
+                if current is not None and part is not None and json.loads(current["part"]) == part:
+                    # the same part sent again (a phone that did not hear the answer): stored once, not a conflict
+                    return {
+                        "part": part,
+                        "revision": stored,
+                        "written_by": current["written_by"],
+                        "written_at": current["written_at"],
+                        "version": self._draft_version(session_id),
+                    }
                 raise Conflict("This part was changed on another phone since you saw it.")
             now = _now()
             if part is None:
@@ -1298,22 +1355,108 @@ class Store:
             self._throw_parts(session_id)
             return self._touch_draft(session_id, _now(), {})
 
-    def take_seat(self, session_id: str, seat: int) -> tuple[str, bool]:
-        """Give ``seat`` to a new phone; return (its seat token, True if another phone held the seat)."""
-        token = secrets.token_urlsafe(18)
+    def take_seat(
+        self, session_id: str, seat: int, *, token: str | None = None, scorer: bool = False, move: str | None = None
+    ) -> tuple[str, bool]:
+        """Give ``seat`` to this phone; return (its seat token, True if another phone held the seat).
+
+        The one rule of who may take a seat (the pages and the API both come here):
+
+        - a free seat: anyone;
+        - the seat this phone holds already (``token`` is its seat token): nothing changes, the same token back;
+        - a seat another phone holds: the scorer (``scorer``: the caller checked the edit token), or a phone
+          sending ``move``, the seat's move code or the secret of its one-time link, which it uses up. The old
+          phone's token stops at once; the part already entered stays.
+
+        Anyone else gets ``SeatHeld`` and nothing changes, except that a wrong ``move`` counts against the
+        seat's move code: after ``MOVE_CODE_TRIES`` wrong ones it stops working (ask for a new one).
+        """
+        refused: SeatHeld | None = None
         with self._write():
             self._check_writable(self._seat_row(session_id, seat))
             now = _now()
-            held = (
-                self.db.execute("SELECT 1 FROM seats WHERE session_id = ? AND seat = ?", [session_id, seat]).fetchone()
-                is not None
+            held = self._one("SELECT holder_hash FROM seats WHERE session_id = ? AND seat = ?", [session_id, seat])
+            if held is not None:
+                if token and hmac.compare_digest(_hash_token(token), held["holder_hash"]):
+                    return token, False
+                if not scorer and not (move and self._use_move(session_id, seat, move, now)):
+                    refused = SeatHeld(seat, wrong_code=bool(move))
+            if refused is None:
+                token = secrets.token_urlsafe(18)
+                self.db.table("seats").upsert(
+                    {"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token), "taken_at": now},
+                    pk=("session_id", "seat"),
+                )
+                self._drop_move(session_id, seat)  # a code belongs to one phone's holding of the seat
+                self._touch_draft(session_id, now)
+        if refused is not None:  # raised after the write: a wrong try is kept
+            raise refused
+        assert token is not None
+        return token, held is not None
+
+    def _use_move(self, session_id: str, seat: int, move: str, now: str) -> bool:
+        """True when ``move`` is the seat's live move code (or its link's secret); a wrong one is counted."""
+        row = self._one(
+            "SELECT code_hash, link_hash, expires_at, wrong_tries FROM seat_moves WHERE session_id = ? AND seat = ?",
+            [session_id, seat],
+        )
+        if row is None or row["expires_at"] <= now or row["wrong_tries"] >= MOVE_CODE_TRIES:
+            return False
+        # both compared, in constant time: neither answer says which one was close
+        right_code = hmac.compare_digest(_move_code_hash(session_id, seat, move), row["code_hash"])
+        right_link = hmac.compare_digest(_hash_token(move), row["link_hash"])
+        if right_code or right_link:
+            return True
+        self.db.execute(
+            "UPDATE seat_moves SET wrong_tries = wrong_tries + 1 WHERE session_id = ? AND seat = ?", [session_id, seat]
+        )
+        return False
+
+    def _drop_move(self, session_id: str, seat: int) -> None:
+        self.db.execute("DELETE FROM seat_moves WHERE session_id = ? AND seat = ?", [session_id, seat])
+
+    def new_move_code(self, session_id: str, seat: int, token: str | None = None) -> dict | None:
+        """A new one-time move code for ``seat``, replacing the seat's earlier one: ``{"code", "link",
+        "expires_at"}`` (``code`` to type, ``link`` the secret of the one-time link; only their hashes are kept).
+
+        With ``token``, only for the phone holding the seat; without, the caller is the scorer (it checked the
+        edit token). None when nobody holds the seat, or ``token`` does not hold it.
+        """
+        with self._write():
+            self._check_writable(self._seat_row(session_id, seat))
+            held = self._one("SELECT holder_hash FROM seats WHERE session_id = ? AND seat = ?", [session_id, seat])
+            if held is None or (token is not None and not hmac.compare_digest(_hash_token(token), held["holder_hash"])):
+                return None
+            code = f"{secrets.randbelow(10**MOVE_CODE_DIGITS):0{MOVE_CODE_DIGITS}d}"
+            link = secrets.token_urlsafe(16)  # 128 random bits: the link cannot be guessed, the code is counted
+            now = datetime.now(UTC)
+            expires_at = (now + MOVE_CODE_LIFETIME).isoformat(timespec="microseconds")
+            self.db.execute(
+                "INSERT INTO seat_moves (session_id, seat, code_hash, link_hash, created_at, expires_at, wrong_tries)"
+                " VALUES (?, ?, ?, ?, ?, ?, 0) ON CONFLICT (session_id, seat) DO UPDATE SET"
+                " code_hash = excluded.code_hash, link_hash = excluded.link_hash, created_at = excluded.created_at,"
+                " expires_at = excluded.expires_at, wrong_tries = 0",
+                [
+                    session_id,
+                    seat,
+                    _move_code_hash(session_id, seat, code),
+                    _hash_token(link),
+                    now.isoformat(timespec="microseconds"),
+                    expires_at,
+                ],
             )
-            self.db.table("seats").upsert(
-                {"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token), "taken_at": now},
-                pk=("session_id", "seat"),
-            )
-            self._touch_draft(session_id, now)
-        return token, held
+        return {"code": code, "link": link, "expires_at": expires_at}
+
+    def move_of(self, session_id: str, link: str) -> int | None:
+        """The seat a one-time link's secret moves, while it still works (unused, in time, not tried too often);
+        None otherwise. Reads only: the link's page changes nothing."""
+        row = self._one(
+            "SELECT seat, expires_at, wrong_tries FROM seat_moves WHERE session_id = ? AND link_hash = ?",
+            [session_id, _hash_token(link)],
+        )
+        if row is None or row["expires_at"] <= _now() or row["wrong_tries"] >= MOVE_CODE_TRIES:
+            return None
+        return row["seat"]
 
     def free_seat(self, session_id: str, seat: int, token: str | None = None) -> bool:
         """Free ``seat`` (only if ``token`` holds it, when given); return True if it was held."""
@@ -1322,6 +1465,7 @@ class Store:
             if token is not None and self.seat_of(session_id, token) != seat:
                 return False
             gone = self.db.execute("DELETE FROM seats WHERE session_id = ? AND seat = ?", [session_id, seat]).rowcount
+            self._drop_move(session_id, seat)
             if gone:
                 self._touch_draft(session_id, _now())
             return bool(gone)

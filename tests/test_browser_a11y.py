@@ -99,6 +99,45 @@ def test_the_seat_pages_pass_axe(server, phones, locale, tmp_path):
 
 
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_the_seat_move_pages_pass_axe(server, phones, locale, tmp_path):
+    """A held seat moves only with consent (issue 33): the refusal with its code form, the move code's page
+    (the holder's and the scorer's), the one-time link's page, and the page of a link used up."""
+    from test_browser_seats import part_ready
+
+    shots = shots_dir(tmp_path)
+    scorer = phones(locale=locale).new_page()
+    url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
+    player = phones(locale=locale).new_page()
+    player.goto(url)
+    tap_and_wait(player, "#take-seat-0")
+    part_ready(player)
+    stranger = phones(locale=locale).new_page()
+    stranger.goto(url)
+    tap_and_wait(stranger, "#take-seat-0")
+    expect(stranger.locator("#move-code-form")).to_be_visible()
+    assert violations(stranger) == [], "session page refusing a held seat, with the move code form"
+    no_horizontal_overflow(stranger)
+    tap_and_wait(player, "#move-to-phone")
+    assert violations(player) == [], "the holder's move code page"
+    no_horizontal_overflow(player)
+    player.screenshot(path=str(shots / f"seat-move-holder-{locale[:2]}.png"), full_page=True)
+    tap_and_wait(scorer, "#open-draft")
+    tap_and_wait(scorer, "#move-seat-0")
+    assert violations(scorer) == [], "the scorer's move code page"
+    link = scorer.locator("#move-link").get_attribute("href")
+    stranger.goto(link)
+    assert violations(stranger) == [], "the one-time link's page"
+    no_horizontal_overflow(stranger)
+    stranger.screenshot(path=str(shots / f"seat-move-link-{locale[:2]}.png"), full_page=True)
+    tap_and_wait(stranger, "#take-moved-seat")
+    part_ready(stranger)
+    stranger.goto(link)
+    expect(stranger.locator("#move-expired")).to_be_visible()
+    assert violations(stranger) == [], "a one-time link used up"
+    stranger.screenshot(path=str(shots / f"seat-move-used-{locale[:2]}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
 def test_a_table_of_ten_plays_ordered_rummy_from_the_start_form(server, phones, locale, tmp_path):
     """ "Any number of players": seats 9 to 12 wait behind "More seats"; ten players start, record a deal
     and read the scoreboard and the summary, each page passing axe and fitting the phone's width."""

@@ -110,7 +110,7 @@ def test_three_phones_assemble_the_reference_deal(server, phones, tmp_path):
     print(f"taps: Анна {anna_taps}, Борис {boris_taps}")
 
 
-def test_a_phone_is_told_live_when_its_seat_is_taken_and_sees_the_scorers_correction(server, phones, tmp_path):
+def test_a_phone_is_told_live_when_the_scorer_moves_its_seat_and_sees_the_scorers_correction(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     scorer = phones(locale="en-US").new_page()
     session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
@@ -128,10 +128,33 @@ def test_a_phone_is_told_live_when_its_seat_is_taken_and_sees_the_scorers_correc
     expect(first.locator("#player-melds")).to_have_value(re.compile(r"^A♠ A♥ A♦ A♣\s*$"), timeout=10_000)
     expect(first.locator("#saved-state")).to_have_attribute("data-written-by", "scorer")
 
-    # Another phone takes her seat: the first phone is told, and can no longer write.
+    # Another phone cannot just take her seat: it is told whom to ask, and her phone goes on writing.
     second = phones(locale="en-US").new_page()
-    take_seat(second, session_url, 0)
+    second.goto(session_url)
+    tap_and_wait(second, "#take-seat-0")
+    expect(second.locator(".flash.error")).to_contain_text("The seat of Anna is held by another phone")
+    expect(second.locator("#move-seat")).to_have_value("0")
+    second.screenshot(path=str(shots / "seat-held-en.png"), full_page=False)
+    no_horizontal_overflow(second)
+    expect(first.locator("#seat-lost")).to_have_count(0)
+    expect(first.locator("#player-melds")).to_be_enabled()
+
+    # The scorer moves her seat to the second phone with the one-time link: the first phone is told,
+    # and can no longer write; her part stays.
+    tap_and_wait(scorer, "#draft-link")
+    tap_and_wait(scorer, "#move-seat-0")
+    expect(scorer.locator("#move-code")).to_have_text(re.compile(r"^\s*Move code: \d{3} \d{3}\s*$"))
+    expect(scorer.locator("#seat-move svg.qr")).to_be_visible()
+    scorer.screenshot(path=str(shots / "seat-move-scorer-en.png"), full_page=True)
+    no_horizontal_overflow(scorer)
+    second.goto(scorer.locator("#move-link").get_attribute("href"))
+    expect(second.locator("#take-moved-seat")).to_have_text("This is me: take the seat of Anna")
+    second.screenshot(path=str(shots / "seat-move-link-en.png"), full_page=False)
+    no_horizontal_overflow(second)
+    tap_and_wait(second, "#take-moved-seat")
+    part_ready(second)
     expect(second.locator(".flash.ok")).to_contain_text("Another phone held this seat")
+    expect(second.locator("#player-melds")).to_have_value(re.compile(r"^A♠ A♥ A♦ A♣\s*$"))
     expect(first.locator("#seat-lost")).to_contain_text("Another phone took the seat of Anna", timeout=10_000)
     expect(first.locator("#player-melds")).to_be_disabled()
     first.screenshot(path=str(shots / "seat-taken-en.png"), full_page=False)
@@ -155,3 +178,46 @@ def test_the_session_page_offers_the_seats_on_a_phone(server, phones, tmp_path):
     expect(scorer.locator("#open-draft")).to_contain_text("1")
     scorer.screenshot(path=str(shots / "session-scorer-draft-link-ru.png"), full_page=False)
     no_horizontal_overflow(scorer)
+
+
+def test_a_stranger_cannot_take_a_held_seat_and_the_holder_moves_it_with_a_code(server, phones, tmp_path):
+    """Анна's seat stays hers against a stranger; her own phone shows a move code, typed on her new phone."""
+    shots = shots_dir(tmp_path)
+    scorer = phones(locale="ru-RU").new_page()
+    session_url = start_on_phone(scorer, server, ["Анна", "Борис"], "cards")
+    anna = phones(locale="ru-RU").new_page()
+    take_seat(anna, session_url, 0)
+    anna.locator("#player-melds").fill("A♠ A♥ A♦")
+    saved(anna, revision=1)
+
+    stranger = phones(locale="ru-RU").new_page()
+    stranger.goto(session_url)
+    tap_and_wait(stranger, "#take-seat-0")
+    expect(stranger.locator(".flash.error")).to_be_visible()
+    expect(stranger.locator("#move-code-form")).to_be_visible()
+    stranger.screenshot(path=str(shots / "seat-held-ru.png"), full_page=False)
+    no_horizontal_overflow(stranger)
+    stranger.locator("#move-code").fill("000000")  # a guess
+    tap_and_wait(stranger, "#take-with-code")
+    expect(stranger.locator(".flash.error")).to_be_visible()
+    expect(stranger.locator("#seats")).not_to_contain_text("Анна.")  # no "This phone is Анна."
+    expect(anna.locator("#player-melds")).to_be_enabled()
+    expect(anna.locator("#seat-lost")).to_have_count(0)
+
+    # Анна's phone moves the seat: the code, typed on her new phone's session page, takes it.
+    expect(anna.locator("#move-to-phone")).to_be_visible()
+    anna.screenshot(path=str(shots / "part-move-button-ru.png"), full_page=True)
+    tap_and_wait(anna, "#move-to-phone")
+    code = anna.locator("#move-code").inner_text().split()[-2:]
+    anna.screenshot(path=str(shots / "seat-move-holder-ru.png"), full_page=True)
+    no_horizontal_overflow(anna)
+    new_phone = phones(locale="ru-RU").new_page()
+    new_phone.goto(session_url)
+    new_phone.locator("#move-seat").select_option("0")
+    new_phone.locator("#move-code").fill(" ".join(code))
+    tap_and_wait(new_phone, "#take-with-code")
+    part_ready(new_phone)
+    expect(new_phone.locator("#player-melds")).to_have_value(re.compile(r"^Т♠ Т♥ Т♦\s*$"))
+    anna.goto(session_url.rstrip("/") + "/draft/0")
+    expect(anna.locator("#seat-lost")).to_be_visible()
+    expect(anna.locator("#player-melds")).to_be_disabled()

@@ -208,7 +208,7 @@ class Sender:
 
     def __init__(self, client):
         self.client = client
-        self.values = {"<id>": None, "<edit_token>": None, "<seat_token>": None}
+        self.values = {"<id>": None, "<edit_token>": None, "<seat_token>": None, "<move_code>": None}
 
     def _fill(self, text: str) -> str:
         for placeholder, value in self.values.items():
@@ -225,22 +225,26 @@ class Sender:
             assert example.body is None, f"{example.name}: a GET example has no body"
             response = self.client.get(path, headers=headers)
         else:
+            body = self._fill(example.body or "")
             if example.body_lang == "json":
-                json.loads(example.body)  # the documented body is valid JSON
+                json.loads(body)  # the documented body is valid JSON
             response = self.client.open(
                 path,
                 method=example.method,
                 headers=headers,
-                data=(example.body or "").encode("utf-8"),
+                data=body.encode("utf-8"),
                 content_type=content_type,
             )
         answer = response.get_json(silent=True)
         if response.status_code == 201 and isinstance(answer, dict) and "edit_token" in answer:
             self.values = {"<id>": answer["id"], "<edit_token>": answer["edit_token"], "<seat_token>": None}
+            self.values["<move_code>"] = None
         if response.status_code == 200 and isinstance(answer, dict) and "edit_token" in answer:
             self.values["<edit_token>"] = answer["edit_token"]  # a new scorer link
         if response.status_code == 200 and isinstance(answer, dict) and "seat_token" in answer:
             self.values["<seat_token>"] = answer["seat_token"]
+        if response.status_code == 201 and isinstance(answer, dict) and "move_code" in answer:
+            self.values["<move_code>"] = answer["move_code"]  # a seat's move code, sent in a later body
         return response, answer
 
 

@@ -240,21 +240,113 @@ def test_a_seat_cookie_naming_no_seat_is_no_seat(app, seat):
     assert viewer.get(f"/s/{sid}/me").location.endswith(f"/s/{sid}")  # no seat: the session page
 
 
-def test_a_second_phone_takes_the_seat_visibly_and_the_first_is_told(app, store):
+def test_a_stranger_cannot_take_a_held_seat_and_is_told_whom_to_ask(app, store):
+    sid, _ = start_api(app.test_client())
+    anna, stranger = phone(app), phone(app)
+    take(anna, sid, 0)
+    page = text(anna.get(f"/s/{sid}/draft/0"))
+    assert anna.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦")).status_code == 200
+    holder = store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ?", [sid]).fetchone()
+    refused = take(stranger, sid, 0)
+    assert refused.status_code == 303 and refused.location.endswith(f"/s/{sid}?held=0")
+    assert f"kunken_seat_{sid}" not in refused.headers.get("Set-Cookie", "")
+    shown = text(stranger.get(refused.location))
+    assert "The seat of Anna is held by another phone. Ask the scorer to move it to this phone" in shown
+    assert 'id="move-code-form"' in shown and '<option value="0" selected>Anna</option>' in shown
+    # nothing changed for Anna: her token, her part, her page
+    assert store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ?", [sid]).fetchone() == holder
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]
+    mine = text(anna.get(f"/s/{sid}/draft/0"))
+    assert 'id="seat-lost"' not in mine and 'id="move-to-phone"' in mine
+    # the stranger's page offers the seat back (it is refused the same way) and writes nothing
+    told = text(stranger.get(f"/s/{sid}/draft/0"))
+    assert 'id="take-back"' in told and 'id="move-to-phone"' not in told
+    assert stranger.post(f"/s/{sid}/draft/0", data=part_data(told, melds="JK JK JK")).status_code == 403
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]
+    # taking it again from its own phone changes nothing
+    again = take(anna, sid, 0)
+    assert again.status_code == 303 and again.location.endswith(f"/s/{sid}/draft/0")
+    assert "already holds the seat of Anna" in text(anna.get(again.location))
+    assert store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ?", [sid]).fetchone() == holder
+
+
+def test_the_holder_moves_its_seat_with_a_one_time_link_and_the_first_phone_is_told(app, store):
     sid, _ = start_api(app.test_client())
     first, second = phone(app), phone(app)
     take(first, sid, 0)
     page = text(first.get(f"/s/{sid}/draft/0"))
     assert first.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦")).status_code == 200
-    taken = second.get(take(second, sid, 0).location)
-    assert "Another phone held this seat" in text(taken)
+    moved = first.post(f"/s/{sid}/seats/0/move", data={"csrf_token": CSRF.search(page)[1]})
+    assert moved.status_code == 200 and moved.headers["Cache-Control"] == "no-store"
+    shown = text(moved)
+    code = re.search(r'id="move-code"><span class="visually-hidden">Move code: </span>(\d{3} \d{3})<', shown)[1]
+    link = re.search(r'id="move-link" href="([^"]+)"', shown)[1]
+    assert '<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="QR code to take the seat of Anna"' in shown
+    path = link[link.index("/s/") :]
+    # the link's page changes nothing, however often it is opened
+    for _ in range(2):
+        landing = second.get(path)
+        assert landing.status_code == 200 and landing.headers["Cache-Control"] == "no-store"
+    assert store.seat_of(sid, None) is None and "This is me: take the seat of Anna" in text(landing)
+    assert first.get(f"/s/{sid}/draft/0").status_code == 200 and 'id="seat-lost"' not in text(
+        first.get(f"/s/{sid}/draft/0")
+    )
+    landed = text(landing)
+    taken = second.post(
+        f"/s/{sid}/seat",
+        data={
+            "csrf_token": CSRF.search(landed)[1],
+            "seat": hidden(landed, "seat"),
+            "move_code": hidden(landed, "move_code"),
+        },
+    )
+    assert taken.status_code == 303 and taken.location.endswith(f"/s/{sid}/draft/0")
+    assert f"kunken_seat_{sid}=0." in taken.headers["Set-Cookie"]
+    assert "Another phone held this seat" in text(second.get(taken.location))
     told = text(first.get(f"/s/{sid}/draft/0"))
     assert 'id="seat-lost"' in told and "Another phone took the seat of Anna" in told
-    refused = first.post(f"/s/{sid}/draft/0", data=part_data(told, melds="K♠ K♥ K♦"))
-    assert refused.status_code == 403
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]  # nothing lost, nothing written
-    page = text(taken)
-    assert second.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦\n2♦ 3♦ 4♦")).status_code == 200
+    assert first.post(f"/s/{sid}/draft/0", data=part_data(told, melds="K♠ K♥ K♦")).status_code == 403
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]  # the part stays
+    # used: neither the link nor the code works again
+    gone = second.get(path)
+    assert gone.status_code == 404 and "This link no longer works" in text(gone)
+    third = phone(app)
+    again = text(third.get(f"/s/{sid}"))
+    refused = third.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(again)[1], "seat": "0", "move_code": code})
+    assert "That move code is wrong, used or expired" in text(third.get(refused.location))
+    assert store.seat_of(sid, None) is None
+
+
+def test_the_scorer_moves_a_seat_and_a_code_typed_on_the_session_page_takes_it(app, store):
+    sid, token = start_api(app.test_client())
+    anna, scorer, new_phone = phone(app), scorer_phone(app, sid, token), phone(app)
+    take(anna, sid, 0)
+    draft_page = text(scorer.get(f"/s/{sid}/draft"))
+    assert 'id="move-seat-0"' in draft_page and 'id="move-seat-1"' not in draft_page
+    shown = text(scorer.post(f"/s/{sid}/seats/0/move", data={"csrf_token": CSRF.search(draft_page)[1]}))
+    code = re.search(r"(\d{3}) (\d{3})<", shown)
+    assert code and f'href="/s/{sid}/draft" id="back-link"' in shown
+    session_page = text(new_phone.get(f"/s/{sid}"))
+    assert 'id="move-code-form"' in session_page and '<option value="0">Anna</option>' in session_page
+    taken = new_phone.post(
+        f"/s/{sid}/seat",
+        data={"csrf_token": CSRF.search(session_page)[1], "seat": "0", "move_code": f" {code[1]} {code[2]} "},
+    )
+    assert taken.status_code == 303 and taken.location.endswith(f"/s/{sid}/draft/0")
+    assert "Another phone took the seat of Anna" in text(anna.get(f"/s/{sid}/draft/0"))
+    # a code for one seat is none for another; nobody but the holder or the scorer makes one
+    assert (
+        new_phone.post(f"/s/{sid}/seats/1/move", data={"csrf_token": CSRF.search(session_page)[1]}).status_code == 403
+    )
+    page = text(anna.get(f"/s/{sid}"))
+    lost = anna.post(f"/s/{sid}/seats/0/move", data={"csrf_token": CSRF.search(page)[1]})  # no longer hers
+    assert lost.status_code == 303 and "Another phone took the seat of Anna" in text(anna.get(lost.location))
+    # the scorer's phone may take a held seat itself (the scorer's rule), and a free seat's code is none
+    assert (
+        scorer.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(draft_page)[1], "seat": "0"}).status_code == 303
+    )
+    free = scorer.post(f"/s/{sid}/seats/2/move", data={"csrf_token": CSRF.search(draft_page)[1]})
+    assert "Nobody holds the seat of Vera" in text(scorer.get(free.location))
 
 
 def test_the_scorer_frees_a_seat_and_its_phone_is_told(app, store):
@@ -517,8 +609,8 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
 def test_the_api_refuses_writes_without_the_seat_and_an_old_token_after_a_takeover(client):
     sid, token = start_api(client)
     old = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
-    new = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()
-    assert new["took_over"] is True
+    new = client.post(f"/api/v1/sessions/{sid}/seats/0", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert new["took_over"] is True  # the scorer moved the seat
     body = {"revision": 0, **ANNA}
     assert (
         client.put(
@@ -557,6 +649,142 @@ def test_the_api_refuses_writes_without_the_seat_and_an_old_token_after_a_takeov
             f"/api/v1/sessions/{sid}/draft/parts/0", json=bad, headers={"Authorization": f"Bearer {token}"}
         )
         assert response.status_code == 400 and response.get_json()["error"], bad
+
+
+def _bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _seat_state(store, sid):
+    """(holder hash, part) of seat 0: what a refused request must leave as it was."""
+    holder = store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ? AND seat = 0", [sid]).fetchone()
+    return holder, store.draft(sid)["parts"].get(0)
+
+
+def test_the_api_refuses_a_stranger_a_held_seat_and_nothing_changes_for_its_phone(client, store):
+    sid, _ = start_api(client)
+    anna = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()
+    assert anna["took_over"] is False
+    written = client.put(
+        f"/api/v1/sessions/{sid}/draft/parts/0", json={"revision": 0, **ANNA}, headers=_bearer(anna["seat_token"])
+    )
+    assert written.status_code == 200
+    before = _seat_state(store, sid)
+    version = store.draft(sid)["version"]
+    for headers, body in (({}, None), (_bearer("not-a-token"), None), ({}, {}), ({}, {"move_code": None})):
+        refused = client.post(f"/api/v1/sessions/{sid}/seats/0", headers=headers, json=body)
+        assert refused.status_code == 409
+        assert refused.get_json() == {
+            "error": "The seat of Anna is held by another phone. Ask the scorer to move it to this phone, "
+            "or ask Anna’s phone for its move code.",
+            "code": "seat_held",
+        }
+    assert _seat_state(store, sid) == before and store.draft(sid)["version"] == version
+    again = client.put(
+        f"/api/v1/sessions/{sid}/draft/parts/0",
+        json={"revision": 1, "melds": ["K♠ K♥ K♦"]},
+        headers=_bearer(anna["seat_token"]),
+    )
+    assert again.status_code == 200  # her token still writes
+    # her own phone taking it again: the same token, nothing taken over, nothing changed
+    same = client.post(f"/api/v1/sessions/{sid}/seats/0", headers=_bearer(anna["seat_token"])).get_json()
+    assert same == {"seat": 0, "player": "Anna", "seat_token": anna["seat_token"], "took_over": False}
+    assert store.draft(sid)["version"] == version + 1  # the part written, not the seat taken again
+    # a free seat is anyone's, as before; in Russian the refusal is Russian
+    assert client.post(f"/api/v1/sessions/{sid}/seats/1").status_code == 200
+    russian = client.post(f"/api/v1/sessions/{sid}/seats/0", headers={"Accept-Language": "ru"})
+    assert russian.status_code == 409 and russian.get_json()["code"] == "seat_held"
+
+
+def test_the_api_scorer_takes_a_held_seat_over(client, store):
+    sid, token = start_api(client)
+    anna = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
+    client.put(f"/api/v1/sessions/{sid}/draft/parts/0", json={"revision": 0, **ANNA}, headers=_bearer(anna))
+    moved = client.post(f"/api/v1/sessions/{sid}/seats/0", headers=_bearer(token)).get_json()
+    assert moved["took_over"] is True and moved["seat_token"] not in (anna, token)
+    assert store.seat_of(sid, anna) is None and store.seat_of(sid, moved["seat_token"]) == 0
+    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]  # the part stays
+
+
+def test_a_move_code_works_once_for_its_seat_and_time_only(client, store):
+    sid, token = start_api(client)
+    anna = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
+    boris = client.post(f"/api/v1/sessions/{sid}/seats/1").get_json()["seat_token"]
+    made = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(anna))
+    assert made.status_code == 201 and made.headers["Cache-Control"] == "no-store"
+    answer = made.get_json()
+    assert set(answer) == {"seat", "player", "move_code", "move_url", "expires_at"}
+    assert answer["seat"] == 0 and answer["player"] == "Anna" and re.fullmatch(r"\d{6}", answer["move_code"])
+    assert re.search(rf"/s/{sid}/seat/move/[\w-]{{20,}}$", answer["move_url"])
+    assert answer["move_code"] not in answer["move_url"]
+    code = answer["move_code"]
+    stored = store.db.execute("SELECT * FROM seat_moves WHERE session_id = ?", [sid]).fetchall()
+    assert len(stored) == 1 and code not in repr(stored)  # only hashes are kept
+    # not for another seat (and that wrong try counts against Boris's seat, which has no code: nothing)
+    assert client.post(f"/api/v1/sessions/{sid}/seats/1", json={"move_code": code}).status_code == 409
+    taken = client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": code})
+    assert taken.status_code == 200 and taken.get_json()["took_over"] is True
+    assert store.seat_of(sid, anna) is None and store.seat_of(sid, boris) == 1
+    new = taken.get_json()["seat_token"]
+    # once: the same code again is refused, and says so
+    twice = client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": code})
+    assert twice.status_code == 409 and "wrong, used or expired" in twice.get_json()["error"]
+    assert store.seat_of(sid, new) == 0
+    # not after ten minutes
+    late = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(token)).get_json()["move_code"]
+    store.db.execute(
+        "UPDATE seat_moves SET expires_at = '2000-01-01T00:00:00.000000+00:00' WHERE session_id = ?", [sid]
+    )
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": late}).status_code == 409
+    assert store.seat_of(sid, new) == 0
+    # a new code replaces the one before
+    first = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(new)).get_json()["move_code"]
+    second = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(new)).get_json()["move_code"]
+    if first != second:
+        assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": first}).status_code == 409
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": second}).status_code == 200
+
+
+def test_a_move_code_stops_after_five_wrong_tries(client, store):
+    sid, _ = start_api(client)
+    anna = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
+    code = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(anna)).get_json()["move_code"]
+    wrong = [f"{(int(code) + n) % 1_000_000:06d}" for n in range(1, 6)]
+    for guess in wrong:
+        assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": guess}).status_code == 409
+    refused = client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": code})
+    assert refused.status_code == 409 and refused.get_json()["code"] == "seat_held"
+    assert store.seat_of(sid, anna) == 0
+    # the holder makes a new one, which works
+    fresh = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(anna)).get_json()["move_code"]
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": fresh}).status_code == 200
+
+
+def test_only_the_holder_or_the_scorer_makes_a_move_code(client, store):
+    sid, token = start_api(client)
+    anna = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
+    boris = client.post(f"/api/v1/sessions/{sid}/seats/1").get_json()["seat_token"]
+    unsigned = client.post(f"/api/v1/sessions/{sid}/seats/0/move")
+    assert unsigned.status_code == 401 and "Moving a seat needs" in unsigned.get_json()["error"]
+    assert unsigned.headers["WWW-Authenticate"] == "Bearer"
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(boris)).status_code == 403
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer("nope")).status_code == 403
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(token)).status_code == 201
+    free = client.post(f"/api/v1/sessions/{sid}/seats/2/move", headers=_bearer(token))
+    assert free.status_code == 409 and "Nobody holds the seat of Vera" in free.get_json()["error"]
+    assert client.post(f"/api/v1/sessions/{sid}/seats/7/move", headers=_bearer(token)).status_code == 404
+    assert store.db.execute("SELECT count(*) FROM seat_moves").fetchone()[0] == 1
+    # freeing the seat throws its code away: a later holder's seat does not move with it
+    code = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(anna)).get_json()["move_code"]
+    assert client.delete(f"/api/v1/sessions/{sid}/seats/0", headers=_bearer(anna)).get_json()["freed"] is True
+    client.post(f"/api/v1/sessions/{sid}/seats/0")
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": code}).status_code == 409
+    for bad in ({"move_code": 123456}, {"move_code": ["1"]}, {"move_code": "1" * 101}):
+        response = client.post(f"/api/v1/sessions/{sid}/seats/0", json=bad)
+        assert response.status_code == 400 and "move_code" in response.get_json()["error"], bad
+    assert client.post(f"/api/v1/sessions/{sid}/seats/0", data="x", content_type="text/plain").status_code == 415
+    store.end_session(sid)
+    assert client.post(f"/api/v1/sessions/{sid}/seats/1/move", headers=_bearer(token)).status_code == 409
 
 
 # -- a real server restarted mid-draft ------------------------------------------------------------

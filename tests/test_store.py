@@ -75,6 +75,7 @@ def test_open_applies_migrations_once(db_path):
         "m008_rescore_player_stats",
         "m009_part_floors",
         "m010_key_requests",
+        "m011_seat_moves",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -83,7 +84,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 10
+        assert count(second, "_sqlite_migrations") == 11
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created["id"]) == created
     finally:

@@ -50,7 +50,7 @@ from ..service import (
     session_players,
     with_end,
 )
-from ..store import Conflict, DraftClosed, KeyReused, NotFound, SessionEnded, Store
+from ..store import Conflict, DraftClosed, KeyReused, NotFound, SeatHeld, SessionEnded, Store
 from . import (
     bearer_token,
     creation_allowed,
@@ -60,6 +60,7 @@ from . import (
     reason_text,
     scorer_session,
 )
+from .seats import MAX_MOVE_CODE, move_url, seat_held_message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -460,13 +461,15 @@ def import_session():
 # -- seats and the draft of the next deal (each player enters their own part) -------------------
 
 
-def _part_writer(store: Store, session_id: str, seat: int) -> str:
-    """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token)."""
+def _part_writer(store: Store, session_id: str, seat: int, unsigned: str | None = None) -> str:
+    """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token).
+    ``unsigned``: what a request without a token is told (by default, that writing a part needs one)."""
     token = bearer_token()
     if token is None:
         raise ApiError(
             401,
-            gettext(
+            unsigned
+            or gettext(
                 "Writing a part needs the seat's token (from taking the seat) or the edit "
                 "token: send the header “Authorization: Bearer <token>”."
             ),
@@ -491,14 +494,65 @@ def get_draft(session_id: str):
     return _draft(load_draft(get_store(), session_id))
 
 
+def _move_code() -> str | None:
+    """The optional body's ``move_code`` (a request without a body sends none)."""
+    environ = request.environ
+    if environ.get("CONTENT_LENGTH", "") in ("", "0") and "HTTP_TRANSFER_ENCODING" not in environ:
+        return None
+    code = _body().get("move_code")
+    if code is None:
+        return None
+    if not isinstance(code, str) or len(code) > MAX_MOVE_CODE:
+        raise _bad("move_code", M_("the seat's move code, as text"))
+    return "".join(code.split()) or None
+
+
 @bp.post("/sessions/<session_id>/seats/<int:seat>")
 def take_seat(session_id: str, seat: int):
-    """Take a seat ("this is me"): answers the seat token that writes its part; the phone holding it loses it."""
+    """Take a seat ("this is me"): answers the seat token that writes its part. A seat another phone holds
+    moves only for the scorer (edit token) or with its ``move_code``; its own phone taking it again changes
+    nothing (``store.take_seat`` keeps the rule)."""
     store = get_store()
     name = _seat_index(store.get_session(session_id)["players"], seat)
-    token, took_over = store.take_seat(session_id, seat)
+    move = _move_code()
+    token = bearer_token()
+    scorer = store.check_token(session_id, token)
+    try:
+        token, took_over = store.take_seat(session_id, seat, token=token, scorer=scorer, move=move)
+    except SeatHeld as err:
+        raise ApiError(409, seat_held_message(name, err.wrong_code), code="seat_held") from None
     no_store()  # the answer carries the seat's token
     return {"seat": seat, "player": name, "seat_token": token, "took_over": took_over}
+
+
+@bp.post("/sessions/<session_id>/seats/<int:seat>/move")
+def move_seat(session_id: str, seat: int):
+    """A one-time move code (and link) for a held seat: the phone holding it (seat token) or the scorer."""
+    store = get_store()
+    name = _seat_index(store.get_session(session_id)["players"], seat)
+    writer = _part_writer(
+        store,
+        session_id,
+        seat,
+        gettext(
+            "Moving a seat needs the token of the phone holding it, or the edit token: send the header "
+            "“Authorization: Bearer <token>”."
+        ),
+    )
+    made = store.new_move_code(session_id, seat, None if writer == "scorer" else bearer_token())
+    if made is None:
+        raise ApiError(
+            409, gettext("Nobody holds the seat of %(name)s: any phone can take it, no code needed.", name=name)
+        )
+    no_store()  # the answer carries the code
+    body = {
+        "seat": seat,
+        "player": name,
+        "move_code": made["code"],
+        "move_url": move_url(session_id, made["link"]),
+        "expires_at": made["expires_at"],
+    }
+    return _replay(201, body)
 
 
 @bp.delete("/sessions/<session_id>/seats/<int:seat>")

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, jsonify, render_template, request
+from flask import Blueprint, Response, abort, flash, jsonify, render_template, request, url_for
 from flask_babel import gettext
+from markupsafe import Markup
 
 from .. import service
 from ..draft import read_part
 from ..messages import KunkenError
 from ..notation import hand_entry, part_texts
-from ..store import Conflict, DraftClosed, NotFound
+from ..qrcodes import qr_svg
+from ..store import Conflict, DraftClosed, NotFound, SeatHeld
 from . import (
     can_edit,
     current_language,
@@ -26,6 +28,8 @@ from . import (
     get_store,
     go_to,
     held_seat,
+    no_store,
+    public_base_url,
     reason_text,
     refuse_ended,
     scorer_required,
@@ -64,21 +68,110 @@ def _changed_since(draft: service.Draft) -> Any:
 # -- seats -------------------------------------------------------------------------------------
 
 
+#: The longest move code (or one-time link's secret) a form or the API may send: anything longer is no code.
+MAX_MOVE_CODE = 100
+
+
+def seat_held_message(name: str, wrong_code: bool) -> str:
+    """What a phone is told when another phone holds the seat it asked for (the pages and the API alike)."""
+    if wrong_code:
+        return gettext(
+            "That move code is wrong, used or expired: the seat of %(name)s stays with its phone. Ask the scorer, "
+            "or %(name)s’s phone, for a new code.",
+            name=name,
+        )
+    return gettext(
+        "The seat of %(name)s is held by another phone. Ask the scorer to move it to this phone, or ask "
+        "%(name)s’s phone for its move code.",
+        name=name,
+    )
+
+
+def move_url(sid: str, link: str) -> str:
+    """The one-time link that moves a seat to the phone opening it (its secret is the store's ``link``)."""
+    return public_base_url() + url_for("seats.move_link", sid=sid, link=link)
+
+
 @bp.post("/s/<sid>/seat")
 def take_seat(sid: str):
-    """ "This is me": this phone takes a seat (from another phone too, which is then told)."""
+    """ "This is me": this phone takes a seat. A seat another phone holds moves only for the scorer or with
+    the seat's move code (``store.take_seat`` keeps the rule); anyone else is told whom to ask."""
     seat = request.form.get("seat", type=int)
     store = get_store()
     names = store.get_session(sid)["players"]
     if seat is None or not 0 <= seat < len(names):
         return go_to("views.session", gettext("Choose one of the players."), "error", sid=sid)
-    token, took_over = store.take_seat(sid, seat)
+    claimed, mine = seat_claim(sid)
+    own = mine if claimed == seat else None
+    move = "".join((request.form.get("move_code") or "").split())[:MAX_MOVE_CODE] or None
     name = names[seat]
+    try:
+        token, took_over = store.take_seat(sid, seat, token=own, scorer=can_edit(sid), move=move)
+    except SeatHeld as err:
+        return go_to("views.session", seat_held_message(name, err.wrong_code), "error", sid=sid, held=seat)
     if took_over:
         message = gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=name)
+    elif own is not None and token == own:
+        message = gettext("This phone already holds the seat of %(name)s.", name=name)
     else:
         message = gettext("This phone is now %(name)s: enter your part of each deal here.", name=name)
     return set_seat_cookie(go_to("seats.part", message, sid=sid, seat=seat), sid, seat, token)
+
+
+@bp.route("/s/<sid>/seats/<int:seat>/move", methods=["GET", "POST"])
+def move_seat(sid: str, seat: int):
+    """A one-time move code and link for a held seat: made by the phone holding it, or by the scorer. Its page
+    is the answer to the POST; a GET (the language switched on it, a reload) makes no code and goes back."""
+    store = get_store()
+    names = store.get_session(sid)["players"]
+    if seat >= len(names):
+        abort(404)
+    name, scorer = names[seat], can_edit(sid)
+    if request.method == "GET":
+        return go_to("seats.draft", sid=sid) if scorer else go_to("seats.part", sid=sid, seat=seat)
+    claimed, token = seat_claim(sid)
+    if not scorer and claimed != seat:
+        abort(
+            403,
+            description=gettext("Only the phone holding the seat of %(name)s, or the scorer, can move it.", name=name),
+        )
+    made = store.new_move_code(sid, seat, None if scorer else token)
+    if made is None:
+        if scorer:
+            message = gettext("Nobody holds the seat of %(name)s: any phone can take it, no code needed.", name=name)
+            return go_to("seats.draft", message, "error", sid=sid)
+        return go_to("seats.part", sid=sid, seat=seat)  # this phone lost the seat meanwhile: its page says so
+    no_store()  # the page shows the code and the link
+    url = move_url(sid, made["link"])
+    code = made["code"]
+    return render_template(
+        "seat_move.html",
+        sid=sid,
+        seat=seat,
+        name=name,
+        code=f"{code[:3]} {code[3:]}",
+        url=url,
+        qr=Markup(qr_svg(url, gettext("QR code to take the seat of %(name)s", name=name))),
+        expires_at=made["expires_at"],
+        back=url_for("seats.draft", sid=sid) if scorer else url_for("seats.part", sid=sid, seat=seat),
+    )
+
+
+@bp.get("/s/<sid>/seat/move/<link>")
+def move_link(sid: str, link: str):
+    """The one-time link's page: it changes nothing; its one button takes the seat (``take_seat``)."""
+    store = get_store()
+    names = store.get_session(sid)["players"]
+    seat = store.move_of(sid, link) if len(link) <= MAX_MOVE_CODE else None
+    no_store()  # the page holds the link's secret in its form
+    return render_template(
+        "seat_take.html",
+        sid=sid,
+        seat=seat,
+        name=None if seat is None else names[seat],
+        link=link,
+        mine=seat is not None and held_seat(sid) == seat,
+    ), 200 if seat is not None else 404
 
 
 @bp.post("/s/<sid>/seat/leave")
