@@ -30,11 +30,12 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po |
 run: $(VENV)/.runtime catalogs
 	$(PY) app.py --host $(HOST) --port $(PORT)
 
-# The browser tests drive Debian's Chromium; install it when it is missing.
+# The browser tests drive Debian's Chromium (and the keypad's grammar runs under Node: tests/js/);
+# install them when missing.
 browser:
-	@command -v chromium >/dev/null && command -v pdftotext >/dev/null || \
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null && command -v node >/dev/null || \
 	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils; }
+	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils nodejs; }
 
 # ruff (lint, import order, format) and mypy (strict on the rules core) fail the test run on a finding.
 # Neither keeps a cache in the clone.

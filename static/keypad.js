@@ -1,32 +1,36 @@
-/* Tap-to-pick card keypad (templates/_keypad.html). Types card tokens in the page's notation
-   (K♠ 10♥ JK, or К♠ 10♥ Дж on Russian pages) into the last focused <input>/<textarea> that has a
-   data-keypad attribute. Pages work without it.
+/* Tap-to-pick card keypad (templates/_keypad.html): the DOM glue of static/keypad_grammar.js (loaded first).
+   It types card tokens in the page's notation (K♠ 10♥ JK, or К♠ 10♥ Дж on Russian pages) into the last focused
+   <input>/<textarea> that has a data-keypad attribute. Pages work without it.
 
-   Fast entry:
-   - a set by rank and suits: tap a rank, then each suit (A ♠ ♥ ♦): the rank stays picked;
-   - a run by its ends: a card, "…", the last rank (6 ♥ … 10 gives 6♥…10♥);
-   - a suit first keeps the suit picked for the ranks that follow (♥ 5 6 7);
-   - a new meld starts on its own line when the rank changes after a set, or after a run's end;
-   - hand fields in points mode get digits (40 Дж);
-   - vists and swaps: the picks row inserts "Борис 1: " into the current player's field. */
+   What a tap does is the grammar's (its header has every rule): a set by rank then suits (A ♠ ♥ ♦), a run by its
+   ends (6 ♥ … 10), a suit first then ranks (♥ 5 6 7), a new meld on its own line when the rank changes after a
+   set or after a run's end, a suit after a set kept lit until the next taps say whether it was for a run
+   (10 ♠ ♥ ♦ ♣ 2 3 4 gives "10♠ 10♥ 10♦" and "2♣ 3♣ 4♣"), digits in points mode (40 Дж), the picks row's names
+   ("Борис 1: ") on a line of their own in the current player's vists or swaps field.
+   This file reads the field's text and caret into the grammar's state, writes the result back (with an input
+   event), lights the keys from the state's picked rank, suit and "…", and shows the grammar's hint when a tap
+   did nothing: the key shakes (the keypad-shake class, 400 ms) and one line says why (#keypad-hint, a polite
+   live region, its words in data-hint-* attributes; "last-field" is this file's own, for ↵ in a one-line field
+   with no field after it on screen). Typing with the phone's keyboard, ↵, a name key and another field clear
+   the picks. */
 (function () {
   "use strict";
   var pad = document.getElementById("keypad");
-  if (!pad) { return; }
+  var G = window.KunkenKeypadGrammar;
+  if (!pad || !G) { return; }
   var FIELDS = "input[data-keypad], textarea[data-keypad]";
   var STORE = "kunken-keypad-mode";
-  var RU = { J: "В", Q: "Д", K: "К", A: "Т", JK: "Дж" };
+  var PICKS = ["rank", "suit", "ranging", "lineDone", "pending", "typed", "bare"];
   var russian = pad.getAttribute("data-lang") === "ru";
   var target = null;
-  var rank = null;     // a picked rank: each suit tapped adds a card of it
-  var suit = null;     // a picked suit (no rank picked first): each rank tapped adds a card of it
-  var ranging = false; // "…" tapped: the next rank ends a run from the last card
-  var lineDone = false; // a run's end was tapped: the next rank starts a new meld
+  var picks = G.initial({});  // the picked rank and suit, "…", the pending suit of a set: kept between taps
   var label = document.getElementById("keypad-target");
+  var hintBox = document.getElementById("keypad-hint");
+  var hintTimer = null;
+  var writing = false;  // the input event is the keypad's own
   var quiet = false;    // focus given back to the field by closing the keypad: it stays closed
 
   function fields() { return Array.prototype.slice.call(document.querySelectorAll(FIELDS)); }
-  function text(token) { return russian && RU[token] ? RU[token] : token; }
 
   function mode() {
     try { return window.localStorage.getItem(STORE) || "keypad"; } catch (e) { return "keypad"; }
@@ -43,19 +47,43 @@
   }
 
   function press(button, on) { if (button) { button.setAttribute("aria-pressed", on ? "true" : "false"); } }
-  function pressAll(selector, on) {
-    Array.prototype.forEach.call(pad.querySelectorAll(selector), function (b) { press(b, on); });
+  function light() {
+    Array.prototype.forEach.call(pad.querySelectorAll("[data-rank]"), function (b) { press(b, b.getAttribute("data-rank") === picks.rank); });
+    Array.prototype.forEach.call(pad.querySelectorAll("[data-suit]"), function (b) { press(b, b.getAttribute("data-suit") === picks.suit); });
+    press(pad.querySelector('[data-action="range"]'), picks.ranging);
   }
 
-  function clearPending(keepSuit) {
-    rank = null;
-    ranging = false;
-    pressAll("[data-rank]", false);
-    press(pad.querySelector('[data-action="range"]'), false);
-    if (!keepSuit) {
-      suit = null;
-      pressAll("[data-suit]", false);
+  function clearPending() {
+    picks = G.initial({});
+    light();
+  }
+
+  /* A tap that did nothing: the key shakes and one line says why (read out by the live region). */
+  function hint(button, code, about) {
+    var words = (hintBox && hintBox.getAttribute("data-hint-" + code)) || "";
+    words = words.replace(/\{rank\}|\{suit\}/g, about || "");
+    if (button) {
+      button.classList.remove("keypad-shake");
+      void button.offsetWidth;  // the animation starts again on a second refused tap
+      button.classList.add("keypad-shake");
+      window.setTimeout(function () { button.classList.remove("keypad-shake"); }, 400);
     }
+    if (!hintBox) { return; }
+    pad.setAttribute("data-hint", code);
+    if (hintBox.textContent === words) {  // the same words again: emptied first, so they are read again
+      hintBox.textContent = "";
+      window.setTimeout(function () { hintBox.textContent = words; }, 50);
+    } else {
+      hintBox.textContent = words;
+    }
+    window.clearTimeout(hintTimer);
+    hintTimer = window.setTimeout(clearHint, 4000);
+  }
+
+  function clearHint() {
+    window.clearTimeout(hintTimer);
+    if (hintBox && hintBox.textContent) { hintBox.textContent = ""; }
+    pad.removeAttribute("data-hint");
   }
 
   function kind(el) { return (el && el.getAttribute("data-keypad-kind")) || "cards"; }
@@ -69,7 +97,7 @@
   }
 
   function setTarget(el) {
-    if (target !== el) { clearPending(false); lineDone = false; }
+    if (target !== el) { clearPending(); clearHint(); }
     target = el;
     pad.classList.remove("hidden");
     describe(el);
@@ -79,7 +107,8 @@
 
   /* Hide the keypad (✕, Escape, or the focus leaving the card fields), as a phone's keyboard goes down. */
   function hide() {
-    clearPending(false);
+    clearPending();
+    clearHint();
     pad.classList.add("hidden");
     cover();
   }
@@ -107,7 +136,8 @@
     try { event = new Event("input", { bubbles: true }); } catch (e) {
       event = document.createEvent("Event"); event.initEvent("input", true, true);
     }
-    el.dispatchEvent(event);
+    writing = true;
+    try { el.dispatchEvent(event); } finally { writing = false; }
   }
 
   function ensureTarget() {
@@ -117,11 +147,15 @@
     return first || null;
   }
 
-  function caret(el) {
+  /* The grammar's state: the field's text around the caret, its kind, and the picks kept between taps. */
+  function stateOf(el) {
     var v = el.value;
     var s = typeof el.selectionStart === "number" ? el.selectionStart : v.length;
     var e = typeof el.selectionEnd === "number" ? el.selectionEnd : v.length;
-    return { before: v.slice(0, s), after: v.slice(e) };
+    var field = el.hasAttribute("data-keypad-points") ? "points" : el.tagName === "TEXTAREA" ? "lines" : "line";
+    var state = G.initial({ before: v.slice(0, s), selected: v.slice(s, e), after: v.slice(e), field: field, russian: russian });
+    PICKS.forEach(function (k) { state[k] = picks[k]; });
+    return state;
   }
 
   function put(el, before, after) {
@@ -132,181 +166,62 @@
     if (document.activeElement !== el && !pad.contains(document.activeElement)) { el.focus(); }
   }
 
-  function insert(token, opts) {
-    var el = ensureTarget();
-    if (!el) { return; }
-    var c = caret(el);
-    var before = c.before;
-    if (opts && opts.line && el.tagName === "TEXTAREA" && before && !/\n\s*$/.test(before)) {
-      before = before.replace(/[ \t]+$/, "") + "\n";
-    } else if (before && !/[\s]$/.test(before) && !(opts && opts.raw)) {
-      before += " ";
-    }
-    put(el, before + token, c.after);
+  /* One key into one field: the grammar says what it does; a refused key shakes and says why. */
+  function apply(el, key, button) {
+    var was = stateOf(el);
+    var result = G.press(was, key);
+    if (result.hint) { hint(button, result.hint, result.about); return; }
+    clearHint();
+    var now = result.state;
+    PICKS.forEach(function (k) { picks[k] = now[k]; });
+    if (now.before !== was.before || now.after !== was.after || now.selected !== was.selected) { put(el, now.before, now.after); }
+    light();
+    if (result.next) { nextField(el, button); }
   }
 
-  function card(token) { insert(token + " "); }
-
-  /* The tokens of the line the caret is on, up to the caret. */
-  function lineTokens(el) {
-    var before = caret(el).before;
-    var line = before.slice(before.lastIndexOf("\n") + 1);
-    return line.split(/\s+/).filter(Boolean);
-  }
-
-  function rankOf(token) { return /…|\.\./.test(token) ? null : token.slice(0, -1).toUpperCase(); }
-
-  /* True when the line ends with two or more cards of the picked rank (jokers among them): a set. */
-  function inSet(el, r) {
-    var tokens = lineTokens(el);
-    var count = 0;
-    for (var i = tokens.length - 1; i >= 0; i--) {
-      if (/^(JK|ДЖ|\*)/i.test(tokens[i])) { continue; }
-      if (rankOf(tokens[i]) !== text(r).toUpperCase()) { break; }
-      count++;
-    }
-    return count >= 2;
-  }
-
-  function startMeld(el) {
-    if (el.tagName !== "TEXTAREA") { return; }
-    var c = caret(el);
-    if (!c.before || /\n\s*$/.test(c.before)) { return; }
-    put(el, c.before.replace(/[ \t]+$/, "") + "\n", c.after);
-  }
-
-  function tapRank(r) {
-    var el = ensureTarget();
-    if (!el) { return; }
-    if (ranging) {
-      // End the run: "6♥ " becomes "6♥…10♥ ".
-      var c = caret(el);
-      var last = /(\S+)\s*$/.exec(c.before);
-      ranging = false;
-      press(pad.querySelector('[data-action="range"]'), false);
-      if (last) {
-        var suitOf = last[1].slice(-1);
-        put(el, c.before.replace(/\s+$/, "") + "…" + text(r) + suitOf + " ", c.after);
-        clearPending(true);
-        lineDone = true;
-      }
-      return;
-    }
-    if (lineDone || (rank && rank !== r && inSet(el, rank))) { startMeld(el); }
-    lineDone = false;
-    if (suit) { card(text(r) + suit); return; }
-    pressAll("[data-rank]", false);
-    rank = r;
-    press(pad.querySelector('[data-rank="' + r + '"]'), true);
-  }
-
-  function tapSuit(s, button) {
-    ranging = false;
-    press(pad.querySelector('[data-action="range"]'), false);
-    if (rank) { card(text(rank) + s); return; }  // the rank stays picked: A ♠ ♥ ♦
-    var again = suit === s;
-    clearPending(false);
-    if (!again) { suit = s; press(button, true); }
-  }
-
-  function tapRange(button) {
-    var el = ensureTarget();
-    if (!el) { return; }
-    var tokens = lineTokens(el);
-    var last = tokens[tokens.length - 1];
-    if (!last || !rankOf(last) || /^(JK|ДЖ|\*)/i.test(last)) { return; }  // a run starts at a natural card
-    ranging = !ranging;
-    press(button, ranging);
-  }
-
-  function digit(d) {
-    var el = ensureTarget();
-    if (!el) { return; }
-    var c = caret(el);
-    var before = /\d$/.test(c.before) || !c.before ? c.before : c.before.replace(/\s*$/, " ");
-    put(el, before + d, c.after);
-  }
-
-  function backspace() {
-    var el = ensureTarget();
-    if (!el) { return; }
-    if (ranging) { clearPending(true); return; }
-    var tokens = lineTokens(el);
-    var last = tokens[tokens.length - 1];
-    if (rank && (!last || rankOf(last) !== text(rank).toUpperCase())) {
-      clearPending(true);  // a rank picked, none of its cards typed yet: un-pick it
-      return;
-    }
-    var c = caret(el);
-    if (el.selectionStart !== el.selectionEnd && typeof el.selectionStart === "number") {
-      put(el, c.before, c.after);
-      return;
-    }
-    var before = /\n[ \t]*$/.test(c.before) ? c.before.replace(/\n[ \t]*$/, "")
-      : /\d$/.test(c.before) ? c.before.slice(0, -1)
-      : c.before.replace(/\S+[ \t]*$|[ \t]+$/, "");
-    lineDone = false;
-    put(el, before, c.after);
-  }
-
-  function newline() {
-    var el = ensureTarget();
-    if (!el) { return; }
-    clearPending(false);
-    lineDone = false;
-    if (el.tagName === "TEXTAREA") {
-      var c = caret(el);
-      put(el, c.before.replace(/[ \t]+$/, "") + "\n", c.after);
-      return;
-    }
+  /* ↵ in a one-line field goes on to the next field on screen. */
+  function nextField(el, button) {
     var all = fields().filter(function (f) { return f.offsetParent !== null; });
     var next = all[all.indexOf(el) + 1];
-    if (next) { setTarget(next); next.focus(); }
+    if (next) { setTarget(next); next.focus(); } else { hint(button, "last-field"); }
   }
 
   /* A pick (vist or swap target) goes into the current player's vists or swaps field. */
-  function pick(button) {
-    var el = ensureTarget();
+  function pick(el, button) {
     var field = el;
     var wanted = button.getAttribute("data-kind");
     if (wanted && kind(el) !== wanted) {
-      var scope = (el && el.closest("fieldset")) || document;
+      var scope = el.closest("fieldset") || document;
       field = scope.querySelector('[data-keypad-kind="' + wanted + '"]') || el;
       if (field !== el) { setTarget(field); field.focus(); }
     }
-    clearPending(false);
-    lineDone = false;
-    insert(button.getAttribute("data-insert"), { line: true, raw: true });
+    apply(field, { insert: button.getAttribute("data-insert"), kind: wanted }, button);
+  }
+
+  function keyOf(button) {
+    var action = button.getAttribute("data-action");
+    if (button.hasAttribute("data-rank")) { return { rank: button.getAttribute("data-rank") }; }
+    if (button.hasAttribute("data-suit")) { return { suit: button.getAttribute("data-suit") }; }
+    if (button.hasAttribute("data-digit")) { return { digit: button.getAttribute("data-digit") }; }
+    if (button.hasAttribute("data-hand-joker")) { return { handJoker: true }; }
+    if (button.hasAttribute("data-joker")) { return { joker: button.getAttribute("data-joker") || "JK" }; }
+    return action ? { action: action } : null;
   }
 
   function tap(button) {
-    var r = button.getAttribute("data-rank");
-    var s = button.getAttribute("data-suit");
     var action = button.getAttribute("data-action");
-    if (r) { tapRank(r); return; }
-    if (s) { tapSuit(s, button); return; }
-    if (button.hasAttribute("data-digit")) { digit(button.getAttribute("data-digit")); return; }
-    if (button.hasAttribute("data-hand-joker")) { insert(text("JK"), {}); return; }
-    if (button.hasAttribute("data-joker")) {
-      // A joker goes into the meld being laid: a picked rank or suit stays picked (A ♠ ♥ JK ♦).
-      ranging = false;
-      press(pad.querySelector('[data-action="range"]'), false);
-      lineDone = false;
-      card(text(button.getAttribute("data-joker") || "JK"));
-      return;
-    }
-    if (button.hasAttribute("data-insert")) { pick(button); return; }
-    if (action === "range") { tapRange(button); return; }
-    if (action === "space") { insert(" ", { raw: true }); return; }
-    if (action === "newline") { newline(); return; }
-    if (action === "backspace" || action === "erase") { backspace(); return; }
     if (action === "keyboard") {
       try { window.localStorage.setItem(STORE, mode() === "keypad" ? "keyboard" : "keypad"); } catch (e) { /* private mode */ }
       applyMode();
       if (target) { target.blur(); target.focus(); }
       return;
     }
-    if (action === "close") { close(); }
+    if (action === "close") { close(); return; }
+    var el = ensureTarget();
+    if (!el) { return; }
+    if (button.hasAttribute("data-insert")) { pick(el, button); return; }
+    var key = keyOf(button);
+    if (key) { apply(el, key, button); }
   }
 
   /* Close the keypad and give the focus back to its field (a keyboard user would be left nowhere). */
@@ -338,6 +253,10 @@
   }, true);
   document.addEventListener("pointerdown", function () { tabbing = false; }, true);
   document.addEventListener("focusin", onField);
+  // Text typed with the phone's keyboard (or put back by a script) leaves the keypad's picks behind.
+  document.addEventListener("input", function (event) {
+    if (!writing && event.target === target) { clearPending(); clearHint(); }
+  });
   window.addEventListener("resize", function () { if (!pad.classList.contains("hidden")) { cover(); } });
   document.addEventListener("click", onField);  // a tap on the focused field brings a hidden keypad back
   // Keep the focus (and the caret) in the card field while keys are tapped.
