@@ -28,6 +28,15 @@
   var sent = 0;
   var shown = 0;
   var timer = null;
+  var keep = window.kunkenKeep;
+  var keepKey = keep && form.getAttribute("data-keep");
+  var keepState = document.getElementById("keep-state");
+  var revisionInput = form.querySelector("input[name=revision]");
+  var failures = 0;      // saves of the part in a row that did not reach the server
+  var retry = null;      // the next try of a part kept on this phone
+  var choosing = false;  // both versions shown: nothing is sent until the person chooses
+  var native = false;    // the deal form's Save goes as a plain POST (to show the server's answer)
+  var SERVER_FIELDS = ["deal", "draft", "revision", "expected", "form_key", "went_out_auto"];
 
   function keypadFocus(el) {
     if (!el) { return; }
@@ -66,28 +75,169 @@
 
   function check() {
     timer = null;
+    if (retry) { window.clearTimeout(retry); retry = null; }
     form.removeAttribute("data-pending");
+    if (autosave && choosing) { return; }
     if (autosave && inflight) { again = true; return; }  // saved after the answer, with its revision
     var body = new FormData(form);
     body.delete("save");
     body.set(autosave ? "autosave" : "check", "1");
     var number = ++sent;
     var status = 0;
+    var mine = autosave && keeping() ? keepLocal() : null;  // a part's save (a deal form's Check stores nothing)
+    if (mine) { say("sending"); }
     inflight = true;
     form.setAttribute("data-checking", "true");
     window.fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) { status = response.status; return response.text(); })
       .then(function (html) {
+        if (status >= 502 && status <= 504) { throw new Error("unavailable"); }  // a proxy with no server
         if (number < shown) { return; }  // an older answer arriving late
         shown = number;
-        apply(new DOMParser().parseFromString(html, "text/html"), status === 409);
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (mine) { failures = 0; }
+        if (mine && status === 409) { conflict(doc, mine.fields); return; }
+        apply(doc, status === 409);
+        if (mine) { answered(status, doc, mine.fields); }
       })
-      .catch(function () { /* offline for a moment: the next change tries again */ })
+      .catch(function () {
+        if (!mine) { return; }  // a check: the next change tries again
+        say("local", { time: keep.clock(mine.at) });
+        if (!retry) { retry = window.setTimeout(check, keep.backoff(failures++)); }
+      })
       .then(function () {
         inflight = false;
         if (again) { again = false; check(); return; }
         if (number === sent) { form.setAttribute("data-checking", "false"); }
       });
+  }
+
+  /* -- kept on this phone (static/keep.js) ------------------------------------------------------ */
+
+  function keeping() { return !!(keepKey && !form.querySelector("fieldset.player[disabled]")); }
+
+  /* Keep the form as it is now; a part remembers the revision and the draft it was typed on. */
+  function keepLocal() {
+    var entry = { fields: keep.fields(form) };
+    if (autosave) {
+      entry.deal = entry.fields.deal;
+      entry.draft = entry.fields.draft;
+      entry.base = entry.fields.revision;
+    }
+    keep.put(keepKey, entry);
+    return entry;
+  }
+
+  var announced = null;
+  function say(state, detail) {
+    if (!keepState) { return; }
+    keep.status(keepState, state, detail);
+    keepState.hidden = false;
+    document.documentElement.classList.add("keeping");
+    if (state === "local-save" || state === "choose") { keepState.scrollIntoView({ block: "center" }); }
+    // a screen reader hears where the entry is when that changes, not each "sending"
+    if (state !== "sending" && state !== announced && announcer) {
+      if (announced !== null) { announcer.textContent = keepState.textContent; }
+      announced = state;
+    }
+  }
+
+  function storedTime(doc) {
+    var el = (doc || document).querySelector("#saved-state");
+    return el ? el.getAttribute("data-time") || "" : "";
+  }
+
+  /* What the server holds of the part: stored at a time, or nothing yet. */
+  function sayStored() { var time = storedTime(); say(time ? "stored" : "empty", { time: time }); }
+
+  /* The server answered a save of the part: stored (the copy goes once nothing newer is typed), or not. */
+  function answered(status, doc, sentFields) {
+    if (status === 200) {
+      var now = keep.fields(form);
+      if (!timer && !again && keep.same(now, sentFields, SERVER_FIELDS)) {
+        keep.drop(keepKey);
+        sayStored();
+      } else {
+        keepLocal();  // newer typing waits for its own save, on the new revision
+      }
+      return;
+    }
+    var errors = doc.querySelectorAll("#form-errors li, .field .errors li, #seat-lost .flash");
+    var reason = errors.length ? errors[0].textContent.replace(/\s+/g, " ").trim() : String(status);
+    if (status === 503) {  // the server could not store it now: kept here, tried again
+      say("local", { time: keep.clock(new Date().toISOString()) });
+      if (!retry) { retry = window.setTimeout(check, keep.backoff(failures++)); }
+      return;
+    }
+    say("refused", { reason: reason });
+  }
+
+  /* Both versions, and the person chooses: ``mine`` (kept on this phone) or the server's (in the form). */
+  var choice = document.getElementById("keep-choice");
+  function differences(mine) {
+    var list = [];
+    Array.prototype.forEach.call(form.querySelectorAll("textarea, input[type=text], input[type=number], select"), function (el) {
+      if (!el.name || SERVER_FIELDS.indexOf(el.name) >= 0 || el.closest("[hidden]")) { return; }
+      var theirs = el.value, ours = mine[el.name] === undefined ? "" : mine[el.name];
+      if (String(theirs).replace(/\s+/g, " ").trim() === String(ours).replace(/\s+/g, " ").trim()) { return; }
+      var label = form.querySelector('label[for="' + el.id + '"]');
+      var player = el.closest("fieldset.player");
+      var name = (player && player.getAttribute("data-player") ? player.getAttribute("data-player") + " · " : "") +
+        (label ? label.textContent.replace(/\s+/g, " ").trim() : el.name);
+      list.push({ name: name, mine: ours, theirs: theirs });
+    });
+    return list;
+  }
+
+  function showChoice(mine, why) {
+    if (!choice) { return; }
+    var rows = differences(mine);
+    if (!rows.length) { keep.drop(keepKey); return; }
+    choosing = true;
+    choice.hidden = false;
+    choice.querySelector(".keep-why").textContent = why || choice.getAttribute("data-words-why");
+    var table = choice.querySelector("tbody");
+    table.textContent = "";
+    var empty = choice.getAttribute("data-words-empty");
+    rows.forEach(function (row) {
+      var tr = document.createElement("tr");
+      [row.name, row.mine || empty, row.theirs || empty].forEach(function (text, i) {
+        var cell = document.createElement(i ? "td" : "th");
+        if (!i) { cell.setAttribute("scope", "row"); }
+        cell.textContent = String(text).replace(/\n/g, " / ");
+        tr.appendChild(cell);
+      });
+      table.appendChild(tr);
+    });
+    say("choose");
+    choice.querySelector("[data-keep=mine]").onclick = function () {
+      choosing = false;
+      choice.hidden = true;
+      keep.fill(form, mine, SERVER_FIELDS);
+      keepLocal();
+      if (autosave) { check(); } else { say("local"); }
+    };
+    choice.querySelector("[data-keep=theirs]").onclick = function () {
+      choosing = false;
+      choice.hidden = true;
+      keep.drop(keepKey);
+      if (autosave) { sayStored(); } else { keepLocal(); say("local"); }
+    };
+    choice.scrollIntoView({ block: "center" });
+  }
+
+  /* The server refused the part (someone else changed it, or the deal was recorded): its version goes in
+     the form, this phone's stays kept, and both are shown. */
+  function conflict(doc, mine) {
+    apply(doc, true);
+    var kept = keep.get(keepKey) || {};
+    kept.fields = mine;
+    kept.deal = (form.querySelector("input[name=deal]") || {}).value;
+    kept.draft = (form.querySelector("input[name=draft]") || {}).value;
+    kept.base = revisionInput ? revisionInput.value : "0";
+    keep.put(keepKey, kept);
+    var said = doc.getElementById("conflict");
+    showChoice(mine, said ? said.textContent.replace(/\s+/g, " ").trim() : null);
   }
 
   /* The fields of the player's part as the answer shows them (the part as it is stored now). */
@@ -312,10 +462,105 @@
     show(0, general ? false : undefined);
     if (general) { general.scrollIntoView({ block: "center" }); }
   }
+  /* -- what this phone kept, brought back ------------------------------------------------------ */
+
+  function restore() {
+    var kept = keep.get(keepKey);
+    if (!kept || !kept.fields) {
+      if (autosave) { sayStored(); } else if (form.hasAttribute("data-posted")) {
+        keepLocal();
+        say("local");
+      } else {
+        say("new");
+      }
+      return;
+    }
+    var page = keep.fields(form);
+    if (autosave) {
+      var sameDraft = kept.deal === page.deal && kept.draft === page.draft;
+      if (keep.same(kept.fields, page, SERVER_FIELDS)) {  // the server has exactly this
+        keep.drop(keepKey);
+        sayStored();
+      } else if (sameDraft && Number(kept.base) >= Number(page.revision)) {
+        // typed here, not sent yet: send it now. A page older than what this phone last heard from the server
+        // (the service worker's copy, opened offline) takes the phone's revision too.
+        keep.fill(form, kept.fields, Number(kept.base) > Number(page.revision) ? ["deal", "draft"] : SERVER_FIELDS);
+        schedule();
+      } else {
+        showChoice(kept.fields, sameDraft ? null : choice && choice.getAttribute("data-words-recorded"));
+      }
+      return;
+    }
+    if (form.hasAttribute("data-posted")) {  // the server's answer to a Save or Check: the page is the truth
+      keepLocal();
+      say("local");
+      return;
+    }
+    var edit = form.hasAttribute("data-edit");
+    if (edit && kept.fields.expected !== page.expected && !keep.same(kept.fields, page, SERVER_FIELDS)) {
+      showChoice(kept.fields, choice && choice.getAttribute("data-words-edited"));
+      return;
+    }
+    keep.fill(form, kept.fields, edit ? ["expected"] : []);
+    var mode = form.querySelector("input[name=hand_mode]:checked");
+    if (mode) { setHandMode(mode.value); }
+    wentOutTouched = !!(wentOut && wentOut.value) && !(wentOutAuto && wentOutAuto.value === "1");
+    if (keep.waiting(keepKey)) {
+      say("sending");
+    } else {
+      say("local");
+    }
+    if (!keep.same(kept.fields, page, SERVER_FIELDS)) { schedule(); }
+  }
+
+  /* The deal form's Save goes through the outbox: sent now, and kept (and sent again) while the server
+     cannot be reached. The server's own answer to a Save it refused is shown by sending the form as a plain
+     POST again (a refused Save stored nothing, so nothing is stored twice). */
+  function saveKept(button) {
+    var entry = keepLocal();
+    var csrf = form.querySelector("input[name=csrf_token]");
+    keep.save(keepKey, {
+      url: form.getAttribute("action"),
+      page: window.location.href.split("#")[0],
+      next: (document.getElementById("back-link") || window.location).href,
+      fields: entry.fields,
+      csrf: csrf ? csrf.value : "",
+      button: button && button.name ? button.name : "save"
+    });
+  }
+
+  if (keep && keepKey && !autosave) {
+    form.addEventListener("submit", function (event) {
+      var button = event.submitter;
+      if (native || !button || button.name !== "save") { return; }
+      event.preventDefault();
+      saveKept(button);
+    });
+    keep.listen(function (key, outcome, detail) {
+      if (key !== keepKey) { return; }
+      if (outcome === "stored") { window.location.href = detail.url || window.location.href; return; }
+      if (outcome === "sending") { say("sending"); return; }
+      if (outcome === "local") { say("local-save", detail); return; }
+      keep.drop(keepKey);  // the page the server answers keeps the form again, as it shows it
+      native = true;  // show why: the same form as a plain POST, the page the server answers
+      var save = document.getElementById("save");
+      if (form.requestSubmit && save) { form.requestSubmit(save); } else { form.submit(); }
+    });
+  }
+  if (keep && keepKey && autosave) {
+    window.addEventListener("online", function () { if (keep.get(keepKey) && !choosing) { failures = 0; check(); } });
+    form.addEventListener("input", function () { if (keeping()) { keepLocal(); } });
+  }
+  if (keep && keepKey && !autosave) {
+    form.addEventListener("input", function () { keepLocal(); say("local"); });
+    form.addEventListener("change", function () { keepLocal(); });
+  }
+  if (keep && keepKey && keeping()) { restore(); }
+
   /* static/draft.js brings the page as it is now when the draft changes elsewhere: the part's
      fields are taken only when its revision moved and nothing typed here is waiting to be saved. */
   window.kunkenEntry = {
-    busy: function () { return !!timer || inflight; },
+    busy: function () { return !!timer || inflight || choosing || !!retry || !!(keepKey && keep && keep.get(keepKey)); },
     apply: function (doc) {
       var fresh = doc.querySelector("#saved-state");
       var mine = document.querySelector("#saved-state");

@@ -23,7 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
-from flask import Flask, abort, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Flask,
+    abort,
+    current_app,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations, gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -196,6 +208,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
+    app.add_url_rule("/sw.js", "service_worker", service_worker)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(NotFound, _not_found)  # the API answers it as JSON (api._not_found)
@@ -622,6 +635,13 @@ def set_language(code: str):
     response = redirect(target)
     if code in LANGUAGES:
         response.set_cookie("lang", code, max_age=3 * 365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def service_worker():
+    """The service worker (``static/sw.js``), served from the root so that it may keep every page of the app."""
+    response = send_from_directory(ROOT / "static", "sw.js", mimetype="text/javascript", max_age=0)
+    response.headers["Cache-Control"] = "no-cache"  # a new version reaches the phones at their next visit
     return response
 
 

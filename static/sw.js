@@ -1,0 +1,49 @@
+/* The service worker (served as /sw.js): where the browser allows one (https, or the server's own machine;
+   not a phone on plain http on the LAN), a reload without the Wi-Fi still shows the last copy of the page
+   (the session page, a deal form, a player's part) and its files; what was typed comes back from the
+   phone's own copy (static/keep.js). Pages come from the network first and are kept as they arrive;
+   the files in /static/ from the copy first, renewed from the network. Writes, the JSON API and the live
+   updates always go to the server. */
+"use strict";
+var CACHE = "kunken-pages-v1";
+
+self.addEventListener("install", function () { self.skipWaiting(); });
+self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
+
+function kept(request) {
+  return caches.open(CACHE).then(function (cache) { return cache.match(request); });
+}
+
+function keep(request, response) {
+  if (response && response.ok && response.type === "basic") {
+    var copy = response.clone();
+    caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+  }
+  return response;
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  // Writes, the API and the live updates go to the server as they are (through this worker, so that the
+  // page and the worker are on or off the network together).
+  if (request.method !== "GET" || url.pathname.indexOf("/api/") === 0 || /\/live$/.test(url.pathname) ||
+      url.pathname === "/sw.js") {
+    event.respondWith(fetch(request));
+    return;
+  }
+  if (url.pathname.indexOf("/static/") === 0) {
+    event.respondWith(kept(request).then(function (copy) {
+      var fresh = fetch(request).then(function (response) { return keep(request, response); });
+      if (copy) { fresh.catch(function () { /* offline: the copy serves */ }); return copy; }
+      return fresh;
+    }));
+    return;
+  }
+  var accept = request.headers.get("Accept") || "";
+  if (request.mode !== "navigate" && accept.indexOf("text/html") < 0) { return; }
+  event.respondWith(fetch(request).then(function (response) { return keep(request, response); }, function (error) {
+    return kept(request).then(function (copy) { if (copy) { return copy; } throw error; });
+  }));
+});
