@@ -225,6 +225,29 @@ def prepare_deal(session: dict, body: Any, recorded_anyway: bool = False) -> tup
     return deal.to_dict(), evaluate_deal(deal, rules)
 
 
+@dataclass(frozen=True)
+class Anyway:
+    """What "record anyway" comes to for one deal: stored marked as recorded anyway or not, or refused for
+    what is ``missing`` (``"override"``, ``"note"``)."""
+
+    override: bool
+    missing: tuple[str, ...] = ()
+
+    @property
+    def refused(self) -> bool:
+        """True when the deal may not be stored as sent."""
+        return bool(self.missing)
+
+
+def record_anyway(report: DealReport, override: bool, note: str | None) -> Anyway:
+    """The one rule for every way a deal is recorded (the deal form, the draft, the API): a deal with problems
+    is stored only with "record anyway" and a note, and is then marked so; a valid deal is never marked."""
+    if not report.problems:
+        return Anyway(override=False)
+    missing = tuple(name for name, given in (("override", override), ("note", (note or "").strip())) if not given)
+    return Anyway(override=not missing, missing=missing)
+
+
 # -- the draft of the next deal, entered from the players' phones ------------------------------
 
 

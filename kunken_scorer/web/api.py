@@ -380,10 +380,18 @@ def _request_digest() -> str:
     return g.request_digest
 
 
-def _refuse_problems(report, override: bool, message: str) -> None:
-    """422 with ``message`` for a deal with problems and no override: nothing is stored."""
-    if report.problems and not override:
-        raise ApiError(422, message, problems=_problems(report.problems), warnings=_problems(report.warnings))
+def _refuse_problems(report, override: bool, note: str | None, message: str) -> bool:
+    """Whether the deal is stored marked "recorded anyway" (``service.record_anyway``: the pages' rule); 422 with
+    ``message`` for a deal with problems sent without ``override`` and a note: nothing is stored."""
+    anyway = service.record_anyway(report, override, note)
+    if anyway.refused:
+        raise ApiError(
+            422,
+            message,
+            problems=_problems(report.problems),
+            warnings=_problems(report.warnings),
+        )
+    return anyway.override
 
 
 def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
@@ -408,9 +416,10 @@ def record_deal(session_id: str):
     override = read_flag(body, "override")
     note = read_note(body)
     record, report = prepare_deal(session, body)
-    _refuse_problems(
+    override = _refuse_problems(
         report,
         override,
+        note,
         gettext('The deal has problems; correct it, or send "override": true with a note to record it anyway.'),
     )
     return _store_deal(
@@ -643,9 +652,10 @@ def record_draft(session_id: str):
             waiting_for=list(chosen.check.missing),
         )
     record, report = draft_deal(chosen)
-    _refuse_problems(
+    override = _refuse_problems(
         report,
         override,
+        note,
         gettext('The deal has problems; correct the parts, or send "override": true with a note to record it anyway.'),
     )
     return _store_deal(

@@ -453,7 +453,8 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
     except KunkenError as err:
         return _render_draft(chosen, form, status=422, message=reason_text(err.reason))
     note = (form.note.data or "").strip() or None
-    if report.problems and not (form.override.data and note):
+    anyway = service.record_anyway(report, bool(form.override.data), note)
+    if anyway.refused:
         return _render_draft(
             chosen,
             form,
@@ -465,7 +466,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
         )
     try:
         stored, created = store.add_deal(
-            sid, record, override=bool(report.problems), note=note, idempotency_key=key, draft_version=expected
+            sid, record, override=anyway.override, note=note, idempotency_key=key, draft_version=expected
         )
     except Conflict:
         fresh = service.load_draft(store, sid)

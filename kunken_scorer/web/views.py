@@ -546,9 +546,11 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     if not form.save.data:
         return _render_deal(form, session, deal, **show)
     note = (form.note.data or "").strip() or None
-    if report.problems and not _anyway_explained(form, note):
+    anyway = service.record_anyway(report, bool(form.override.data), note)
+    if anyway.refused:
+        _mark_missing(form, anyway)
         return _render_deal(form, session, deal, status=422, **show)
-    override = bool(report.problems) and bool(form.override.data)
+    override = anyway.override
     try:
         _store_deal(session, deal, record, override, note, form)
     except Conflict:
@@ -567,18 +569,17 @@ def _remember_hand_entry(session: dict, mode: str) -> dict:
     return {**session, "hand_entry": mode}
 
 
-def _anyway_explained(form: Any, note: str | None) -> bool:
-    """A deal with problems is saved only with "Record anyway" ticked and a note; mark what is missing."""
-    if not form.override.data:
+def _mark_missing(form: Any, anyway: service.Anyway) -> None:
+    """Mark what a deal with problems still needs to be recorded anyway (``service.record_anyway``)."""
+    if "override" in anyway.missing:
         add_error(
             form.override,
             gettext(
                 "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."
             ),
         )
-    if not note:
+    if "note" in anyway.missing:
         add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
-    return bool(form.override.data and note)
 
 
 def _store_deal(session: dict, deal: dict | None, record: dict, override: bool, note: str | None, form: Any) -> None:
