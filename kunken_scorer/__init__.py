@@ -6,7 +6,7 @@
 """
 
 from .cards import Card, CardError, Rank, Suit, format_cards, parse_cards
-from .deal import Deal, DealInputError, DealReport, PlayerRecord, PlayerScore, Vist, evaluate_deal
+from .deal import DealReport, PlayerScore, evaluate_deal
 from .melds import (
     DiscardCheck,
     MeldCheck,
@@ -19,6 +19,7 @@ from .melds import (
     check_vist,
 )
 from .messages import MESSAGES, KunkenError, Reason
+from .reading import Deal, DealInputError, PlayerRecord, Vist
 from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from .session import SessionStatus, Target, TargetError, dealer, running_totals, session_status, totals
 

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import Deal, DealInputError, DealReport, _player, _swaps, evaluate_deal
+from .deal import DealReport, evaluate_deal
 from .messages import M_, Reason
+from .reading import Deal, DealInputError, read_player, read_swaps
 from .rules import RuleSet
 
 #: What a seat's part of the draft is: no part yet, a part with no problem of its own, a part with one.
@@ -46,7 +47,7 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
     >>> read_part({"hand": "11♥"})
     Traceback (most recent call last):
     ...
-    kunken_scorer.deal.DealInputError: part.hand: "11♥": no such rank
+    kunken_scorer.reading.DealInputError: part.hand: "11♥": no such rank
     """
     if not isinstance(raw, Mapping):
         raise DealInputError(
@@ -55,18 +56,14 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
     unknown = sorted(set(raw) - {"melds", "vists", "swaps", "hand"})
     if unknown:
         raise DealInputError(Reason("unknown_field", {"field": f"{where}.{unknown[0]}"}))
-    player = _player({**raw, "name": "-"}, where, redeal=False)
+    player = read_player({**raw, "name": "-"}, where)
     if rules is not None and player.hand_summary is not None:
         player.hand_summary.check_for(rules, f"{where}.hand")
     record = player.to_dict()
     raw_swaps = raw.get("swaps")
     if isinstance(raw_swaps, list):
         raw_swaps = [{**s, "by": "-"} if isinstance(s, Mapping) else s for s in raw_swaps]
-    try:
-        swaps = _swaps(raw_swaps)
-    except DealInputError as err:  # name the field inside the part
-        field = err.reason.params.get("field", "")
-        raise DealInputError(Reason(err.reason.code, {**err.reason.params, "field": f"{where}.{field}"})) from None
+    swaps = read_swaps(raw_swaps, f"{where}.swaps")  # a bad field is named inside the part
     return {
         "melds": record["melds"],
         "vists": record["vists"],

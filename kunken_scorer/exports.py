@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from .deal import MAX_NOTE, hand_entries, has_control
 from .messages import M_, N_, KunkenError, Reason
+from .reading import MAX_NOTE, hand_entries, has_control
 from .rules import RuleSet
 from .service import Scoreboard, prepare_deal, session_players
 from .session import Target

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .cards import CardError, Rank, format_cards, parse_cards
-from .deal import HAND_COUNTS, MAX_MELDS, MAX_VISTS, HandSummary, hand_entries
 from .messages import KunkenError, Reason, shortened
+from .reading import HAND_COUNTS, MAX_MELDS, MAX_VISTS, HandSummary, hand_entries
 from .rules import RuleSet
 
 # numbers of at most 9 digits (a longer one is not a meld number or a hand's points; int() refuses past 4,300)
@@ -106,7 +106,7 @@ def vist_line(vist: Mapping[str, Any], names: Sequence[str] = ()) -> str:
     if meld is None:
         return f"{to}: {cards}"
     # "Boris 2" or "Boris #2" may be players of their own; a name never holds two spaces in a row
-    # (``deal.clean_name``), so the last spelling reads back as Boris's meld 2 whatever the names
+    # (``reading.clean_name``), so the last spelling reads back as Boris's meld 2 whatever the names
     for where in (f"{to} {meld + 1}", f"{to} #{meld + 1}", f"{to}  #{meld + 1}"):
         if _reads_back(f"{where}: 5♥", names, to, meld):
             break

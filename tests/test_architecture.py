@@ -14,6 +14,7 @@ CORE = [
     "rules",
     "melds",
     "deal",
+    "reading",
     "draft",
     "messages",
     "session",

@@ -24,7 +24,7 @@ from kunken_scorer import (
     evaluate_deal,
     format_cards,
 )
-from kunken_scorer.deal import check_short_hands
+from kunken_scorer.reading import check_short_hands
 
 
 def players(report):
@@ -1232,7 +1232,7 @@ def _meld(cards: str, game: str = "kunken", **switches):
 
 
 def _scored(record: dict, game: str = "kunken", **switches):
-    from kunken_scorer.deal import Deal
+    from kunken_scorer.reading import Deal
     from kunken_scorer.rules import RuleSet
 
     report = evaluate_deal(Deal.from_dict(record), RuleSet.for_game(game, switches))
@@ -1304,7 +1304,7 @@ def test_open_case_an_express_with_cards_left_in_hand_is_a_problem_and_doubles_o
 
 
 def test_open_case_a_vist_without_a_meld_number_goes_to_the_first_meld_it_fits():
-    from kunken_scorer.deal import Deal
+    from kunken_scorer.reading import Deal
     from kunken_scorer.rules import RuleSet
 
     record = {
@@ -1337,7 +1337,7 @@ def test_open_case_a_penalty_limit_is_reached_when_the_first_player_is_out():
 def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing():
     """A player goes out by laying their cards: with no meld, vist or swap recorded for them, some were
     probably left out of the record. A warning, not a problem: the deal is still valid."""
-    from kunken_scorer.deal import Deal
+    from kunken_scorer.reading import Deal
     from kunken_scorer.rules import RuleSet
 
     empty = {"players": [{"name": "A"}, {"name": "B", "melds": ["A♠ A♥ A♦"], "hand": "K♣"}], "went_out": "A"}
@@ -1358,7 +1358,7 @@ def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing()
 @example("Анна Мария")
 def test_a_name_kept_as_typed_is_the_name_cleaning_gives(text):
     """A name already tidy (most are) is taken as it is; it is exactly what trimming and checking it gives."""
-    from kunken_scorer.deal import _tidy, clean_name
+    from kunken_scorer.reading import _tidy, clean_name
 
     if _tidy(text):
         assert clean_name(text) == " ".join(text.split()) == text

@@ -705,7 +705,7 @@ def test_the_russian_form_explains_a_bad_hand_in_russian(app, store):
 
 
 def test_one_note_limit_for_the_api_and_the_form(client, app, store):
-    from kunken_scorer.deal import MAX_NOTE
+    from kunken_scorer.reading import MAX_NOTE
 
     created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
     sid, token = created["id"], created["edit_token"]

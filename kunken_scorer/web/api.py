@@ -35,10 +35,10 @@ from .. import (
     evaluate_deal,
     service,
 )
-from ..deal import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..draft import read_part
 from ..exports import DocumentError, export_document, import_document, read_json
 from ..messages import M_, Text
+from ..reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..rules import read_rules
 from ..service import (
     Draft,

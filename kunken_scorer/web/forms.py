@@ -36,10 +36,10 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..deal import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
 from ..draft import deal_body
 from ..messages import Reason
 from ..notation import read_card_lines, read_hand, read_vist_lines
+from ..reading import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
 from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from . import GAME_NAMES, reason_text
 
@@ -133,7 +133,7 @@ class SeatList(FieldList):
 
 
 def _plain_text(field: Any) -> None:
-    """A text field's words: no control characters (the core's rule for notes, ``deal.has_control``)."""
+    """A text field's words: no control characters (the core's rule for notes, ``reading.has_control``)."""
     if field.data and has_control(field.data):
         raise ValidationError(reason_text(Reason("note_control", {"field": field.label.text})))
 
