@@ -8,6 +8,8 @@ not re-score them on every poll.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import threading
 from collections import OrderedDict
@@ -17,10 +19,11 @@ from functools import cached_property
 from typing import Any
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
-from .deal import PlayerScore, check_short_hands, clean_name
+from .deal import PlayerScore
 from .draft import DraftCheck, check_draft
 from .melds import on_table
 from .messages import M_
+from .reading import check_short_hands, clean_name
 from .session import SessionStatus
 from .store import StorageUnavailable, Store
 
@@ -223,6 +226,13 @@ def prepare_deal(session: dict, body: Any, recorded_anyway: bool = False) -> tup
         )
     check_short_hands(deal, rules, recorded_anyway)
     return deal.to_dict(), evaluate_deal(deal, rules)
+
+
+def request_digest(asked: Any) -> str:
+    """A digest of what a write asks for (JSON, key order aside): its idempotency key sent again with
+    something else is then not taken for a retry (``store.KeyReused``)."""
+    text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -556,7 +566,7 @@ def desk_session(store: Store, session_id: str) -> dict:
 def asked_end(draft: Draft, body: dict) -> dict:
     """The draft's end with what ``body`` says of it (who went out, express, redeal); a bad field is a
     ``KunkenError`` naming it."""
-    from .deal import read_flag
+    from .reading import read_flag
 
     end = dict(draft.end)
     if "went_out" in body:

@@ -351,7 +351,7 @@ def m011_seat_moves(db: Database) -> None:
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
 
-#: The values ``set_hand_entry`` stores (the store imports no core module: ``deal.HAND_ENTRIES`` is the
+#: The values ``set_hand_entry`` stores (the store imports no core module: ``reading.HAND_ENTRIES`` is the
 #: same list, and which of them a game offers is the core's ``hand_entries``).
 HAND_ENTRIES = ("counts", "points", "cards")
 

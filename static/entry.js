@@ -37,6 +37,9 @@
   var choosing = false;  // both versions shown: nothing is sent until the person chooses
   var native = false;    // the deal form's Save goes as a plain POST (to show the server's answer)
   var SERVER_FIELDS = ["deal", "draft", "revision", "expected", "form_key", "went_out_auto"];
+  var lastSent = null;   // the part's fields in the last save sent (its answer may never have come)
+  var edit = form.hasAttribute("data-edit");
+  var discard = document.getElementById("keep-discard");
 
   function keypadFocus(el) {
     if (!el) { return; }
@@ -85,10 +88,11 @@
     var number = ++sent;
     var status = 0;
     var mine = autosave && keeping() ? keepLocal() : null;  // a part's save (a deal form's Check stores nothing)
-    if (mine) { say("sending"); }
+    if (mine) { say("sending"); lastSent = mine.fields; }
     inflight = true;
     form.setAttribute("data-checking", "true");
-    window.fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
+    var post = keep ? keep.fetch : function (url, options) { return window.fetch(url, options); };
+    post(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) { status = response.status; return response.text(); })
       .then(function (html) {
         if (status >= 502 && status <= 504) { throw new Error("unavailable"); }  // a proxy with no server
@@ -119,6 +123,7 @@
   /* Keep the form as it is now; a part remembers the revision and the draft it was typed on. */
   function keepLocal() {
     var entry = { fields: keep.fields(form) };
+    if (choosing) { return entry; }  // both versions shown: this phone's stays as it was until the choice
     if (autosave) {
       entry.deal = entry.fields.deal;
       entry.draft = entry.fields.draft;
@@ -135,6 +140,7 @@
     keepState.hidden = false;
     document.documentElement.classList.add("keeping");
     if (state === "local-save" || state === "choose") { keepState.scrollIntoView({ block: "center" }); }
+    if (discard) { discard.hidden = !(state === "local" || state === "refused" || state === "local-save"); }
     // a screen reader hears where the entry is when that changes, not each "sending"
     if (state !== "sending" && state !== announced && announcer) {
       if (announced !== null) { announcer.textContent = keepState.textContent; }
@@ -215,20 +221,33 @@
       choice.hidden = true;
       keep.fill(form, mine, SERVER_FIELDS);
       keepLocal();
-      if (autosave) { check(); } else { say("local"); }
+      if (autosave) { check(); } else { say("local"); schedule(); }
     };
     choice.querySelector("[data-keep=theirs]").onclick = function () {
       choosing = false;
       choice.hidden = true;
       keep.drop(keepKey);
-      if (autosave) { sayStored(); } else { keepLocal(); say("local"); }
+      if (autosave) { sayStored(); } else { say(edit ? "edit" : "new"); }
     };
+    var title = document.getElementById("keep-choice-title");
     choice.scrollIntoView({ block: "center" });
+    if (title) { title.focus({ preventScroll: true }); }
   }
 
   /* The server refused the part (someone else changed it, or the deal was recorded): its version goes in
      the form, this phone's stays kept, and both are shown. */
   function conflict(doc, mine) {
+    var fresh = doc.getElementById(form.id);
+    var theirs = fresh ? keep.fields(fresh) : null;
+    var sameDraft = theirs && theirs.deal === (form.querySelector("input[name=deal]") || {}).value;
+    if (theirs && sameDraft && lastSent && keep.same(theirs, lastSent, SERVER_FIELDS) &&
+        !keep.same(theirs, mine, SERVER_FIELDS)) {
+      // the server holds this phone's own earlier save, whose answer never came: go on from its revision
+      apply(doc, false);
+      keepLocal();
+      schedule();
+      return;
+    }
     apply(doc, true);
     var kept = keep.get(keepKey) || {};
     kept.fields = mine;
@@ -398,7 +417,7 @@
       var max = parseInt(input.getAttribute("max"), 10);
       if (!isNaN(max)) { value = Math.min(max, value); }
       input.value = String(value);
-      schedule();
+      input.dispatchEvent(new Event("input", { bubbles: true }));  // kept on the phone, checked, as typing is
     }
     minus.addEventListener("click", function () { step(-1); });
     plus.addEventListener("click", function () { step(1); });
@@ -464,19 +483,17 @@
   }
   /* -- what this phone kept, brought back ------------------------------------------------------ */
 
+  /* The reason a deal form's page gives for not recording it (problems, a conflict), or "". */
+  function pageReason() {
+    var said = document.querySelector("#conflict, #form-errors li, #override-box .errors li, .field .errors li");
+    return said ? said.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
   function restore() {
     var kept = keep.get(keepKey);
-    if (!kept || !kept.fields) {
-      if (autosave) { sayStored(); } else if (form.hasAttribute("data-posted")) {
-        keepLocal();
-        say("local");
-      } else {
-        say("new");
-      }
-      return;
-    }
     var page = keep.fields(form);
     if (autosave) {
+      if (!kept || !kept.fields) { sayStored(); return; }
       var sameDraft = kept.deal === page.deal && kept.draft === page.draft;
       if (keep.same(kept.fields, page, SERVER_FIELDS)) {  // the server has exactly this
         keep.drop(keepKey);
@@ -493,78 +510,118 @@
     }
     if (form.hasAttribute("data-posted")) {  // the server's answer to a Save or Check: the page is the truth
       keepLocal();
-      say("local");
+      var reason = pageReason();
+      if (reason) { say("refused", { reason: reason }); } else { say("local"); }
       return;
     }
-    var edit = form.hasAttribute("data-edit");
-    if (edit && kept.fields.expected !== page.expected && !keep.same(kept.fields, page, SERVER_FIELDS)) {
-      showChoice(kept.fields, choice && choice.getAttribute("data-words-edited"));
+    if (!kept || !kept.fields || keep.same(kept.fields, page, SERVER_FIELDS)) {  // nothing typed that the page lacks
+      keep.drop(keepKey);
+      say(keep.waiting(keepKey) ? "sending" : edit ? "edit" : "new");
       return;
     }
-    keep.fill(form, kept.fields, edit ? ["expected"] : []);
+    if (kept.fields.expected !== page.expected && !keep.waiting(keepKey)) {
+      // the session (or this deal) changed since this was typed: both versions, and the person chooses; a new
+      // deal's copy never brings back its old form key (that key may have recorded a deal since)
+      showChoice(kept.fields, choice && choice.getAttribute(edit ? "data-words-edited" : "data-words-recorded-since"));
+      return;
+    }
+    keep.fill(form, kept.fields, []);  // (a Save that waits for the connection keeps its own key and version)
     var mode = form.querySelector("input[name=hand_mode]:checked");
     if (mode) { setHandMode(mode.value); }
     wentOutTouched = !!(wentOut && wentOut.value) && !(wentOutAuto && wentOutAuto.value === "1");
-    if (keep.waiting(keepKey)) {
-      say("sending");
-    } else {
-      say("local");
-    }
-    if (!keep.same(kept.fields, page, SERVER_FIELDS)) { schedule(); }
+    say(keep.waiting(keepKey) ? "sending" : "local");
+    schedule();
+  }
+
+  /* Send the form as a plain POST (the page the server answers shows why it refused a Save, or storage on
+     this phone is unavailable): the Save button's own name goes with it. */
+  function postPlainly() {
+    native = true;
+    var save = document.getElementById("save");
+    if (form.requestSubmit && save) { form.requestSubmit(save); return; }
+    var flag = document.createElement("input");
+    flag.type = "hidden";
+    flag.name = "save";
+    flag.value = "1";
+    form.appendChild(flag);
+    form.submit();
   }
 
   /* The deal form's Save goes through the outbox: sent now, and kept (and sent again) while the server
      cannot be reached. The server's own answer to a Save it refused is shown by sending the form as a plain
      POST again (a refused Save stored nothing, so nothing is stored twice). */
-  function saveKept(button) {
+  function saveKept() {
     var entry = keepLocal();
     var csrf = form.querySelector("input[name=csrf_token]");
-    keep.save(keepKey, {
+    var kept = keep.save(keepKey, {
       url: form.getAttribute("action"),
       page: window.location.href.split("#")[0],
       next: (document.getElementById("back-link") || window.location).href,
       fields: entry.fields,
       csrf: csrf ? csrf.value : "",
-      button: button && button.name ? button.name : "save"
+      button: "save"
     });
+    if (!kept) { postPlainly(); }  // this phone cannot keep it: the browser sends it as it always did
   }
 
   if (keep && keepKey && !autosave) {
+    var pressed = null;  // the button that sends the form (event.submitter is missing in older browsers)
+    form.addEventListener("click", function (event) {
+      var button = event.target.closest && event.target.closest("button[type=submit], input[type=submit]");
+      pressed = button || pressed;
+    });
     form.addEventListener("submit", function (event) {
-      var button = event.submitter;
+      var button = event.submitter || pressed;
+      pressed = null;
       if (native || !button || button.name !== "save") { return; }
       event.preventDefault();
-      saveKept(button);
+      saveKept();
     });
     keep.listen(function (key, outcome, detail) {
       if (key !== keepKey) { return; }
       if (outcome === "stored") { window.location.href = detail.url || window.location.href; return; }
       if (outcome === "sending") { say("sending"); return; }
       if (outcome === "local") { say("local-save", detail); return; }
-      keep.drop(keepKey);  // the page the server answers keeps the form again, as it shows it
-      native = true;  // show why: the same form as a plain POST, the page the server answers
-      var save = document.getElementById("save");
-      if (form.requestSubmit && save) { form.requestSubmit(save); } else { form.submit(); }
+      postPlainly();  // refused: the page the server answers shows why, and keeps the form as it shows it
     });
+    form.addEventListener("input", function () {
+      if (choosing) { return; }
+      var entry = keepLocal();
+      if (keep.waiting(keepKey)) { keep.amend(keepKey, entry.fields); } else { say("local"); }
+    });
+    form.addEventListener("change", function () {
+      if (choosing) { return; }
+      var entry = keepLocal();
+      if (keep.waiting(keepKey)) { keep.amend(keepKey, entry.fields); }
+    });
+    if (discard) {
+      discard.addEventListener("click", function () {
+        keep.drop(keepKey);
+        keep.drop("outbox:" + keepKey);
+        window.location.href = window.location.href.split("#")[0];
+      });
+    }
   }
   if (keep && keepKey && autosave) {
     window.addEventListener("online", function () { if (keep.get(keepKey) && !choosing) { failures = 0; check(); } });
     form.addEventListener("input", function () { if (keeping()) { keepLocal(); } });
-  }
-  if (keep && keepKey && !autosave) {
-    form.addEventListener("input", function () { keepLocal(); say("local"); });
-    form.addEventListener("change", function () { keepLocal(); });
   }
   if (keep && keepKey && keeping()) { restore(); }
 
   /* static/draft.js brings the page as it is now when the draft changes elsewhere: the part's
      fields are taken only when its revision moved and nothing typed here is waiting to be saved. */
   window.kunkenEntry = {
-    busy: function () { return !!timer || inflight || choosing || !!retry || !!(keepKey && keep && keep.get(keepKey)); },
+    busy: function () { return !!timer || inflight || choosing || !!retry; },
     apply: function (doc) {
       var fresh = doc.querySelector("#saved-state");
       var mine = document.querySelector("#saved-state");
       var moved = !!(fresh && mine && fresh.getAttribute("data-revision") !== mine.getAttribute("data-revision"));
+      var kept = keep && keepKey ? keep.get(keepKey) : null;
+      var freshForm = doc.getElementById(form.id);
+      if (moved && kept && freshForm && !keep.same(kept.fields, keep.fields(freshForm), SERVER_FIELDS)) {
+        conflict(doc, kept.fields);  // changed elsewhere while this phone holds typing the server lacks
+        return;
+      }
       apply(doc, moved && !timer && !inflight);
     }
   };

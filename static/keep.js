@@ -26,6 +26,21 @@
     } catch (e) { return null; }
   }
 
+  /* A fetch that gives up after ``ms`` (a half-dead Wi-Fi otherwise keeps "sending" for minutes). */
+  function timed(url, options, ms) {
+    if (!window.AbortController) { return window.fetch(url, options); }
+    var control = new AbortController();
+    var timer = window.setTimeout(function () { control.abort(); }, ms || 10000);
+    options.signal = control.signal;
+    return window.fetch(url, options).then(function (response) {
+      window.clearTimeout(timer);
+      return response;
+    }, function (error) {
+      window.clearTimeout(timer);
+      throw error;
+    });
+  }
+
   function write(key, value) {
     try { window.localStorage.setItem(PREFIX + key, JSON.stringify(value)); return true; } catch (e) { return false; }
   }
@@ -159,12 +174,16 @@
      a conflict). */
   function send(key, entry, tokenRenewed) {
     // The redirect is not followed here: the page it leads to shows the server's message ("Deal 3 saved")
-    // once, so the phone itself goes there next.
-    return window.fetch(entry.url, { method: "POST", body: body(entry), credentials: "same-origin", redirect: "manual" })
+    // once, so the phone itself goes there next. The header asks for a refusal as a page, not a redirect.
+    return timed(entry.url, {
+      method: "POST", body: body(entry), credentials: "same-origin", redirect: "manual",
+      headers: { "X-Kunken-Keep": "1" }
+    })
       .then(function (response) {
         if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
           drop(OUTBOX + key);
-          drop(key);
+          var copy = read(key);  // typed after this Save left: kept, and offered again
+          if (!copy || same(copy.fields, entry.fields)) { drop(key); }
           tell(key, "stored", { url: entry.next });
           return "stored";
         }
@@ -174,7 +193,7 @@
         if (response.status === 503 || response.status === 502 || response.status === 504) {
           throw new Error("unavailable");  // the server is there but cannot store now: try again
         }
-        drop(OUTBOX + key);
+        drop(OUTBOX + key);  // refused: the form's copy stays, and the page shows why
         return response.text().then(function (html) {
           tell(key, "refused", { html: html, status: response.status });
           return "refused";
@@ -204,17 +223,27 @@
     });
     chain.then(function () {
       flushing = false;
-      if (failed) { later(); } else { attempt = 0; }
+      if (failed) { later(); return; }
+      attempt = 0;
+      if (keys(OUTBOX).length) { window.setTimeout(flush, 0); }  // a Save kept while this round ran
     });
   }
 
-  /* Keep a Save and send it now (and again until the server answers). */
+  /* Keep a Save and send it now (and again until the server answers); false when the phone cannot keep it
+     (no storage): the page then sends it as a plain form. */
   function save(key, entry) {
     entry.at = entry.at || new Date().toISOString();
-    write(OUTBOX + key, entry);
+    if (!write(OUTBOX + key, entry)) { return false; }
     attempt = 0;
     if (retry) { window.clearTimeout(retry); retry = null; }
     flush();
+    return true;
+  }
+
+  /* What is typed after a Save that waits for the connection goes with it. */
+  function amend(key, fields) {
+    var entry = read(OUTBOX + key);
+    if (entry) { entry.fields = fields; write(OUTBOX + key, entry); }
   }
 
   window.addEventListener("online", function () { attempt = 0; flush(); });
@@ -230,6 +259,8 @@
     clock: clock,
     status: status,
     save: save,
+    amend: amend,
+    fetch: timed,
     waiting: function (key) { return !!read(OUTBOX + key); },
     backoff: function (n) { return Math.min(8000, 1000 * Math.pow(2, n)); },
     listen: function (listener) { listeners.push(listener); }

@@ -1,21 +1,29 @@
 /* The service worker (served as /sw.js): where the browser allows one (https, or the server's own machine;
    not a phone on plain http on the LAN), a reload without the Wi-Fi still shows the last copy of the page
    (the session page, a deal form, a player's part) and its files; what was typed comes back from the
-   phone's own copy (static/keep.js). Pages come from the network first and are kept as they arrive;
-   the files in /static/ from the copy first, renewed from the network. Writes, the JSON API and the live
-   updates always go to the server. */
+   phone's own copy (static/keep.js). Pages and files come from the network first and are kept as they
+   arrive (a new release is used at once); a copy serves only when the network does not answer. A page
+   the server marks no-store (one that shows a token: the scorer's link, a seat's move link) is never
+   kept. Writes, the JSON API and the live updates always go to the server. */
 "use strict";
-var CACHE = "kunken-pages-v1";
+var CACHE = "kunken-pages-v2";
 
 self.addEventListener("install", function () { self.skipWaiting(); });
-self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return name !== CACHE; }).map(function (name) {
+      return caches.delete(name);
+    }));
+  }).then(function () { return self.clients.claim(); }));
+});
 
 function kept(request) {
   return caches.open(CACHE).then(function (cache) { return cache.match(request); });
 }
 
 function keep(request, response) {
-  if (response && response.ok && response.type === "basic") {
+  var control = (response && response.headers.get("Cache-Control")) || "";
+  if (response && response.ok && response.type === "basic" && control.indexOf("no-store") < 0) {
     var copy = response.clone();
     caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
   }
@@ -33,16 +41,9 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(fetch(request));
     return;
   }
-  if (url.pathname.indexOf("/static/") === 0) {
-    event.respondWith(kept(request).then(function (copy) {
-      var fresh = fetch(request).then(function (response) { return keep(request, response); });
-      if (copy) { fresh.catch(function () { /* offline: the copy serves */ }); return copy; }
-      return fresh;
-    }));
-    return;
-  }
   var accept = request.headers.get("Accept") || "";
-  if (request.mode !== "navigate" && accept.indexOf("text/html") < 0) { return; }
+  var page = request.mode === "navigate" || accept.indexOf("text/html") >= 0;
+  if (!page && url.pathname.indexOf("/static/") !== 0) { event.respondWith(fetch(request)); return; }
   event.respondWith(fetch(request).then(function (response) { return keep(request, response); }, function (error) {
     return kept(request).then(function (copy) { if (copy) { return copy; } throw error; });
   }));

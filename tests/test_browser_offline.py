@@ -28,6 +28,7 @@ from conftest import (
 )
 from playwright.sync_api import expect
 
+from kunken_scorer.reading import Deal
 from kunken_scorer.store import Store
 
 
@@ -186,7 +187,7 @@ def test_the_deal_form_survives_a_reload_and_a_trip_to_the_scores(server, phones
     expect(page.locator("p.flash")).to_contain_text("Deal 1 changed")
     open_deal_form(page, page.locator("#deals a.edit-deal").first)
     expect(page.locator("#players-1-hand")).to_have_value(re.compile(r"^K♣ Q♦\s*$"))
-    wait_for_state(page, "new")
+    wait_for_state(page, "edit")  # saved: nothing of it is kept on the phone any more
 
 
 def test_save_tapped_offline_records_the_deal_once_when_the_connection_returns(server, phones, app, tmp_path):
@@ -300,3 +301,104 @@ def test_a_part_changed_meanwhile_shows_both_versions_and_the_person_chooses(ser
     wait_for_state(anna, "stored")
     expect(choice).to_be_hidden()
     expect(scorer.locator("#player-melds")).to_have_value(re.compile(r"^A♠ A♥ A♦ A♣\s*$"), timeout=10_000)
+
+
+def test_a_closed_tab_and_a_restarted_browser_bring_the_deal_form_back(server, phones, browser, playwright, app):
+    context = phones(locale="en-US")
+    page = context.new_page()
+    session_url = start_on_phone(page, server, ["Anna", "Boris"], "cards")
+    open_deal_form(page, "#record-deal")
+    fill(page, "players-0-melds", "A♠ A♥ A♦")
+    quiet(page)
+    wait_for_state(page, "local")
+    page.close()  # the tab closed
+    page = context.new_page()
+    page.goto(session_url)
+    open_deal_form(page, "#record-deal")
+    expect(page.locator("#players-0-melds")).to_have_value("A♠ A♥ A♦")
+
+    kept = context.storage_state()  # the browser quits, and starts again with what it keeps on disk
+    context.close()
+    again = browser.new_context(**{**playwright.devices["Pixel 7"], "locale": "en-US", "storage_state": kept})
+    try:
+        page = again.new_page()
+        page.goto(session_url)
+        open_deal_form(page, "#record-deal")
+        expect(page.locator("#players-0-melds")).to_have_value("A♠ A♥ A♦")
+        wait_for_state(page, "local")
+    finally:
+        again.close()
+
+
+def test_a_deal_form_kept_from_before_another_deal_was_recorded_asks_and_records_once(server, phones, app, tmp_path):
+    """The kept form's key may have recorded a deal meanwhile: it is never brought back; both versions are shown."""
+    shots = shots_dir(tmp_path)
+    db = app.config["DATABASE"]
+    page = phones(locale="ru-RU").new_page()
+    start_on_phone(page, server, ["Анна", "Борис"], "cards")
+    open_deal_form(page, "#record-deal")
+    fill(page, "players-0-melds", "Т♠ Т♥ Т♦")
+    quiet(page)
+    wait_for_state(page, "local")
+    old_key = page.locator("input[name=form_key]").input_value()
+    sid = page.url.split("/s/", 1)[1].split("/", 1)[0]
+    store = Store.open(db)  # meanwhile another phone records a deal
+    try:
+        record = Deal.from_dict(
+            {"players": [{"name": "Анна", "melds": ["5♠ 6♠ 7♠"]}, {"name": "Борис", "hand": "К♣"}], "went_out": "Анна"}
+        ).to_dict()
+        store.add_deal(sid, record)
+    finally:
+        store.close()
+    page.reload()
+    expect(page.locator("#deal-form")).to_have_attribute("data-ready", "true")
+    choice = page.locator("#keep-choice")
+    expect(choice).to_be_visible()
+    expect(choice).to_contain_text("Т♠ Т♥ Т♦")
+    wait_for_state(page, "choose")
+    page.screenshot(path=str(shots / "kept-from-before-ru.png"), full_page=False)
+    page.locator("#keep-mine").tap()
+    expect(page.locator("#players-0-melds")).to_have_value("Т♠ Т♥ Т♦")
+    assert page.locator("input[name=form_key]").input_value() != old_key  # never the old key
+    fill(page, "players-1-melds", "2♥ 3♥ 4♥")
+    quiet(page)
+    close_keypad(page)
+    tap_and_wait(page, "#save")
+    expect(page.locator("#deal-count")).to_have_attribute("data-count", "2")
+    assert deal_count(db) == 2
+
+
+def test_a_save_whose_answer_is_lost_is_recorded_once_when_sent_again(server, phones, browser, playwright, app):
+    """The server stores the deal, the answer never reaches the phone, the phone sends it again: one deal."""
+    db = app.config["DATABASE"]
+    # routing does not see requests a service worker handles: this phone has none
+    context = browser.new_context(**{**playwright.devices["Pixel 7"], "locale": "en-US", "service_workers": "block"})
+    try:
+        page = context.new_page()
+        start_on_phone(page, server, ["Anna", "Boris"], "cards")
+        open_deal_form(page, "#record-deal")
+        fill(page, "players-0-melds", "A♠ A♥ A♦")
+        fill(page, "players-1-melds", "5♥ 6♥ 7♥")
+        fill(page, "players-1-hand", "K♣")
+        quiet(page)
+        close_keypad(page)
+        lost = []
+
+        def store_then_lose_the_answer(route):
+            if route.request.method == "POST" and not lost and route.request.headers.get("x-kunken-keep"):
+                route.fetch()  # the server stores the deal...
+                lost.append(route.request.url)
+                route.abort("connectionreset")  # ...and its answer is lost on the way back
+            else:
+                route.continue_()
+
+        page.route("**/deals/new", store_then_lose_the_answer)
+        page.locator("#save").tap()
+        wait_for_state(page, "local-save")
+        assert lost and deal_count(db) == 1  # stored once already, the phone does not know it
+        with page.expect_navigation(timeout=15_000):
+            page.locator("#save").tap()  # the next tap sends it again (so would the next retry)
+        expect(page.locator("p.flash")).to_contain_text("was already saved; it was not recorded twice")
+        assert deal_count(db) == 1
+    finally:
+        context.close()

@@ -10,7 +10,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import CSRF, text
+from conftest import CSRF, deal_data, hidden, text
 
 from kunken_scorer import RuleSet
 from kunken_scorer.draft import read_part
@@ -81,7 +81,7 @@ def test_the_pages_that_keep_typing_say_where_it_is_kept(client):
     assert f'data-keep="deal:{sid}:new"' in form
     for state in ("new", "local", "local-save", "sending", "refused", "choose"):
         assert f"data-words-{state}=" in form, state
-    assert 'id="keep-choice"' in form and "hidden" in form
+    assert re.search(r'<section id="keep-choice"[^>]*\shidden[\s>]', form)  # hidden until two versions
 
 
 def test_the_service_worker_is_served_from_the_root_and_never_cached_stale(client):
@@ -92,3 +92,26 @@ def test_the_service_worker_is_served_from_the_root_and_never_cached_stale(clien
     assert b'addEventListener("fetch"' in response.data
     page = text(client.get("/"))
     assert 'data-sw="/sw.js"' in page and "/static/keep.js" in page
+
+
+def test_a_form_key_sent_again_with_another_deal_records_nothing_and_asks_to_save_again(app, store):
+    """A deal form kept offline (or brought back from the phone) may carry the key of a deal already
+    recorded: the same deal again is a retry, another deal is not taken for one."""
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    created = client.post("/api/v1/sessions", json={"players": NAMES}).get_json()
+    sid = created["id"]
+    client.get(urlsplit(created["edit_url"]).path)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    first = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna")
+    assert client.post(f"/s/{sid}/deals/new", data={**first, "save": "1"}).status_code == 303
+    retry = client.post(f"/s/{sid}/deals/new", data={**first, "save": "1"}, follow_redirects=True)
+    assert "was already saved; it was not recorded twice" in text(retry)
+    other = {**first, "players-1-hand": "Q♠", "expected": str(store.version(sid))}
+    answer = client.post(f"/s/{sid}/deals/new", data={**other, "save": "1"})
+    assert answer.status_code == 409 and "nothing was recorded" in text(answer)
+    assert len(store.list_deals(sid)) == 1
+    fresh_key = hidden(text(answer), "form_key")
+    assert fresh_key != first["form_key"]
+    again = client.post(f"/s/{sid}/deals/new", data={**other, "form_key": fresh_key, "save": "1"})
+    assert again.status_code == 303 and len(store.list_deals(sid)) == 2

@@ -465,7 +465,10 @@ def deal_saved(number: int | None, created: bool) -> str:
 
 def refuse_ended(_error: SessionEnded | None = None) -> Any:
     """Turn a write on an ended session away, with a message on its page (also the pages' SessionEnded handler)."""
-    flash(gettext("This session has ended: it can be read but no longer changed."), "error")
+    message = gettext("This session has ended: it can be read but no longer changed.")
+    if request.headers.get("X-Kunken-Keep"):  # a Save a phone kept and sends again: it keeps the deal on a refusal
+        return _error_response(409, message)
+    flash(message, "error")
     sid = (request.view_args or {}).get("sid")
     return redirect(url_for("views.session", sid=sid) if sid else url_for("views.home"), 303)
 

@@ -24,13 +24,14 @@ from markupsafe import Markup, escape
 
 from .. import service
 from ..cards import Card, CardError, Suit, parse_cards
-from ..deal import PROBLEM_FIELD, Deal, hand_entries
+from ..deal import PROBLEM_FIELD
 from ..messages import KunkenError, Reason
 from ..notation import deal_texts, entered_as, hand_entry
 from ..qrcodes import qr_svg
+from ..reading import Deal, hand_entries
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
-from ..store import Conflict, NotFound
+from ..store import Conflict, KeyReused, NotFound
 from . import (
     can_edit,
     change_required,
@@ -553,6 +554,13 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     override = anyway.override
     try:
         _store_deal(session, deal, record, override, note, form)
+    except KeyReused:  # a form (a page kept offline, a copy brought back) whose key recorded another deal
+        form.form_key.data = new_form_key()
+        message = gettext(
+            "This form had already recorded a deal, and this deal is a different one: nothing was recorded. "
+            "Check the deals on the session page, then press Save again to record it."
+        )
+        return _render_deal(form, session, deal, status=409, conflict=message, **show)
     except Conflict:
         message = _conflict_message(session, deal, record, override, note, form)
         if message is None:  # the other phone saved exactly this: nothing to tell
@@ -590,7 +598,13 @@ def _store_deal(session: dict, deal: dict | None, record: dict, override: bool, 
         flash(gettext("Deal %(n)s changed.", n=stored["number"]), "ok")
         return
     stored, created = store.add_deal(
-        sid, record, override=override, note=note, idempotency_key=form.form_key.data, expected_version=expected
+        sid,
+        record,
+        override=override,
+        note=note,
+        idempotency_key=form.form_key.data,
+        expected_version=expected,
+        request=service.request_digest({"record": record, "override": override, "note": note}),
     )
     flash(deal_saved(stored["number"], created), "ok")
 
