@@ -230,6 +230,8 @@
       if (autosave) { sayStored(); } else { say(edit ? "edit" : "new"); }
     };
     var title = document.getElementById("keep-choice-title");
+    var pad = document.getElementById("keypad");
+    if (pad) { pad.classList.add("hidden"); }  // the two versions and their buttons, not the keypad over them
     choice.scrollIntoView({ block: "center" });
     if (title) { title.focus({ preventScroll: true }); }
   }

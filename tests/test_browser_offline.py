@@ -27,6 +27,7 @@ from conftest import (
     tap_and_wait,
 )
 from playwright.sync_api import expect
+from test_browser_a11y import violations
 
 from kunken_scorer.reading import Deal
 from kunken_scorer.store import Store
@@ -84,6 +85,7 @@ def test_a_phone_offline_for_30_seconds_keeps_its_hand_and_never_says_the_server
     taps.tap("#player-hand")
     taps.keys("d4", "d0", "hJK")
     wait_for_state(boris, "local")
+    assert violations(boris) == []
     expect(boris.locator("#announce")).to_have_text(boris.locator("#keep-state").inner_text())  # heard, politely
     boris.screenshot(path=str(shots / "offline-part-kept-ru.png"), full_page=False)
     said = set()
@@ -207,6 +209,7 @@ def test_save_tapped_offline_records_the_deal_once_when_the_connection_returns(s
     context.set_offline(True)
     page.locator("#save").tap()
     wait_for_state(page, "local-save")
+    assert violations(page) == []
     assert "/deals/new" in page.url  # the form, never the browser's error page
     expect(page.locator("h1")).to_be_visible()
     page.screenshot(path=str(shots / "offline-save-ru.png"), full_page=False)
@@ -295,6 +298,7 @@ def test_a_part_changed_meanwhile_shows_both_versions_and_the_person_chooses(ser
     expect(choice).to_contain_text("K♠ K♥ K♦")
     wait_for_state(anna, "choose")
     anna.screenshot(path=str(shots / "two-versions-en.png"), full_page=False)
+    assert violations(anna) == []  # the two versions and the status line pass axe (WCAG 2.1 AA)
     assert stored_part(db, 0)["melds"] != ["A♠ A♥ A♦ A♣"]  # nothing overwritten while she chooses
 
     anna.locator("#keep-mine").tap()
@@ -356,6 +360,8 @@ def test_a_deal_form_kept_from_before_another_deal_was_recorded_asks_and_records
     expect(choice).to_be_visible()
     expect(choice).to_contain_text("Т♠ Т♥ Т♦")
     wait_for_state(page, "choose")
+    expect(page.locator("#keep-discard")).to_be_hidden()  # the choice's own buttons say it
+    expect(page.locator("#keep-mine")).to_be_in_viewport()
     page.screenshot(path=str(shots / "kept-from-before-ru.png"), full_page=False)
     page.locator("#keep-mine").tap()
     expect(page.locator("#players-0-melds")).to_have_value("Т♠ Т♥ Т♦")
