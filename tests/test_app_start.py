@@ -133,7 +133,7 @@ def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
 
 
 def test_api_bodies_are_read_whole_under_waitress_with_a_length_chunked_or_pipelined(tmp_path):
-    """The API reads a body of a plain Content-Length straight from waitress's input (api._raw_body): two
+    """The API reads each body whole from waitress's input (werkzeug's get_data): two
     requests on one connection each get their own body, a chunked one (no length) is read too, and a length
     past the limit is refused with 413."""
     import json

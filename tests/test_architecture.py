@@ -1,5 +1,6 @@
-"""The rules core is pure: standard library only, no web, storage or I/O imports; and the test run
-writes nothing into the repository (conftest.py checks every run; here, that the check sees a file)."""
+"""The rules core is pure: standard library only, no web, storage or I/O imports; the web package has no
+import cycle; and the test run writes nothing into the repository (conftest.py checks every run; here, that
+the check sees a file)."""
 
 import ast
 import pathlib
@@ -21,7 +22,6 @@ CORE = [
     "charts",
     "notation",
     "disputes",
-    "records",
 ]
 FORBIDDEN = {
     "flask",
@@ -43,7 +43,8 @@ FORBIDDEN = {
 }
 #: the layers above the core (the web layer is the package kunken_scorer/web/; qrcodes draws the join
 #: link's QR code for the pages and for app.py's terminal, so it is not web code)
-NOT_CORE = {"web", "store", "service", "exports", "qrcodes"}
+#: cache: the process's one cache, keyed by the database file's identity, standard library only (tests/test_cache.py)
+NOT_CORE = {"web", "store", "service", "exports", "qrcodes", "cache"}
 WEB_IMPORTS = {"flask", "flask_wtf", "flask_babel", "wtforms", "werkzeug", "jinja2", "markupsafe"}
 
 
@@ -152,3 +153,113 @@ def test_the_no_writes_check_sees_every_new_file_and_folder(tmp_path):
         "tests/stray.db",
     ]
     assert new_files(before, before) == []
+
+
+# -- no import cycle in the web package ---------------------------------------------------------------------
+
+
+def module_name(path: pathlib.Path, root: pathlib.Path) -> str:
+    """``root/web/views.py`` -> ``kunken_scorer.web.views``; a package's ``__init__.py`` is the package."""
+    parts = [root.name, *path.relative_to(root).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: pathlib.Path = PACKAGE) -> dict[str, set[str]]:
+    """Each module of the package ``root`` -> the modules of the package it imports (anywhere in it, a
+    function's import too), relative imports resolved; ``from . import views`` is the module ``views``, not
+    the package (a package is always imported before its modules)."""
+    files = {module_name(p, root): p for p in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[: len(base) - node.level + 1]
+                    source = ".".join([*base, node.module] if node.module else base)
+                else:
+                    source = node.module or ""
+                named = {f"{source}.{alias.name}" for alias in node.names}
+                found.update(named & files.keys())  # submodules imported by name (``from . import views``)
+                if named - files.keys():  # names the module (or package) ``source`` defines
+                    found.add(source)
+        graph[name] = {m for m in found if m in files and m != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm): each is an import cycle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_web_package_has_no_import_cycle():
+    """Blueprints never import each other or the package's ``__init__``: what two of them share has a
+    module of its own (auth, errors, wording, ...), and ``__init__`` only puts the app together."""
+    graph = import_graph()
+    assert "kunken_scorer.web.views" in graph["kunken_scorer.web"]
+    assert "kunken_scorer.web.auth" in graph["kunken_scorer.web.views"]
+    web = [group for group in cycles(graph) if any(m.startswith("kunken_scorer.web") for m in group)]
+    assert web == []
+
+
+def test_the_whole_package_has_no_import_cycle():
+    """The core too (rules and melds once imported each other)."""
+    assert cycles(import_graph()) == []
+
+
+def test_no_blueprint_imports_another_or_the_package():
+    graph = import_graph()
+    blueprints = {f"kunken_scorer.web.{name}" for name in ("views", "seats", "api", "desk", "summary")}
+    for module, imported in graph.items():
+        if module.startswith("kunken_scorer.web."):
+            assert "kunken_scorer.web" not in imported, module
+            assert not imported & blueprints, (module, imported & blueprints)
+
+
+def test_the_cycle_check_finds_a_cycle(tmp_path):
+    root = tmp_path / "kunken_scorer"
+    (root / "web").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "core.py").write_text("def f():\n    from . import other\n")
+    (root / "other.py").write_text("from .core import f\n")
+    (root / "web" / "__init__.py").write_text("from . import views\n")
+    (root / "web" / "views.py").write_text("from . import helpers\nfrom ..core import f\n")
+    (root / "web" / "helpers.py").write_text("from .views import x\n")
+    graph = import_graph(root)
+    assert graph["kunken_scorer.web"] == {"kunken_scorer.web.views"}
+    assert graph["kunken_scorer.web.views"] == {"kunken_scorer.web.helpers", "kunken_scorer.core"}
+    assert sorted(cycles(graph)) == [
+        ["kunken_scorer.core", "kunken_scorer.other"],
+        ["kunken_scorer.web.helpers", "kunken_scorer.web.views"],
+    ]

@@ -16,7 +16,9 @@ import pytest
 from conftest import CSRF, hidden, phone, record, start, start_fields, text
 
 from kunken_scorer.rules import RuleSet
-from kunken_scorer.web import BASE_CSS, ROOT, create_app, inline_css
+from kunken_scorer.web import create_app
+from kunken_scorer.web.paths import ROOT
+from kunken_scorer.web.security import BASE_CSS, inline_css
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 

@@ -536,7 +536,7 @@ def test_an_out_of_range_date_is_replaced_and_a_normal_one_kept(store):
 
 
 def test_the_when_filter_survives_a_stored_extreme_date(app):
-    from kunken_scorer.web.views import when_filter
+    from kunken_scorer.web.filters import when_filter
 
     with app.test_request_context("/"):
         assert when_filter("0001-01-01T00:00:00+14:00") == "0001-01-01T00:00:00+14:00"

@@ -674,7 +674,7 @@ def test_the_terminal_qr_code_sets_both_colours_of_every_cell_and_holds_the_code
 
 def test_a_write_to_an_ended_session_from_a_page_without_a_session_goes_home(app):
     """The app's SessionEnded answer names the session's page when the address has one, else the home page."""
-    from kunken_scorer.web import refuse_ended
+    from kunken_scorer.web.errors import refuse_ended
 
     with app.test_request_context("/"):
         app.preprocess_request()

@@ -51,16 +51,12 @@ from ..service import (
     with_end,
 )
 from ..store import Conflict, DraftClosed, KeyReused, NotFound, SeatHeld, SessionEnded, Store
-from . import (
-    bearer_token,
-    creation_allowed,
-    get_store,
-    no_store,
-    public_base_url,
-    reason_text,
-    scorer_session,
-)
-from .seats import MAX_MOVE_CODE, move_url, seat_held_message
+from .auth import bearer_token, scorer_session
+from .database import get_store
+from .limits import creation_allowed
+from .links import MAX_MOVE_CODE, move_url, public_base_url
+from .security import no_store
+from .wording import reason_text, seat_held_message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -82,7 +78,7 @@ class ApiError(Exception):
 
 # -- plumbing ------------------------------------------------------------------------------
 
-# Every refusal of an API view is a JSON 4xx, in the language web.select_locale picks (the ``lang``
+# Every refusal of an API view is a JSON 4xx, in the language languages.select_locale picks (the ``lang``
 # cookie, else ``Accept-Language``, else English for the API).
 
 
@@ -131,10 +127,9 @@ def _body() -> dict:
     body = seen.get("body")
     if body is not None:  # a recording reads it for its Idempotency-Key's digest first
         return body
-    asked = request._get_current_object()  # type: ignore[attr-defined]
-    if not _sent_as_json(asked.environ.get("CONTENT_TYPE", "")):
+    if not request.is_json:
         raise ApiError(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
-    raw = _raw_body(asked)
+    raw = request.get_data(cache=True)  # RequestEntityTooLarge past the request's limit
     if not raw.strip():
         raise ApiError(400, gettext("Send a JSON object in the request body."))
     try:
@@ -146,29 +141,6 @@ def _body() -> dict:
         raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
     seen.body = body
     return body
-
-
-def _sent_as_json(content_type: str) -> bool:
-    """``application/json`` or ``application/<anything>+json``, parameters aside (werkzeug's ``is_json``, read
-    from the header's text: werkzeug parses the whole header for it)."""
-    mimetype = content_type.partition(";")[0].strip().lower()
-    return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
-
-
-def _raw_body(asked: Any) -> bytes:
-    """The body's bytes. One with a plain ``Content-Length`` within the limit is read straight from the WSGI
-    input (as werkzeug reads it); any other (none, too large, damaged) goes through werkzeug, which answers
-    413 past the request's limit.
-
-    It pays: werkzeug's ``get_data``, ``content_length`` and ``is_json`` take 15 µs where these take 3; scoring
-    a deal is 1.06× slower in the app without it, and over the network against health 1.53–1.57× → 1.43–1.53×
-    (benchmarks/bench_tricks.py and bench_club.py, raw_body)."""
-    environ = asked.environ
-    length = environ.get("CONTENT_LENGTH", "")
-    limit = asked.max_content_length  # MAX_CONTENT_LENGTH, or an import's own
-    if length.isascii() and length.isdigit() and len(length) <= 9 and (limit is None or int(length) <= limit):
-        return environ["wsgi.input"].read(int(length))  # PEP 3333: read no more than the length
-    return asked.get_data(cache=True)  # RequestEntityTooLarge past MAX_CONTENT_LENGTH
 
 
 def _json_kind(value: Any) -> str:

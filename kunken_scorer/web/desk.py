@@ -22,8 +22,10 @@ from ..disputes import ANSWERS
 from ..messages import KunkenError
 from ..notation import read_card_lines, shown_cards
 from ..rules import GAMES, HOUSE_RULES, RuleSet
-from . import current_language, get_store, reason_text, rule_lines
+from .database import get_store
 from .forms import PageForm
+from .languages import current_language
+from .wording import reason_text, rule_lines
 
 bp = Blueprint("desk", __name__)
 

@@ -41,7 +41,7 @@ from ..messages import Reason
 from ..notation import read_card_lines, read_hand, read_vist_lines
 from ..reading import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
 from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
-from . import GAME_NAMES, reason_text
+from .wording import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 12); the first ``OPEN_SEATS`` are shown open, the
 #: others behind "More seats" (Kunken plays at most 5).

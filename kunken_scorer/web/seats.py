@@ -21,25 +21,15 @@ from ..messages import KunkenError
 from ..notation import hand_entry, part_texts
 from ..qrcodes import qr_svg
 from ..store import Conflict, DraftClosed, NotFound, SeatHeld
-from . import (
-    can_edit,
-    current_language,
-    deal_saved,
-    get_store,
-    go_to,
-    held_seat,
-    no_store,
-    public_base_url,
-    reason_text,
-    refuse_ended,
-    scorer_required,
-    scorer_session,
-    seat_claim,
-    seat_cookie,
-    set_seat_cookie,
-)
+from .auth import can_edit, held_seat, scorer_required, scorer_session, seat_claim, seat_cookie, set_seat_cookie
+from .database import get_store
+from .errors import refuse_ended
 from .forms import DraftForm, new_form_key, part_form
-from .views import place_problems, problem_field
+from .languages import current_language
+from .links import MAX_MOVE_CODE, move_url
+from .problems import place_problems, problem_field
+from .security import no_store
+from .wording import deal_saved, go_to, reason_text, seat_held_message
 
 bp = Blueprint("seats", __name__)
 
@@ -66,30 +56,6 @@ def _changed_since(draft: service.Draft) -> Any:
 
 
 # -- seats -------------------------------------------------------------------------------------
-
-
-#: The longest move code (or one-time link's secret) a form or the API may send: anything longer is no code.
-MAX_MOVE_CODE = 100
-
-
-def seat_held_message(name: str, wrong_code: bool) -> str:
-    """What a phone is told when another phone holds the seat it asked for (the pages and the API alike)."""
-    if wrong_code:
-        return gettext(
-            "That move code is wrong, used or expired: the seat of %(name)s stays with its phone. Ask the scorer, "
-            "or %(name)s’s phone, for a new code.",
-            name=name,
-        )
-    return gettext(
-        "The seat of %(name)s is held by another phone. Ask the scorer to move it to this phone, or ask "
-        "%(name)s’s phone for its move code.",
-        name=name,
-    )
-
-
-def move_url(sid: str, link: str) -> str:
-    """The one-time link that moves a seat to the phone opening it (its secret is the store's ``link``)."""
-    return public_base_url() + url_for("seats.move_link", sid=sid, link=link)
 
 
 @bp.post("/s/<sid>/seat")

@@ -20,17 +20,13 @@ from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
 from ..exports import csv_text, download_name, export_document, import_document, read_json
 from ..rules import GAMES, KEY_SWITCHES, SWITCHES
 from ..service import Scoreboard, player_history
-from . import (
-    creation_allowed,
-    current_language,
-    game_name,
-    get_store,
-    reason_text,
-    rule_lines,
-    set_scorer_cookie,
-)
+from .auth import set_scorer_cookie
+from .database import get_store
+from .filters import day_text, local_time, when_filter
 from .forms import FORM_KEY, PageForm, new_form_key
-from .views import day_text, local_time, when_filter
+from .languages import current_language
+from .limits import creation_allowed
+from .wording import game_name, reason_text, rule_lines
 
 bp = Blueprint("summary", __name__)
 

@@ -8,22 +8,17 @@ scorer's phone (the edit token in its cookie) may change a session; a viewer get
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from babel import dates as babel_dates
-from flask import Blueprint, Response, abort, flash, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, jsonify, render_template, request, url_for
 from flask import session as flask_session
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import service
-from ..cards import Card, CardError, Suit, parse_cards
+from ..cache import Cache
 from ..deal import PROBLEM_FIELD
 from ..messages import KunkenError, Reason
 from ..notation import deal_texts, entered_as, hand_entry
@@ -32,25 +27,15 @@ from ..reading import Deal, hand_entries
 from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, KeyReused, NotFound
-from . import (
-    can_edit,
-    change_required,
-    creation_allowed,
-    current_language,
-    deal_saved,
-    edit_token,
-    game_name,
-    get_store,
-    go_to,
-    held_seat,
-    no_store,
-    public_base_url,
-    reason_text,
-    scorer_required,
-    scorer_session,
-    set_scorer_cookie,
-)
+from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
+from .database import get_store
 from .forms import FORM_KEY, SessionForm, add_error, deal_form, new_form_key, raw_switch, switch_values
+from .languages import current_language
+from .limits import creation_allowed
+from .links import public_base_url
+from .problems import place_problems, problem_field
+from .security import no_store
+from .wording import deal_saved, game_name, go_to, reason_text
 
 bp = Blueprint("views", __name__)
 
@@ -58,57 +43,6 @@ _API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)(?:\.(small|faces
 
 
 # -- template helpers -------------------------------------------------------------------------
-
-bp.add_app_template_global(game_name)
-
-
-@bp.app_template_filter("cards")
-def cards_filter(cards: Any) -> Markup:
-    """Cards in the page's notation (Russian ranks on Russian pages), red suits marked."""
-    if isinstance(cards, Card):
-        cards = (cards,)
-    elif isinstance(cards, str):
-        try:
-            cards = parse_cards(cards)
-        except CardError:
-            return escape(cards)
-    russian = current_language() == "ru"
-    shown = []
-    for card in cards:
-        text = card.russian() if russian else str(card)
-        natural = card.natural_card
-        if natural is not None and natural.suit in (Suit.HEARTS, Suit.DIAMONDS):
-            shown.append(Markup('<span class="red">%s</span>') % text)
-        else:
-            shown.append(escape(text))
-    return Markup(" ").join(shown)
-
-
-def local_time(stamp: str | None) -> datetime | None:
-    """A stored UTC time in the table's time zone (the server's), or None when missing or unreadable."""
-    try:
-        return datetime.fromisoformat(stamp).astimezone() if stamp else None
-    except (ValueError, OverflowError):  # a stamp too near year 1 or 9999 for local time
-        return None
-
-
-def day_text(when: datetime, width: str = "medium") -> str:
-    """A date as the page's language writes it ("Nov 30, 2026", «30 нояб. 2026 г.»): every date of the app."""
-    return babel_dates.format_date(when, width, locale=get_locale())
-
-
-@bp.app_template_filter("clock")
-def clock_filter(stamp: str | None) -> str:
-    """A stored UTC time as the table's local time of day ("7:05 PM", «19:05»)."""
-    when = local_time(stamp)
-    return babel_dates.format_time(when, "short", tzinfo=when.tzinfo, locale=get_locale()) if when else stamp or ""
-
-
-@bp.app_template_filter("when")
-def when_filter(stamp: str | None) -> str:
-    """A stored UTC time as the table's local date and time ("Nov 30, 2026, 7:05 PM", «30 нояб. 2026 г., 19:05»)."""
-    when = local_time(stamp)
-    return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""
 
 
 def _qr(url: str) -> str:
@@ -160,8 +94,8 @@ def _render_home(form: SessionForm, status: int = 200):
 #: form's fifty fields, or a session page's hundred deals, cost most of a request to render.
 #: pays: the home page 14.7× and a watched session page 2.2× slower without it
 #: (figure: benchmarks/bench_tricks.py, this switched off)
-_SHARED_PAGES: OrderedDict[tuple, str] = OrderedDict()
-_SHARED_LOCK = threading.Lock()
+#: Kept per database file (``cache.Cache``): two apps on two files in one process never share a page.
+_SHARED_PAGES = Cache(64)
 _SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
 
 
@@ -170,16 +104,12 @@ def _shared_page(key: tuple, render: Any, form_key: str | None = None) -> str:
     if "_flashes" in flask_session:
         return render()
     csrf = generate_csrf()
-    with _SHARED_LOCK:
-        page = _SHARED_PAGES.get(key)
-    if page is None:
+
+    def make() -> str:
         page = render().replace(csrf, _SLOTS[0])
-        if form_key:
-            page = page.replace(form_key, _SLOTS[1])
-        with _SHARED_LOCK:
-            _SHARED_PAGES[key] = page
-            while len(_SHARED_PAGES) > 64:
-                _SHARED_PAGES.popitem(last=False)
+        return page.replace(form_key, _SLOTS[1]) if form_key else page
+
+    page = _SHARED_PAGES.get(current_app.config["DATABASE"], key, make)
     page = page.replace(_SLOTS[0], csrf)
     return page.replace(_SLOTS[1], form_key) if form_key else page
 
@@ -288,9 +218,18 @@ def _chosen_rules(form: SessionForm) -> RuleSet | None:
 
 #: A session's version changes with every write, so an entry never goes stale; phones polling or reloading
 #: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/bench_tricks.py, live_html).
-@lru_cache(maxsize=64)
+#: Kept per database file (``cache.Cache``), as the shared pages are.
+_LIVE_HTML = Cache(64)
+
+
 def _rendered_live(sid: str, version: int, language: str, editor: bool) -> tuple[int, bool, Markup]:
     """(version, ended, HTML of the scoreboard, chart and deals table) of the session in ``language``."""
+    return _LIVE_HTML.get(
+        current_app.config["DATABASE"], (sid, version, language, editor), lambda: _render_live(sid, editor)
+    )
+
+
+def _render_live(sid: str, editor: bool) -> tuple[int, bool, Markup]:
     board = service.scoreboard(get_store(), sid)
     context = {"board": board, "sid": sid, "editor": editor, "rows": board.lines, "chart_image": True}
     context["edit_base"] = url_for("views.edit_deal", sid=sid, deal_id=0)[: -len("0/edit")]
@@ -351,34 +290,17 @@ def session(sid: str):
 def live(sid: str):
     """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
     version = get_store().version(sid)
-    tag = f'"{version}"'
-    # a phone sends back the one tag it was given: compared as text, parsed only when it is a list
-    sent = request.environ.get("HTTP_IF_NONE_MATCH")
-    if sent in (tag, f"W/{tag}") or (sent and request.if_none_match.contains_weak(str(version))):
-        return _NotModified([*_LIVE_HEADERS, ("ETag", tag)])
-    version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
-    response = jsonify(version=version, ended=ended, html=str(html))
-    response.headers.extend([*_LIVE_HEADERS, ("ETag", f'"{version}"')])
+    if request.if_none_match.contains_weak(str(version)):
+        response = Response(status=304)  # werkzeug leaves out a 304's body, type and length
+    else:
+        version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
+        response = jsonify(version=version, ended=ended, html=str(html))
+    response.set_etag(str(version))
+    response.headers.extend(_LIVE_HEADERS)
     return response
 
 
 _LIVE_HEADERS = (("Cache-Control", "no-cache"), ("Vary", "Cookie, Accept-Language"))
-
-
-class _NotModified(Response):
-    """The live poll's 304, the answer a watching phone gets every few seconds: no body and no content
-    type, so none of werkzeug's fixing of each response's headers (location, length, entity) applies.
-
-    It pays: with a plain ``Response`` the 304 takes 1.1–1.2× as long in the app (benchmarks/bench_tricks.py,
-    not_modified)."""
-
-    default_mimetype = None
-
-    def __init__(self, headers: list[tuple[str, str]]) -> None:
-        super().__init__(status=304, headers=headers)
-
-    def get_wsgi_headers(self, environ: Any) -> Any:
-        return self.headers
 
 
 @bp.get("/s/<sid>/table")
@@ -443,21 +365,6 @@ def new_token(sid: str):
 # -- recording and editing a deal ------------------------------------------------------------------
 
 
-def place_problems(
-    reasons: Iterable[Reason], field_of: Callable[[Reason], Any]
-) -> tuple[dict[str, list[Reason]], list[Reason]]:
-    """Each problem next to the field ``field_of(reason)`` names: {field id: [Reason]}, and the rest (None)."""
-    placed: dict[str, list[Reason]] = {}
-    general: list[Reason] = []
-    for reason in reasons:
-        field = field_of(reason)
-        if field is None:
-            general.append(reason)
-        else:
-            placed.setdefault(field.id, []).append(reason)
-    return placed, general
-
-
 def _deal_field(form: Any, reason: Reason) -> Any:
     """The field of the deal form a problem is shown at: the deal's own, or one of a player's part; or None."""
     name, player = PROBLEM_FIELD.get(reason.code), reason.params.get("player")
@@ -467,16 +374,6 @@ def _deal_field(form: Any, reason: Reason) -> Any:
         entry = form.players.entries[form.names.index(player)].form
         return problem_field(reason.code, entry, form.hand_mode.data == "counts")
     return None
-
-
-def problem_field(code: str, entry: Any, counts: bool) -> Any:
-    """The field of a player's part (``entry``) where a problem ``code`` is shown; None if it names none."""
-    name = PROBLEM_FIELD.get(code)
-    if name in ("went_out", "express"):
-        return None  # a field of the deal's own, not of a player's part
-    if name == "hand" and counts:
-        name = "small"  # the hand is entered by counts: the text field is not shown
-    return entry[name] if name else None
 
 
 def _attach_input_error(form: Any, err: KunkenError) -> list[str]:

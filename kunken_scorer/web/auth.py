@@ -1,0 +1,123 @@
+"""Who may do what: the scorer's edit token (a cookie on the scorer's phone, or a Bearer header) and the
+seat a player's phone holds; the decorators that let only the scorer change a session."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from flask import abort, request
+from flask_babel import gettext
+
+from ..store import SessionEnded
+from .database import get_store
+
+#: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
+SCORER_COOKIE_AGE = 365 * 24 * 3600
+
+
+def scorer_cookie(session_id: str) -> str:
+    """The cookie that keeps a scorer's edit token on their device."""
+    return f"kunken_edit_{session_id}"
+
+
+def set_scorer_cookie(response: Any, session_id: str, token: str) -> Any:
+    """Make this device the session's scorer: keep the edit token in an httponly cookie; the response."""
+    return _token_cookie(response, scorer_cookie(session_id), token, "/")
+
+
+def _token_cookie(response: Any, name: str, value: str, path: str) -> Any:
+    response.set_cookie(
+        name, value, max_age=SCORER_COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure, path=path
+    )
+    return response
+
+
+def edit_token(session_id: str) -> str | None:
+    """The edit token this request carries: a Bearer header or the scorer cookie."""
+    if request.headers.get("Authorization", "").strip().partition(" ")[0].lower() == "bearer":
+        return bearer_token()
+    return request.cookies.get(scorer_cookie(session_id))
+
+
+def can_edit(session_id: str) -> bool:
+    """True when this request carries the session's edit token."""
+    return get_store().check_token(session_id, edit_token(session_id))
+
+
+def bearer_token() -> str | None:
+    """The token of an ``Authorization: Bearer`` header, or None."""
+    scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def scorer_session(sid: str, open_only: bool = False) -> dict:
+    """The session, read once, for its scorer only (and, with ``open_only``, only while it has not ended).
+
+    An unknown session is a 404. A page wants the scorer's cookie (or a Bearer token) and answers
+    403 without it; the API takes only a Bearer token (a cross-site form cannot send one): 401
+    without any, 403 with another session's.
+    """
+    api = request.blueprint == "api"
+    token = bearer_token() if api else edit_token(sid)
+    session, scorer = get_store().session_for(sid, token)  # NotFound: the 404 of the page or the API
+    if not scorer:
+        if api and token is None:
+            abort(
+                401,
+                description=gettext(
+                    "Changing a score sheet needs its edit token: send the header “Authorization: Bearer <edit_token>”."
+                ),
+            )
+        abort(
+            403,
+            description=gettext("This edit token does not belong to this score sheet.")
+            if api
+            else gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."),
+        )
+    if open_only and session["ended_at"]:
+        raise SessionEnded()  # said before the store is asked to write (a read-only file would answer first)
+    return session
+
+
+def scorer_required(view: Callable, open_only: bool = False) -> Callable:
+    """Run ``view`` only for the session's scorer (``scorer_session``), passing the session as ``session``."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return view(*args, session=scorer_session(kwargs["sid"], open_only), **kwargs)
+
+    return wrapper
+
+
+def change_required(view: Callable) -> Callable:
+    """``scorer_required`` for a view that changes the session: once the scorer is known, an ended session
+    is turned away before the view runs."""
+    return scorer_required(view, open_only=True)
+
+
+def seat_cookie(session_id: str) -> str:
+    """The cookie that says which seat of the session this phone holds: ``<seat>.<seat token>``."""
+    return f"kunken_seat_{session_id}"
+
+
+def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> Any:
+    """Let this phone hold ``seat``: an httponly cookie sent only to the session's own pages; the response."""
+    return _token_cookie(response, seat_cookie(session_id), f"{seat}.{token}", f"/s/{session_id}")
+
+
+def seat_claim(session_id: str) -> tuple[int | None, str | None]:
+    """(seat, token) this phone's seat cookie names, held or not; (None, None) without one."""
+    seat, _, token = request.cookies.get(seat_cookie(session_id), "").partition(".")
+    if not (seat.isascii() and seat.isdigit()) or len(seat) > 3 or not token:  # "²" is a digit int() refuses
+        return None, None
+    return int(seat), token
+
+
+def held_seat(session_id: str) -> int | None:
+    """The seat this phone holds in the session (its cookie still the seat's), or None."""
+    seat, token = seat_claim(session_id)
+    if seat is None or get_store().seat_of(session_id, token) != seat:
+        return None
+    return seat

@@ -1,0 +1,121 @@
+"""Errors as the pages and the API answer them: the error page (or ``{"error": ...}`` for the API) for an
+HTTP error, an expired form, a missing session, an ended session and a database that cannot be used."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import BadHost, HTTPException, SecurityError
+from werkzeug.exceptions import NotFound as PageNotFound
+
+from ..store import NotFound, SessionEnded, StorageUnavailable
+
+
+def wants_json() -> bool:
+    """True for API requests: errors are answered as JSON there."""
+    return request.path.startswith("/api/")
+
+
+def error_response(code: int, message: str) -> Any:
+    """An error as ``{"error": message}`` for the API, else as the error page; with its status."""
+    if wants_json():
+        response = jsonify(error=message)
+    elif _bad_host():  # no address can be built for the request, so no page with links: just the words
+        response = current_app.response_class(message + "\n", mimetype="text/plain")
+    else:
+        response = current_app.make_response(render_template("error.html", code=code, message=message))
+    response.status_code = code
+    return response
+
+
+def _bad_host() -> bool:
+    """The request's Host header is no host (``a..b``) or one ``KUNKEN_TRUSTED_HOSTS`` does not list."""
+    return isinstance(request.routing_exception, (BadHost, SecurityError))
+
+
+#: An HTTP error's words by status, translated when one is answered.
+HTTP_ERRORS = {
+    400: lazy_gettext("The request could not be read."),
+    404: lazy_gettext("There is no such page or session."),
+    405: lazy_gettext("That action is not allowed here."),
+    413: lazy_gettext("The request is too large: at most %(size)s."),
+    500: lazy_gettext("Something went wrong on the server; nothing was saved by this request. Try again."),
+}
+
+
+def http_error(error: HTTPException):
+    assert error.code is not None  # Flask returns a proxy exception (no code) before calling a handler
+    # (a refused host's own text repeats the host, in English)
+    custom = error.description if error.description != type(error).description and not _bad_host() else None
+    known = HTTP_ERRORS.get(error.code)
+    if known is not None and error.code == 413:
+        known = known % {"size": size_text(request.max_content_length or 0)}
+    message = custom or (str(known) if known else gettext("The request could not be completed."))
+    response = error_response(error.code, message)
+    if error.code == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    allowed = getattr(error, "valid_methods", None)  # a 405 says which methods the address takes
+    if allowed:
+        response.headers["Allow"] = ", ".join(allowed)
+    retry = getattr(error, "retry_after", None)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response
+
+
+def size_text(limit: int) -> str:
+    """A size limit as a person reads it: "256 KB", "4 MB"."""
+    if limit >= 1024 * 1024 and limit % (1024 * 1024) == 0:
+        return gettext("%(n)s MB", n=limit // (1024 * 1024))
+    return gettext("%(n)s KB", n=max(1, limit // 1024))
+
+
+def not_found(_error: NotFound):
+    """A session, deal or seat the store does not have: the 404 page."""
+    return http_error(PageNotFound())
+
+
+def storage_error(error: StorageUnavailable):
+    """The database cannot be read or written: 503, nothing acknowledged, a message to act on."""
+    current_app.logger.error("storage unavailable: %s", error)
+    g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
+    message = {
+        "missing": gettext(
+            "The server's database file is missing, so nothing can be saved. Nothing was saved by "
+            "this request. Tell whoever runs the server: restore the file from a backup and "
+            "restart it."
+        ),
+        "read_only": gettext(
+            "The server's database file is read-only, so nothing can be saved. Nothing was saved "
+            "by this request. Tell whoever runs the server to make the file writable."
+        ),
+        "full": gettext(
+            "The server's disk (or database size limit) is full, so nothing can be saved. Nothing was "
+            "saved by this request. Tell whoever runs the server to free some space."
+        ),
+        "busy": gettext("The server's database is busy. Nothing was saved by this request; try again in a moment."),
+    }.get(error.kind) or gettext(
+        "The server's database cannot be used right now. Nothing was saved by this "
+        "request. Tell whoever runs the server."
+    )
+    response = error_response(503, message)
+    response.headers["Retry-After"] = "5" if error.kind == "busy" else "60"
+    return response
+
+
+def csrf_error(error: CSRFError):
+    message = gettext("The form expired or was sent from another page. Reload the page and try again.")
+    return error_response(400, message)
+
+
+def refuse_ended(_error: SessionEnded | None = None) -> Any:
+    """Turn a write on an ended session away, with a message on its page (also the pages' SessionEnded handler)."""
+    message = gettext("This session has ended: it can be read but no longer changed.")
+    if request.headers.get("X-Kunken-Keep"):  # a Save a phone kept and sends again: it keeps the deal on a refusal
+        return error_response(409, message)
+    flash(message, "error")
+    sid = (request.view_args or {}).get("sid")
+    return redirect(url_for("views.session", sid=sid) if sid else url_for("views.home"), 303)

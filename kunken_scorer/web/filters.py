@@ -1,0 +1,65 @@
+"""The templates' filters: cards in the page's notation, stored times in the table's time zone and the
+page's language, true minus signs."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from babel import dates as babel_dates
+from flask_babel import get_locale
+from markupsafe import Markup, escape
+
+from ..cards import Card, CardError, Suit, parse_cards
+from .languages import current_language
+
+
+def minus_sign(value: Any) -> str:
+    """A number as a page prints it: negative with a true minus sign (−20), as "+35 −20" beside it."""
+    return str(value).replace("-", "\u2212")
+
+
+def cards_filter(cards: Any) -> Markup:
+    """Cards in the page's notation (Russian ranks on Russian pages), red suits marked."""
+    if isinstance(cards, Card):
+        cards = (cards,)
+    elif isinstance(cards, str):
+        try:
+            cards = parse_cards(cards)
+        except CardError:
+            return escape(cards)
+    russian = current_language() == "ru"
+    shown = []
+    for card in cards:
+        text = card.russian() if russian else str(card)
+        natural = card.natural_card
+        if natural is not None and natural.suit in (Suit.HEARTS, Suit.DIAMONDS):
+            shown.append(Markup('<span class="red">%s</span>') % text)
+        else:
+            shown.append(escape(text))
+    return Markup(" ").join(shown)
+
+
+def local_time(stamp: str | None) -> datetime | None:
+    """A stored UTC time in the table's time zone (the server's), or None when missing or unreadable."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone() if stamp else None
+    except (ValueError, OverflowError):  # a stamp too near year 1 or 9999 for local time
+        return None
+
+
+def day_text(when: datetime, width: str = "medium") -> str:
+    """A date as the page's language writes it ("Nov 30, 2026", «30 нояб. 2026 г.»): every date of the app."""
+    return babel_dates.format_date(when, width, locale=get_locale())
+
+
+def clock_filter(stamp: str | None) -> str:
+    """A stored UTC time as the table's local time of day ("7:05 PM", «19:05»)."""
+    when = local_time(stamp)
+    return babel_dates.format_time(when, "short", tzinfo=when.tzinfo, locale=get_locale()) if when else stamp or ""
+
+
+def when_filter(stamp: str | None) -> str:
+    """A stored UTC time as the table's local date and time ("Nov 30, 2026, 7:05 PM", «30 нояб. 2026 г., 19:05»)."""
+    when = local_time(stamp)
+    return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""

@@ -1,0 +1,112 @@
+"""The words of the pages that come from code: reasons and problems as sentences, the games' names,
+the messages after a form (``go_to``, ``deal_saved``, ``seat_held_message``) and the house rules in words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import flash, redirect, url_for
+from flask_babel import get_translations, gettext, lazy_gettext
+from markupsafe import Markup
+
+from ..messages import Reason, render
+from ..notation import in_russian_notation
+from ..rules import SWITCHES, RuleSet
+from .languages import current_language
+
+#: The games' names in the page language (one place for every page and form).
+GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
+
+
+def game_name(game: str) -> str:
+    """A game's name in the page's language."""
+    return str(GAME_NAMES.get(game, game))
+
+
+def reason_text(reason: Reason) -> str:
+    """A reason or problem as a sentence in the page's language and card notation (its words from the
+    request's catalog, looked up once a reason)."""
+    if current_language() == "ru":
+        reason = in_russian_notation(reason)
+    catalog = get_translations()
+    return render(reason, catalog.ugettext, catalog.ungettext)
+
+
+def switch_ref(name: str) -> Markup:
+    """A switch named in running text: its label in quotes, linked to its row of the rules in force."""
+    quotes = "«»" if current_language() == "ru" else "“”"
+    return Markup('<a class="switch-ref" href="#switch-{}">{}{}{}</a>').format(
+        name, quotes[0], gettext(SWITCHES[name].label), quotes[1]
+    )
+
+
+def switch_word(name: str, value: str) -> str:
+    """The words for one named value of a switch (``switch_word("joker_limit", "two")``)."""
+    return gettext(SWITCHES[name].words[value])
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One house-rule switch as a page shows it: its label, help, value and the preset's value, in words."""
+
+    name: str
+    label: str
+    help: str | None
+    value: str
+    preset: str
+    differs: bool
+
+
+def rule_lines(rules: RuleSet, names: Iterable[str]) -> list[RuleLine]:
+    """The switches ``names`` of ``rules`` in the page's language (every page reads ``rules.SWITCHES`` here)."""
+    preset = RuleSet.preset(rules.game)
+    lines = []
+    for name in names:
+        switch, value, default = SWITCHES[name], getattr(rules, name), getattr(preset, name)
+        lines.append(
+            RuleLine(
+                name,
+                gettext(switch.label),
+                gettext(switch.help) if switch.help else None,
+                reason_text(switch.describe(value)),
+                reason_text(switch.describe(default)),
+                value != default,
+            )
+        )
+    return lines
+
+
+def go_to(endpoint: str, message: str | None = None, category: str = "ok", **values: Any) -> Any:
+    """A 303 to ``endpoint``, the page after a form; ``message`` is shown there once."""
+    if message:
+        flash(message, category)
+    return redirect(url_for(endpoint, **values), 303)
+
+
+def deal_saved(number: int | None, created: bool) -> str:
+    """What a phone is told after saving deal ``number`` (``created`` False: a repeated form stored nothing;
+    ``number`` None: the deal it stored has since been undone or deleted)."""
+    if created:
+        return gettext("Deal %(n)s saved.", n=number)
+    if number is None:
+        return gettext(
+            "This form's deal was saved before and has since been undone or deleted; it was not saved again."
+        )
+    return gettext("Deal %(n)s was already saved; it was not recorded twice.", n=number)
+
+
+def seat_held_message(name: str, wrong_code: bool) -> str:
+    """What a phone is told when another phone holds the seat it asked for (the pages and the API alike)."""
+    if wrong_code:
+        return gettext(
+            "That move code is wrong, used or expired: the seat of %(name)s stays with its phone. Ask the scorer, "
+            "or %(name)s’s phone, for a new code.",
+            name=name,
+        )
+    return gettext(
+        "The seat of %(name)s is held by another phone. Ask the scorer to move it to this phone, or ask "
+        "%(name)s’s phone for its move code.",
+        name=name,
+    )
