@@ -477,7 +477,7 @@ class Bench:
             (
                 "POST /api/v1/deals/score (5 players)",
                 dict(method="POST", path="/api/v1/deals/score", bodies=deals),
-                "≤ 1.5×",
+                "≤ 2×",
             ),
             ("GET /s/<id> (100 deals, viewer)", dict(method="GET", path=f"/s/{sid}"), "≤ 3×"),
             ("GET / (home page)", dict(method="GET", path="/"), "≤ 3×"),

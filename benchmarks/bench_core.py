@@ -71,7 +71,9 @@ def main() -> None:
     three_set = parse_cards("K♠ K♥ K♦")
     run = parse_cards("5♥ JK 7♥ 8♥ JK 10♥")
     table = [parse_cards(m) for m in TABLE]
-    memo = KUNKEN.meld_checks  # verdicts on melds, kept per rule set
+    from kunken_scorer.melds import _verdicts
+
+    memo = _verdicts(KUNKEN)  # verdicts on melds, kept per rule set
     from kunken_scorer.cards import _TEXTS  # memo of card texts already read
 
     def cold(fn):

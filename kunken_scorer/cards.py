@@ -99,28 +99,8 @@ _SPLIT = re.compile(r"[\s,;]+")
 _VARIATION_SELECTORS = dict.fromkeys(map(ord, "\ufe0e\ufe0f"), None)
 
 
-class _OneOfEach(type):
-    """Cards come from a finite deck, so each value is made once and handed out again: ``Card(...)`` of
-    an existing value is that very card, and cards compare and hash by identity, at C level.
-
-    It pays: a deal's cards are counted and looked up in hot loops, and with a dataclass's own ``__eq__``
-    and ``__hash__`` (Python code) scoring 400 deals is 1.3–1.5× slower (benchmarks/bench_tricks.py,
-    one_card_each).
-    """
-
-    def __call__(cls, rank: Rank | int | None, suit: Suit | str | None, pin: Card | None = None) -> Card:
-        card = _DECK.get((rank, suit, pin))
-        if card is None:
-            made = super().__call__(None if rank is None else Rank(rank), None if suit is None else Suit(suit), pin)
-            card = _DECK.setdefault((rank, suit, pin), made)
-        return card
-
-
-_DECK: dict[tuple[Rank | int | None, Suit | str | None, Card | None], Card] = {}
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Card(metaclass=_OneOfEach):
+@dataclass(frozen=True, slots=True)
+class Card:
     """A natural card (rank and suit) or a joker, which may be pinned to the card it stands for.
 
     >>> Card.parse("Дп")
@@ -132,6 +112,13 @@ class Card(metaclass=_OneOfEach):
     rank: Rank | None
     suit: Suit | None
     pin: Card | None = None
+
+    def __post_init__(self) -> None:
+        """Plain values become the enums: ``Card(10, "♥")`` is the ``10♥`` that ``Card.parse`` reads."""
+        if self.rank is not None and type(self.rank) is not Rank:
+            object.__setattr__(self, "rank", Rank(self.rank))
+        if self.suit is not None and type(self.suit) is not Suit:
+            object.__setattr__(self, "suit", Suit(self.suit))
 
     @classmethod
     def natural(cls, rank: Rank, suit: Suit) -> Card:
@@ -233,13 +220,6 @@ class Card(metaclass=_OneOfEach):
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
-    def __reduce__(
-        self,
-    ) -> tuple[
-        type[Card], tuple[Rank | None, Suit | None, Card | None]
-    ]:  # a copy or an unpickled card is the deck's own card
-        return (Card, (self.rank, self.suit, self.pin))
-
     def russian(self) -> str:
         """The card in Russian notation (for display only; parsing accepts both).
 
@@ -252,7 +232,8 @@ class Card(metaclass=_OneOfEach):
         return f"{self.rank.russian}{self.suit.value}"
 
 
-# these three pay: scoring deals 2.64× slower without them (figure: benchmarks/bench_tricks.py, this switched off)
+# these three pay: scoring 400 deals 2.26× and POST deals/score 1.83× slower without them
+# (benchmarks/bench_tricks.py parse_cache, 2 rounds; an in-process A/B: 1.7×)
 @lru_cache(maxsize=4096)
 def _parse_token(token: str) -> Card:
     return Card._parse_uncached(token)

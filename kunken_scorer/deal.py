@@ -50,7 +50,6 @@ from .reading import (
     read_note,
     read_whole,
 )
-from .records import record
 from .rules import RuleSet
 
 __all__ = [
@@ -107,7 +106,7 @@ PROBLEM_FIELD = {
 ORDER_DEPENDENT = frozenset({"joker_copies_played", "set_joker_no_suit"})
 
 
-@record
+@dataclass(frozen=True)
 class PlayerScore:
     """One player's result in a deal."""
 
@@ -121,7 +120,7 @@ class PlayerScore:
         return {"name": self.name, "plus": self.plus, "minus": self.minus, "score": self.score}
 
 
-@record
+@dataclass(frozen=True)
 class VistResult:
     """Where a vist went and what it scored."""
 
@@ -132,7 +131,7 @@ class VistResult:
     check: MeldCheck | None = None
 
 
-@record
+@dataclass(frozen=True)
 class SwapResult:
     """Where a joker swap went and what its natural card scored for the swapper."""
 
@@ -142,7 +141,7 @@ class SwapResult:
     points: int
 
 
-@record
+@dataclass(frozen=True)
 class PlayerDetail:
     """Everything the scorer worked out for one player: meld verdicts, vists, swaps, hand points."""
 
@@ -159,7 +158,7 @@ class PlayerDetail:
     unchecked: int = 0
 
 
-@record
+@dataclass(frozen=True)
 class DealReport:
     """Validation and scores of a deal. Problems never stop scoring: the table decides.
 

@@ -22,7 +22,6 @@ from typing import Any
 
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .messages import M_, KunkenError, Reason
-from .records import record
 from .rules import SWITCHES, RuleSet
 
 _ORDER = tuple(Rank)  # 2 .. A, the cycle used when wrap-around is on
@@ -41,7 +40,7 @@ class MeldKind(StrEnum):
     RUN = "run"
 
 
-@record
+@dataclass(frozen=True)
 class MeldCheck:
     """The verdict on one meld: legal or not, its kind and points, and what every joker stands for."""
 
@@ -148,7 +147,7 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
     # card with every copy on the table); a meld without jokers looks up none. So a verdict is
     # kept with those counts and stands while they are the same: a deal is checked again on every
     # part a seat writes and on save, and common melds recur from deal to deal.
-    memo = rules.meld_checks
+    memo = _verdicts(rules)
     kept = memo.get(meld, ())
     for verdict, counts in kept:
         if not counts or all(laid[card] == count for card, count in counts):  # most melds read no count
@@ -165,6 +164,27 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
         memo.clear()
     memo[meld] = ((verdict, tuple(reads.seen.items())), *kept[:3])  # the latest four tables' verdicts
     return verdict
+
+
+#: id of a rule set -> (the rule set, meld -> its latest verdicts, each with the table counts its check read:
+#: ``check_parsed``). The rule set is kept in the entry, so its id stays its own while the entry lives; a
+#: session's rules are one object from request to request (``rules._INTERNED``), so they find their verdicts.
+#: Pays: scoring 400 deals 1.96× and POST deals/score 1.92× slower without it (benchmarks/bench_tricks.py
+#: meld_checks, 2 rounds; an in-process A/B: 2.2×).
+_Kept = dict[tuple[Card, ...], tuple[tuple[MeldCheck, tuple[tuple[Card, int], ...]], ...]]
+_VERDICTS: dict[int, tuple[RuleSet, _Kept]] = {}
+
+
+def _verdicts(rules: RuleSet) -> _Kept:
+    """The kept verdicts of ``rules`` (of at most 64 rule sets and 8,192 melds each, then forgotten at once)."""
+    kept = _VERDICTS.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_VERDICTS) >= 64:
+        _VERDICTS.clear()
+    memo: _Kept = {}
+    _VERDICTS[id(rules)] = (rules, memo)
+    return memo
 
 
 class _Reads:
@@ -302,7 +322,8 @@ def _windows(size: int, rules: RuleSet) -> tuple[_Window, ...]:
     return _window_table(size, rules.wrap, rules.ace_low)[0]
 
 
-# pays: scoring deals 2.15× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
+# pays: scoring 400 deals 1.35× and POST deals/score 2.76× slower without it (benchmarks/bench_tricks.py windows,
+# 2 rounds; an in-process A/B: 1.26×)
 @cache
 def _window_table(
     size: int, wrap: bool, ace_low: bool

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
-
-from .records import record
 
 
 def N_(text: str) -> str:
@@ -213,7 +211,7 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
 }
 
 
-@record
+@dataclass(frozen=True)
 class Reason:
     """A rule violation or remark: a message code with its parameters.
 

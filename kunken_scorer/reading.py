@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from math import gcd
 from typing import Any, TypeGuard
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .messages import M_, KunkenError, Reason
-from .records import record
 from .rules import RuleSet
 
 MAX_NAME = 40
@@ -53,7 +53,7 @@ class DealInputError(KunkenError):
     """A deal record that cannot be read (wrong shape, bad card, bad name)."""
 
 
-@record
+@dataclass(frozen=True)
 class Vist:
     """Cards a player adds to another player's meld (``meld`` is an index, or None: the first that fits)."""
 
@@ -66,7 +66,7 @@ class Vist:
         return {"to": self.to, "meld": self.meld, "cards": format_cards(self.cards)}
 
 
-@record
+@dataclass(frozen=True)
 class Swap:
     """A joker swap: ``by`` put the natural ``card`` into ``owner``'s meld in place of its joker.
 
@@ -83,7 +83,7 @@ class Swap:
         return {"by": self.by, "from": self.owner, "meld": self.meld, "card": str(self.card)}
 
 
-@record
+@dataclass(frozen=True)
 class HandSummary:
     """Cards left in hand in short form: counts by kind (``small`` 2–10, ``faces`` J Q K, ``aces``),
     or the natural cards' ``points``; and the ``jokers``. Scores as the same cards typed would.
@@ -170,7 +170,7 @@ class HandSummary:
         return {"small": self.small, "faces": self.faces, "aces": self.aces, "jokers": self.jokers}
 
 
-@record
+@dataclass(frozen=True)
 class PlayerRecord:
     """One player's part of a deal: melds laid, vists made, cards left in hand (or their short form)."""
 
@@ -203,7 +203,7 @@ class PlayerRecord:
         return bool(self.hand) or (self.hand_summary is not None and not self.hand_summary.empty)
 
 
-@record
+@dataclass(frozen=True)
 class Deal:
     """A whole deal as recorded: every player's cards, who went out, express, or a redeal."""
 

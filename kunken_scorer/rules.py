@@ -13,13 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from .cards import ALL_NATURALS, Card, CardError, Rank
 from .messages import M_, KunkenError, Reason, Text
-
-if TYPE_CHECKING:  # melds imports this module
-    from .melds import MeldCheck
 
 GAMES = ("kunken", "ordered-rummy")
 
@@ -243,15 +240,6 @@ class RuleSet:
         return self.points_by_rank[rank]
 
     @cached_property
-    def meld_checks(self) -> dict[tuple[Card, ...], tuple[tuple[MeldCheck, tuple[tuple[Card, int], ...]], ...]]:
-        """Verdicts on melds, kept per rule set with the table counts each check read (see ``melds.check_parsed``).
-
-        It pays: scoring 400 deals is 1.9–2.8× and POST deals/score 1.3–1.6× slower without it
-        (benchmarks/bench_tricks.py, meld_checks).
-        """
-        return {}
-
-    @cached_property
     def natural_points(self) -> dict[Card, int]:
         """Natural card -> its points; a card that plays as a joker (the wild card's copies) is not in it.
 
@@ -323,9 +311,10 @@ def _plain(value: Any) -> Any:
 
 
 #: Rule sets already built, by (game, switches): a session's stored rules are read on every
-#: request, and the same value object keeps its per-rule-set caches (``meld_checks``).
+#: request, and the same value object keeps its cached properties (``joker_cards``, ``natural_points``, ...).
 _InternKey = tuple[str, tuple[tuple[str, type, Any], ...]]
-# pays: scoring deals 1.25× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
+# pays: a session's rules read and a deal scored under them 1.95× slower without it, the rules read alone 8×
+# (in-process A/B, issue 34; benchmarks/bench_tricks.py interned_rules: POST deals/score 1.47×)
 _INTERNED: dict[_InternKey, RuleSet] = {}
 
 

@@ -1,8 +1,8 @@
 """Between the store and the web layer: load a session's stored deals and score them with the core.
 
 Scores are always derived from the stored deal records under the session's stored rule set;
-a stored deal's report is memoised by (session, deal, revision) — a record changes only with
-its revision and a session's rules never change — so a page that shows a hundred deals does
+a stored deal's report is kept in ``CACHE`` by (database, session, deal, revision) — a record changes
+only with its revision and a session's rules never change — so a page that shows a hundred deals does
 not re-score them on every poll.
 """
 
@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
+from .cache import Cache, Place, identity
 from .deal import PlayerScore
 from .draft import DraftCheck, check_draft
 from .melds import on_table
@@ -127,57 +126,53 @@ class Scoreboard:
         return tuple(lines)
 
 
-#: (session id, deal id, revision) -> (Deal, DealReport) or the reading error: a stored deal's
-#: record changes only with its revision and a session's rules never change, so entries never go stale.
-#: pays: the summary 2.84× and GET api/v1/sessions/<id> 7.9× slower without it
-#: (figure: benchmarks/bench_tricks.py, this switched off)
-_SCORED: OrderedDict[tuple, tuple] = OrderedDict()
-_SCORED_LOCK = threading.Lock()
-_SCORED_SIZE = 20000
+#: The process's one cache (issue 34): every entry's key holds the identity of the database file it came
+#: from (``cache.identity``), so two apps on two files, or a file restored under the same path, share nothing.
+#: Its entries, by key:
+#:
+#: - ``("deal", session id, deal id, revision)``: the stored deal's (Deal, DealReport, reading error, record).
+#:   A record changes only with its revision and a session's rules never change, so it never goes stale.
+#:   Pays: the summary and GET api/v1/sessions/<id> several times slower without it (bench_tricks, scored).
+#: - ``("known", session id)``: deal id -> the revision kept above (which records need not be read again;
+#:   an entry forgotten meanwhile makes ``scoreboard`` read every record once).
+#: - ``("tally", session id, version)``: the session's tally at that version (a recording adds its deal to
+#:   the tally of the version just before its own). Pays: recording a deal slower without it (bench_tricks, tally).
+CACHE = Cache(size=20000)
+#: the name the tests clear to forget every tally (the whole cache goes: nothing is lost but time)
+_TALLIES = CACHE
 
 
-def score_row(session_id: str, rules: RuleSet, row: dict) -> ScoredDeal:
-    """Score a stored deal row (memoised by session, deal and revision); an unreadable record gets ``error``.
+def place_of(store: Store) -> Place | None:
+    """The identity of the file ``store`` reads (None for a database in memory: nothing of it is cached)."""
+    row = store.db.execute("PRAGMA database_list").fetchone()
+    return identity(row[2]) if row and row[2] else None
+
+
+def _score_record(record: dict | None, rules: RuleSet, key: tuple) -> tuple:
+    if record is None:
+        raise LookupError(key)  # read without its record and forgotten since: read it again
+    try:
+        deal = Deal.from_dict(record)
+        return (deal, evaluate_deal(deal, rules), None, record)
+    except KunkenError as err:
+        return (None, None, Reason("stored_deal_unreadable", {"why": err.reason}), record)
+
+
+def score_row(session_id: str, rules: RuleSet, row: dict, place: Place | None = None) -> ScoredDeal:
+    """Score a stored deal row; an unreadable record gets ``error``. With ``place`` (the database's
+    ``identity``) the result is kept in ``CACHE`` by session, deal and revision.
 
     A row whose ``record`` is None was read without it (``Store.deals_known``): its record is the
-    memoised one.
+    cached one (``LookupError`` when there is none).
     """
-    key = (session_id, row["id"], row["revision"])
-    with _SCORED_LOCK:
-        hit = _SCORED.get(key)
-        if hit is not None:
-            _SCORED.move_to_end(key)
-    if hit is None:
-        if row["record"] is None:
-            raise LookupError(key)  # forgotten since it was read without its record: read it again
-        try:
-            deal = Deal.from_dict(row["record"])
-            hit = (deal, evaluate_deal(deal, rules), None, row["record"])
-        except KunkenError as err:
-            hit = (None, None, Reason("stored_deal_unreadable", {"why": err.reason}), row["record"])
-        with _SCORED_LOCK:
-            _SCORED[key] = hit
-            _BY_SESSION.setdefault(session_id, set()).add(key[1:])
-            while len(_SCORED) > _SCORED_SIZE:
-                old, _ = _SCORED.popitem(last=False)
-                kept = _BY_SESSION.get(old[0])
-                if kept is not None:
-                    kept.discard(old[1:])
-                    if not kept:
-                        del _BY_SESSION[old[0]]
+    key = ("deal", session_id, row["id"], row["revision"])
+    if place is None:
+        hit = _score_record(row["record"], rules, key)
+    else:
+        hit = CACHE.get_at(place, key, lambda: _score_record(row["record"], rules, key))
     if row["record"] is None:
         row = {**row, "record": hit[3]}
     return ScoredDeal(row, *hit[:3])
-
-
-#: session id -> {(deal id, revision)} memoised in ``_SCORED`` (kept with it, under its lock)
-_BY_SESSION: dict[str, set] = {}
-
-
-def _known(session_id: str) -> set:
-    """(deal id, revision) of this session's memoised deals."""
-    with _SCORED_LOCK:
-        return set(_BY_SESSION.get(session_id, ()))
 
 
 def scoreboard(store: Store, session_id: str) -> Scoreboard:
@@ -186,14 +181,18 @@ def scoreboard(store: Store, session_id: str) -> Scoreboard:
     Only the records of deals not scored before are read and decoded: a session of 900 deals
     costs its index rows, not 900 JSON documents, on every look.
     """
-    session, rows = store.session_and_deals(session_id, _known(session_id))
+    place = place_of(store)
+    known: dict[int, int] = {} if place is None else CACHE.get_at(place, ("known", session_id), dict)
+    session, rows = store.session_and_deals(session_id, set(known.copy().items()))
     rules = RuleSet.from_dict(session["rules"])
     target = Target.from_dict(session.get("target"))
     try:
-        scored = [score_row(session_id, rules, row) for row in rows]
-    except LookupError:  # memoised deals forgotten meanwhile (a full cache): read every record
+        scored = [score_row(session_id, rules, row, place) for row in rows]
+    except LookupError:  # deals cached before and forgotten meanwhile (a full cache): read every record
         session, rows = store.session_and_deals(session_id, ())
-        scored = [score_row(session_id, rules, row) for row in rows]
+        scored = [score_row(session_id, rules, row, place) for row in rows]
+    if place is not None:
+        known.update((row["id"], row["revision"]) for row in rows)
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
     status = session_status(session["players"], scores, target, redeals)
@@ -403,43 +402,37 @@ def tally_of(board: Scoreboard) -> Tally:
     )
 
 
-#: (session id, version) -> the session's tally at that version: a recording adds its deal to the
-#: tally of the version just before its own, whatever other phones wrote since
-# pays: recording a deal 1.92× slower without it (figure: benchmarks/bench_tricks.py, this switched off)
-_TALLIES: OrderedDict[tuple[str, int], Tally] = OrderedDict()
-
-
-def _remember(tally: Tally) -> Tally:
-    with _SCORED_LOCK:
-        _TALLIES[(tally.session_id, tally.version)] = tally
-        while len(_TALLIES) > 1024:
-            _TALLIES.popitem(last=False)
+def _remember(place: Place | None, tally: Tally) -> Tally:
+    if place is not None:
+        CACHE.put_at(place, ("tally", tally.session_id, tally.version), tally)
     return tally
 
 
-def tally_after(session_id: str, record: dict, report: DealReport, version: int, rules: RuleSet) -> Tally | None:
+def tally_after(
+    place: Place | None, session_id: str, record: dict, report: DealReport, version: int, rules: RuleSet
+) -> Tally | None:
     """The session's tally at ``version``, the version the deal ``record`` is making: the tally of the
-    version before plus this deal. None when that tally is not known (nothing is summed again).
+    version before (kept in ``CACHE`` for the database ``place``) plus this deal. None when that tally is
+    not known (nothing is summed again).
 
     Called inside the deal's transaction, so nothing is remembered here: the caller remembers the
     tally (``remember_tally``) once the deal is committed, and a rolled-back deal leaves no trace.
     """
-    with _SCORED_LOCK:
-        known = _TALLIES.get((session_id, version - 1))
+    known = None if place is None else CACHE.find_at(place, ("tally", session_id, version - 1))
     return None if known is None else known.add(record, report, version, rules)
 
 
-def remember_tally(tally: Tally) -> Tally:
+def remember_tally(place: Place | None, tally: Tally) -> Tally:
     """Keep a committed version's tally for the recordings after it."""
-    return _remember(tally)
+    return _remember(place, tally)
 
 
 def session_tally(store: Store, session_id: str) -> Tally:
     """The session's tally now."""
+    place = place_of(store)
     version = store.version(session_id)
-    with _SCORED_LOCK:
-        known = _TALLIES.get((session_id, version))
-    return known or _remember(tally_of(scoreboard(store, session_id)))
+    known = None if place is None else CACHE.find_at(place, ("tally", session_id, version))
+    return known or _remember(place, tally_of(scoreboard(store, session_id)))
 
 
 #: The most points, either way, one session adds to a player's statistics: sums over any number of sessions
@@ -753,17 +746,18 @@ def record_answered(
     already answered gets that answer again (``KeyReused`` when it came with another ``request`` digest)."""
     made: list[tuple[Tally, dict] | None] = []
     versions: list[int] = []
+    place = place_of(store)
 
     def answer(deal: dict, version: int) -> dict | None:
         versions.append(version)
-        tally = tally_after(session_id, record, report, version, rules)
+        tally = tally_after(place, session_id, record, report, version, rules)
         made.append(None if tally is None else (tally, deal_answer(deal["number"], report, tally.points, version, say)))
         return made[-1][1] if made[-1] else None
 
     deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, request=request, **options)
     if created and made[-1] is not None:
         tally, body = made[-1]
-        remember_tally(tally)  # the deal is committed: the next recording may start from its tally
+        remember_tally(place, tally)  # the deal is committed: the next recording may start from its tally
         return 201, body
     if not created:  # the same key stored a deal in a request running alongside this one
         assert key is not None  # add_deal stores nothing only for a key it has seen
@@ -773,7 +767,7 @@ def record_answered(
         report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
     # worked out after the commit: the deals recorded since by other phones are left out of the totals
     board = scoreboard(store, session_id)
-    _remember(tally_of(board))  # one moment's session and deals: the next recording adds to this tally
+    _remember(place, tally_of(board))  # one moment's session and deals: the next recording adds to this tally
     version = versions[-1] if created else board.version
     body = deal_answer(deal["number"], report, totals_through(board, deal["id"]), version, say)
     if key is not None:

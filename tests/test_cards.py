@@ -185,16 +185,16 @@ def test_a_non_text_card_argument_is_a_kunken_error(value):
         check_meld(value, KUNKEN)
 
 
-def test_each_card_is_one_object_however_it_is_made():
-    """Cards compare by identity, so every way of making a card must give the deck's own object."""
+def test_each_card_is_one_value_however_it_is_made():
+    """Cards are frozen values: every way of making a card gives an equal card, with the same hash."""
     import copy
     import pickle
 
     ten = Card.parse("10♥")
-    assert Card(10, "♥") is ten and Card(Rank.TEN, Suit.HEARTS) is ten and Card.parse("10ч") is ten
+    assert Card(10, "♥") == ten and Card(Rank.TEN, Suit.HEARTS) == ten and Card.parse("10ч") == ten
     assert Card(10, "♥").rank is Rank.TEN and Card(10, "♥").suit is Suit.HEARTS  # plain values become enums
-    assert copy.copy(ten) is ten and copy.deepcopy(ten) is ten and pickle.loads(pickle.dumps(ten)) is ten
-    assert Card.joker(ten) is Card.parse("JK=10♥") and Card.joker(ten) is not Card.joker()
+    assert copy.copy(ten) == ten and copy.deepcopy(ten) == ten and pickle.loads(pickle.dumps(ten)) == ten
+    assert Card.joker(ten) == Card.parse("JK=10♥") and Card.joker(ten) != Card.joker()
     assert {ten: 1}[Card.parse("10h")] == 1 and ten != Card.parse("10♦")
     assert len({Card.parse(t) for t in ("10♥", "10h", "10ч", "JK", "*", "дж")}) == 2
 

@@ -37,7 +37,7 @@ from kunken_scorer import (
     parse_cards,
 )
 from kunken_scorer.cards import _TEXTS
-from kunken_scorer.melds import check_parsed, laid_counts
+from kunken_scorer.melds import _VERDICTS, check_parsed, laid_counts
 
 KUNKEN = "kunken"
 ORDERED = "ordered-rummy"
@@ -957,7 +957,7 @@ def test_memoised_and_fresh_verdicts_agree(tokens, game, wrap):
     rules = RuleSet.for_game(game, {"wrap": wrap})
     text = " ".join(tokens)
     first = check_meld(text, rules)
-    rules.meld_checks.clear()
+    _VERDICTS.pop(id(rules), None)
     _TEXTS.clear()
     fresh = check_meld(text, rules)
     again = check_meld(text, rules)
@@ -970,14 +970,14 @@ def test_a_kept_verdict_stands_only_while_the_table_counts_it_read_are_the_same(
     """Verdicts are kept with the table counts their check looked up: the same meld on another table
     (both copies of the joker's card already laid) is judged afresh, and each table's verdict is reused."""
     rules = RuleSet.for_game("kunken", {"wrap": False})
-    rules.meld_checks.clear()
+    _VERDICTS.pop(id(rules), None)
     meld = "6♥ JK 8♥"
     open_table, full_table = ["K♠ K♥ K♦"], ["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]
     for _ in range(3):  # alternate: each table keeps its own verdict
         assert check_meld(meld, rules, table=open_table).legal
         blocked = check_meld(meld, rules, table=full_table)
         assert not blocked.legal and blocked.reasons[0].code == "joker_copies_played"
-    assert len(rules.meld_checks[parse_cards(meld)]) == 2
+    assert len(_VERDICTS[id(rules)][1][parse_cards(meld)]) == 2
     # a set's joker takes a suit whose copies are not both laid: the table decides which
     assert str(check_meld("K♠ K♥ JK", rules, table=["K♦ K♦ K♣"]).cards[2]) == "JK=K♣"
     assert str(check_meld("K♠ K♥ JK", rules, table=["K♣ K♣ K♦"]).cards[2]) == "JK=K♦"
