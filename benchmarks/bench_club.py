@@ -52,8 +52,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.bench_core import DEAL  # noqa: E402
 from benchmarks.bench_web import PLAYERS, Assets, call, free_port, random_deals  # noqa: E402
-from kunken_scorer.reading import Deal  # noqa: E402
-from kunken_scorer.rules import RuleSet  # noqa: E402
+from kunken_scorer.core.reading import Deal  # noqa: E402
+from kunken_scorer.core.rules import RuleSet  # noqa: E402
 from kunken_scorer.store import Store  # noqa: E402
 
 PARTS = ("polling", "idle", "ratios", "size", "crowd", "writers", "paint", "weight")

@@ -1,27 +1,49 @@
-"""Kunken scorer: the pure rules core (standard library only) and, beside it, the store and web layer.
+"""Kunken scorer: the pure rules core (``kunken_scorer.core``, standard library only) and, beside it, the store,
+the service layer and the web layer.
 
 >>> from kunken_scorer import RuleSet, check_meld
 >>> check_meld("Тп Тч Тб", RuleSet.preset("kunken")).points
 30
 """
 
-from .cards import Card, CardError, Rank, Suit, format_cards, parse_cards
-from .deal import DealReport, PlayerScore, evaluate_deal
-from .melds import (
+from .core import (
+    GAMES,
+    HOUSE_RULES,
+    MESSAGES,
+    Card,
+    CardError,
+    Deal,
+    DealInputError,
+    DealReport,
     DiscardCheck,
+    KunkenError,
     MeldCheck,
     OpeningCheck,
+    PlayerRecord,
+    PlayerScore,
+    Rank,
+    Reason,
+    RuleSet,
+    RuleSetError,
+    SessionStatus,
+    Suit,
     SwapCheck,
+    Target,
+    TargetError,
+    Vist,
     check_discard,
     check_meld,
     check_opening,
     check_swap,
     check_vist,
+    dealer,
+    evaluate_deal,
+    format_cards,
+    parse_cards,
+    running_totals,
+    session_status,
+    totals,
 )
-from .messages import MESSAGES, KunkenError, Reason
-from .reading import Deal, DealInputError, PlayerRecord, Vist
-from .rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
-from .session import SessionStatus, Target, TargetError, dealer, running_totals, session_status, totals
 
 __all__ = [
     "Card",

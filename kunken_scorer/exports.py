@@ -24,11 +24,11 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from .messages import M_, N_, KunkenError, Reason
-from .reading import MAX_NOTE, hand_entries, has_control
-from .rules import RuleSet
+from .core.messages import M_, N_, KunkenError, Reason
+from .core.reading import MAX_NOTE, hand_entries, has_control
+from .core.rules import RuleSet
+from .core.session import Target
 from .service import Scoreboard, prepare_deal, session_players
-from .session import Target
 from .store import Store
 
 __all__ = [
@@ -70,7 +70,7 @@ def read_json(text: str) -> Any:
     >>> read_json("[NaN]")
     Traceback (most recent call last):
     ...
-    kunken_scorer.messages.KunkenError: This is not valid JSON: NaN is not a JSON number.
+    kunken_scorer.core.messages.KunkenError: This is not valid JSON: NaN is not a JSON number.
     """
     if text.startswith("\ufeff"):  # a second byte-order mark (json.loads's own check, which the decoder lacks)
         raise KunkenError(Reason("json_bom"))

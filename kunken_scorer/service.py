@@ -18,12 +18,12 @@ from typing import Any
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .cache import Cache, Place, identity
-from .deal import PlayerScore
-from .draft import DraftCheck, check_draft
-from .melds import on_table
-from .messages import M_
-from .reading import check_short_hands, clean_name
-from .session import SessionStatus
+from .core.deal import PlayerScore
+from .core.draft import DraftCheck, check_draft
+from .core.melds import on_table
+from .core.messages import M_
+from .core.reading import check_short_hands, clean_name
+from .core.session import SessionStatus
 from .store import StorageUnavailable, Store
 
 _log = logging.getLogger(__name__)
@@ -504,7 +504,7 @@ def player_history(store: Store, game: str | None = None, limit: int | None = No
 
 def session_rules(session: dict) -> RuleSet:
     """The rule set a session was played under (the session's game when the record omits it)."""
-    from .rules import GAMES
+    from .core.rules import GAMES
 
     data = dict(session.get("rules") or {})
     data.setdefault("game", session.get("game") or "kunken")
@@ -517,7 +517,7 @@ def session_rules(session: dict) -> RuleSet:
 
 def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
     """The melds on the table at the end of the last recorded deal (vists added to their melds)."""
-    from .cards import format_cards
+    from .core.cards import format_cards
 
     if not board.deals:
         return None, []
@@ -559,7 +559,7 @@ def desk_session(store: Store, session_id: str) -> dict:
 def asked_end(draft: Draft, body: dict) -> dict:
     """The draft's end with what ``body`` says of it (who went out, express, redeal); a bad field is a
     ``KunkenError`` naming it."""
-    from .reading import read_flag
+    from .core.reading import read_flag
 
     end = dict(draft.end)
     if "went_out" in body:

@@ -9,6 +9,8 @@ import sys
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
+#: the rules core: a subpackage of its own, standard library only
+CORE_DIR = PACKAGE / "core"
 CORE = [
     "__init__",
     "cards",
@@ -64,8 +66,15 @@ def imports_of(path: pathlib.Path) -> set[str]:
 
 @pytest.mark.parametrize("module", CORE)
 def test_core_imports_only_the_standard_library_and_core(module):
-    found = imports_of(PACKAGE / f"{module}.py")
+    path = CORE_DIR / f"{module}.py"
+    found = imports_of(path)
     assert not found & FORBIDDEN, f"{module}.py imports {found & FORBIDDEN}"
+    outside = [
+        n.module
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(n, ast.ImportFrom) and n.level > 1
+    ]
+    assert not outside, f"core/{module}.py reaches out of the core: {outside}"
     relative = {n[1:] for n in found if n.startswith(".")}
     assert not relative & NOT_CORE, f"{module}.py imports {relative & NOT_CORE}"
     absolute = {n for n in found if not n.startswith(".")}
@@ -74,8 +83,11 @@ def test_core_imports_only_the_standard_library_and_core(module):
 
 def test_every_core_module_is_checked():
     """A new module in the package must be named core or not-core here."""
-    present = {p.stem for p in PACKAGE.glob("*.py")}
-    assert present <= set(CORE) | NOT_CORE, present - set(CORE) - NOT_CORE
+    assert {p.stem for p in CORE_DIR.glob("*.py")} == set(CORE)
+    present = {p.stem for p in PACKAGE.glob("*.py")} | {
+        p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"
+    }
+    assert present <= {"__init__", "core"} | NOT_CORE, present - {"__init__", "core"} - NOT_CORE
 
 
 @pytest.mark.parametrize("module", sorted(NOT_CORE - {"web"}))
@@ -88,14 +100,14 @@ def test_store_and_service_layers_never_import_the_web(module):
 
 def test_the_web_layer_lives_in_its_own_package():
     """Every module that imports Flask sits under kunken_scorer/web/, so the core stays easy to see."""
-    for path in PACKAGE.glob("*.py"):
+    for path in [*PACKAGE.glob("*.py"), *CORE_DIR.glob("*.py")]:
         assert not imports_of(path) & WEB_IMPORTS, path.name
     assert any(imports_of(p) & WEB_IMPORTS for p in (PACKAGE / "web").glob("*.py"))
 
 
 def test_only_qrcodes_imports_the_qr_library():
     """The QR code library stays out of the core, the store and the service: qrcodes.py alone draws codes."""
-    for path in [*PACKAGE.glob("*.py"), *(PACKAGE / "web").glob("*.py")]:
+    for path in [*PACKAGE.glob("*.py"), *CORE_DIR.glob("*.py"), *(PACKAGE / "web").glob("*.py")]:
         assert "qrcode" not in imports_of(path) or path.name == "qrcodes.py", path.name
 
 
@@ -108,7 +120,7 @@ def test_the_checker_catches_a_forbidden_import(tmp_path):
 def test_every_message_code_is_registered_in_messages_py():
     """A ``Reason("code", ...)`` anywhere in the package names a code of ``messages.MESSAGES``, and every
     code is registered in messages.py itself (not added to the table by another module at import)."""
-    from kunken_scorer.messages import MESSAGES
+    from kunken_scorer.core.messages import MESSAGES
 
     package = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
     used = {}

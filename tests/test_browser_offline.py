@@ -29,7 +29,7 @@ from conftest import (
 from playwright.sync_api import expect
 from test_browser_a11y import violations
 
-from kunken_scorer.reading import Deal
+from kunken_scorer.core.reading import Deal
 from kunken_scorer.store import Store
 
 

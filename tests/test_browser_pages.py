@@ -17,7 +17,7 @@ from axe_playwright_python.sync_playwright import Axe
 from conftest import fill, settled, shots_dir, show_field
 from playwright.sync_api import Page, expect
 
-from kunken_scorer.rules import SWITCHES
+from kunken_scorer.core.rules import SWITCHES
 
 WCAG_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},

@@ -17,7 +17,7 @@ from kunken_scorer import (
     format_cards,
     parse_cards,
 )
-from kunken_scorer.cards import Rank, Suit
+from kunken_scorer.core.cards import Rank, Suit
 
 # --------------------------------------------------------------------------------------------
 # Notation: canonical output and parse errors

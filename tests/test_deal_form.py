@@ -27,7 +27,7 @@ from conftest import (
 )
 
 from kunken_scorer import Deal, Reason
-from kunken_scorer.notation import parse_vist_line
+from kunken_scorer.core.notation import parse_vist_line
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -237,8 +237,8 @@ def test_vist_line_syntax():
 
 def test_a_number_too_long_to_read_is_a_reason_not_a_crash():
     """int() refuses more than 4,300 digits: the notation reads at most 9 and says what it could not read."""
-    from kunken_scorer.notation import read_hand, read_vist_lines
-    from kunken_scorer.rules import RuleSet
+    from kunken_scorer.core.notation import read_hand, read_vist_lines
+    from kunken_scorer.core.rules import RuleSet
 
     assert [r.code for r in read_hand("1" * 5000, RuleSet.preset())[1]] == ["no_such_rank"]
     vists, reasons = read_vist_lines("Boris " + "1" * 5000 + ": 5♥", ["Anna", "Boris"])
@@ -261,7 +261,7 @@ def test_a_meld_number_past_the_last_is_explained_as_the_form_counts(client, sto
 
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
     """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
-    from kunken_scorer.notation import parse_vist_line, vist_line
+    from kunken_scorer.core.notation import parse_vist_line, vist_line
 
     names = ["Anna", "Boris", "Boris 2"]
     to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}
@@ -282,7 +282,7 @@ def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2(
 def test_every_vist_and_swap_line_reads_back_as_written_whatever_the_names(names):
     """Writing a stored vist (or swap) into the form and reading it back gives the same player and meld,
     even when other players are called "Anna 2" and "Anna #2" (an unchanged edit once moved points)."""
-    from kunken_scorer.notation import vist_line
+    from kunken_scorer.core.notation import vist_line
 
     for to in names:
         for meld in (None, 0, 1, 9):
@@ -705,7 +705,7 @@ def test_the_russian_form_explains_a_bad_hand_in_russian(app, store):
 
 
 def test_one_note_limit_for_the_api_and_the_form(client, app, store):
-    from kunken_scorer.reading import MAX_NOTE
+    from kunken_scorer.core.reading import MAX_NOTE
 
     created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
     sid, token = created["id"], created["edit_token"]

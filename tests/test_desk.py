@@ -10,8 +10,8 @@ from conftest import DESK, ask_desk, desk_token
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kunken_scorer.messages import MESSAGES
-from kunken_scorer.rules import HOUSE_RULES, RuleSet
+from kunken_scorer.core.messages import MESSAGES
+from kunken_scorer.core.rules import HOUSE_RULES, RuleSet
 
 RU = {"Accept-Language": "ru"}
 EN = {"Accept-Language": "en"}
@@ -581,8 +581,8 @@ def test_the_reference_is_russian_for_a_russian_browser_or_cookie(client, game, 
 )
 def test_the_ordered_rummy_swap_example_scores_as_its_page_says(client, headers, says):
     """The example lays Anna a run first: ordered rummy's first meld must be one (it once showed a set alone)."""
-    from kunken_scorer.deal import evaluate_deal
-    from kunken_scorer.reading import Deal
+    from kunken_scorer.core.deal import evaluate_deal
+    from kunken_scorer.core.reading import Deal
 
     example = {
         "players": [{"name": "Anna", "melds": ["9♠ 10♠ J♠", "K♠ K♣ JK"]}, {"name": "Boris", "melds": ["5♥ JK 7♥"]}],

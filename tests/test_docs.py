@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from kunken_scorer import Deal, RuleSet, check_meld, check_opening, check_swap, evaluate_deal
-from kunken_scorer.messages import MESSAGES, Reason
-from kunken_scorer.rules import HOUSE_RULES, PRESETS, SWITCHES
+from kunken_scorer.core.messages import MESSAGES, Reason
+from kunken_scorer.core.rules import HOUSE_RULES, PRESETS, SWITCHES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -16,8 +16,8 @@ from html.parser import HTMLParser
 import pytest
 from conftest import CSRF, ask_desk, deal_data, start_fields
 
+from kunken_scorer.core.rules import SWITCHES
 from kunken_scorer.exports import FORMAT as EXPORT_FORMAT
-from kunken_scorer.rules import SWITCHES
 
 # -- what the table types ----------------------------------------------------------------------
 

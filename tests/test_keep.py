@@ -13,7 +13,7 @@ import pytest
 from conftest import CSRF, deal_data, hidden, text
 
 from kunken_scorer import RuleSet
-from kunken_scorer.draft import read_part
+from kunken_scorer.core.draft import read_part
 from kunken_scorer.store import Conflict
 
 NAMES = ["Anna", "Boris"]

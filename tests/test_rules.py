@@ -10,7 +10,7 @@ from kunken_scorer import (
     RuleSetError,
     check_meld,
 )
-from kunken_scorer.messages import Text
+from kunken_scorer.core.messages import Text
 
 # --- Rule sets -----------------------------------------------------------------------------------
 

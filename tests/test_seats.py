@@ -20,8 +20,8 @@ import pytest
 from conftest import CSRF, free_port, hidden, phone, start_app_py, text
 
 from kunken_scorer import RuleSet
-from kunken_scorer.draft import check_draft, read_part
-from kunken_scorer.reading import DealInputError
+from kunken_scorer.core.draft import check_draft, read_part
+from kunken_scorer.core.reading import DealInputError
 from kunken_scorer.store import Conflict, DraftClosed, NotFound, SessionEnded, Store
 
 KUNKEN = RuleSet.preset()

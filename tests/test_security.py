@@ -15,7 +15,7 @@ import threading
 import pytest
 from conftest import CSRF, hidden, phone, record, start, start_fields, text
 
-from kunken_scorer.rules import RuleSet
+from kunken_scorer.core.rules import RuleSet
 from kunken_scorer.web import create_app
 from kunken_scorer.web.paths import ROOT
 from kunken_scorer.web.security import BASE_CSS, inline_css

@@ -15,9 +15,9 @@ import pytest
 from conftest import CSRF, SWAP_FORM, hidden, phone, shots_dir, start, submit, text
 
 from kunken_scorer import KunkenError, RuleSet
-from kunken_scorer.charts import bar_chart, running_chart
+from kunken_scorer.core.charts import bar_chart, running_chart
+from kunken_scorer.core.rules import HOUSE_RULES
 from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
-from kunken_scorer.rules import HOUSE_RULES
 from kunken_scorer.service import prepare_deal, scoreboard
 from kunken_scorer.web import create_app
 from kunken_scorer.web.summary import player_history, scoreboard_chart

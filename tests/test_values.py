@@ -10,8 +10,8 @@ import pickle
 
 import pytest
 
-from kunken_scorer.deal import PlayerScore
-from kunken_scorer.messages import Reason
+from kunken_scorer.core.deal import PlayerScore
+from kunken_scorer.core.messages import Reason
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer"
 

@@ -25,8 +25,8 @@ from conftest import (
     totals,
 )
 
-from kunken_scorer.reading import Deal
-from kunken_scorer.rules import RuleSet
+from kunken_scorer.core.reading import Deal
+from kunken_scorer.core.rules import RuleSet
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -468,7 +468,7 @@ def _deals_of(page: str, table_id: str) -> list[int]:
 def test_a_long_evening_shows_its_last_twenty_deals_and_the_earlier_ones_one_tap_away(client, store, deals, earlier):
     """Past 25 deals the session page shows the last 20; the earlier ones sit in a closed panel of their own
     (a phone lays out a screenful of rows before it first paints). The summary prints every deal."""
-    from kunken_scorer.reading import Deal
+    from kunken_scorer.core.reading import Deal
 
     sid = start(client)
     for _ in range(deals):

@@ -20,8 +20,8 @@ from flask_babel import Babel
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
 
-from ..melds import on_table
-from ..notation import vist_line
+from ..core.melds import on_table
+from ..core.notation import vist_line
 from ..store import NotFound, SessionEnded, StorageUnavailable, Store
 from . import api, desk, seats, summary, views
 from .database import close_store

@@ -35,11 +35,11 @@ from .. import (
     evaluate_deal,
     service,
 )
-from ..draft import read_part
+from ..core.draft import read_part
+from ..core.messages import M_, Text
+from ..core.reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
+from ..core.rules import read_rules
 from ..exports import DocumentError, export_document, import_document, read_json
-from ..messages import M_, Text
-from ..reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
-from ..rules import read_rules
 from ..service import (
     Draft,
     asked_end,

@@ -17,11 +17,11 @@ from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
 from .. import service
-from ..cards import parse_cards
-from ..disputes import ANSWERS
-from ..messages import KunkenError
-from ..notation import read_card_lines, shown_cards
-from ..rules import GAMES, HOUSE_RULES, RuleSet
+from ..core.cards import parse_cards
+from ..core.disputes import ANSWERS
+from ..core.messages import KunkenError
+from ..core.notation import read_card_lines, shown_cards
+from ..core.rules import GAMES, HOUSE_RULES, RuleSet
 from .database import get_store
 from .forms import PageForm
 from .languages import current_language

@@ -10,7 +10,7 @@ from babel import dates as babel_dates
 from flask_babel import get_locale
 from markupsafe import Markup, escape
 
-from ..cards import Card, CardError, Suit, parse_cards
+from ..core.cards import Card, CardError, Suit, parse_cards
 from .languages import current_language
 
 

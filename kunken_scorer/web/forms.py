@@ -36,11 +36,11 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..draft import deal_body
-from ..messages import Reason
-from ..notation import read_card_lines, read_hand, read_vist_lines
-from ..reading import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
-from ..rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
+from ..core.draft import deal_body
+from ..core.messages import Reason
+from ..core.notation import read_card_lines, read_hand, read_vist_lines
+from ..core.reading import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
+from ..core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from .wording import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 12); the first ``OPEN_SEATS`` are shown open, the

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..deal import PROBLEM_FIELD
-from ..messages import Reason
+from ..core.deal import PROBLEM_FIELD
+from ..core.messages import Reason
 
 
 def place_problems(

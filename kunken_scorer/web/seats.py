@@ -16,9 +16,9 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import service
-from ..draft import read_part
-from ..messages import KunkenError
-from ..notation import hand_entry, part_texts
+from ..core.draft import read_part
+from ..core.messages import KunkenError
+from ..core.notation import hand_entry, part_texts
 from ..qrcodes import qr_svg
 from ..store import Conflict, DraftClosed, NotFound, SeatHeld
 from .auth import can_edit, held_seat, scorer_required, scorer_session, seat_claim, seat_cookie, set_seat_cookie

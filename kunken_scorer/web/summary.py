@@ -16,9 +16,9 @@ from markupsafe import Markup
 from wtforms import HiddenField, SubmitField, TextAreaField
 
 from .. import KunkenError, RuleSet, service
-from ..charts import ChartWords, bar_chart, running_chart, running_chart_size
+from ..core.charts import ChartWords, bar_chart, running_chart, running_chart_size
+from ..core.rules import GAMES, KEY_SWITCHES, SWITCHES
 from ..exports import csv_text, download_name, export_document, import_document, read_json
-from ..rules import GAMES, KEY_SWITCHES, SWITCHES
 from ..service import Scoreboard, player_history
 from .auth import set_scorer_cookie
 from .database import get_store

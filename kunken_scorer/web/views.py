@@ -19,13 +19,13 @@ from markupsafe import Markup
 
 from .. import service
 from ..cache import Cache
-from ..deal import PROBLEM_FIELD
-from ..messages import KunkenError, Reason
-from ..notation import deal_texts, entered_as, hand_entry
+from ..core.deal import PROBLEM_FIELD
+from ..core.messages import KunkenError, Reason
+from ..core.notation import deal_texts, entered_as, hand_entry
+from ..core.reading import Deal, hand_entries
+from ..core.rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
+from ..core.session import TARGET_KINDS, Target, TargetError
 from ..qrcodes import qr_svg
-from ..reading import Deal, hand_entries
-from ..rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
-from ..session import TARGET_KINDS, Target, TargetError
 from ..store import Conflict, KeyReused, NotFound
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .database import get_store

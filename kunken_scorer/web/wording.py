@@ -11,9 +11,9 @@ from flask import flash, redirect, url_for
 from flask_babel import get_translations, gettext, lazy_gettext
 from markupsafe import Markup
 
-from ..messages import Reason, render
-from ..notation import in_russian_notation
-from ..rules import SWITCHES, RuleSet
+from ..core.messages import Reason, render
+from ..core.notation import in_russian_notation
+from ..core.rules import SWITCHES, RuleSet
 from .languages import current_language
 
 #: The games' names in the page language (one place for every page and form).

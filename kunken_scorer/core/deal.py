@@ -2,7 +2,7 @@
 each player. The record itself (``Deal`` and its parts) and reading it from JSON are ``reading``'s; the
 names it had here are still importable from here.
 
->>> from kunken_scorer.rules import RuleSet
+>>> from kunken_scorer.core.rules import RuleSet
 >>> deal = Deal.from_dict({"players": [
 ...     {"name": "Anna", "melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♥"}], "hand": ""},
 ...     {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "vists": [], "hand": "K♣ JK"}],
@@ -227,7 +227,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
 
     A deal as entered is first asked ``check_short_hands``; a deal read back from the store is not.
 
-    >>> from kunken_scorer.rules import RuleSet
+    >>> from kunken_scorer.core.rules import RuleSet
     >>> report = evaluate_deal(Deal.from_dict({"players": [{"name": "A"}, {"name": "B"}], "redeal": True}),
     ...                        RuleSet.preset())
     >>> report.valid, report.scores

@@ -12,7 +12,7 @@ that cannot be read raises ``DealInputError`` naming it. Scoring a deal read her
 >>> Deal.from_dict({"players": [{"name": "Anna", "vists": [{"to": "Boris", "cards": "5♥ 6"}]}]})
 Traceback (most recent call last):
 ...
-kunken_scorer.reading.DealInputError: players[0].vists[0].cards: "6": the suit is missing
+kunken_scorer.core.reading.DealInputError: players[0].vists[0].cards: "6": the suit is missing
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ class HandSummary:
     >>> HandSummary.from_value({"points": -5}, "hand")
     Traceback (most recent call last):
     ...
-    kunken_scorer.reading.DealInputError: hand.points: expected a whole number, 0 or more.
+    kunken_scorer.core.reading.DealInputError: hand.points: expected a whole number, 0 or more.
     """
 
     jokers: int = 0
@@ -220,7 +220,7 @@ class Deal:
         >>> Deal.from_dict({"players": [{"name": "Anna", "hand": "11♥"}]})
         Traceback (most recent call last):
         ...
-        kunken_scorer.reading.DealInputError: players[0].hand: "11♥": no such rank
+        kunken_scorer.core.reading.DealInputError: players[0].hand: "11♥": no such rank
         """
         if not isinstance(data, Mapping):
             raise _bad("deal", M_("an object"))
@@ -396,7 +396,7 @@ def read_swaps(raw: Any, where: str = "swaps") -> tuple[Swap, ...]:
     >>> read_swaps([{"by": "Boris", "from": "Anna", "card": "K♦ K♥"}], "part.swaps")
     Traceback (most recent call last):
     ...
-    kunken_scorer.reading.DealInputError: part.swaps[0].card: expected exactly one card.
+    kunken_scorer.core.reading.DealInputError: part.swaps[0].card: expected exactly one card.
     """
     if raw is None:
         return ()
@@ -469,7 +469,7 @@ def read_player(raw: Any, where: str = "player", redeal: bool = False) -> Player
     >>> read_player({"name": "Anna", "melds": ["5♥ 6♥ 7♥", "K♠ 11♦"]}, "players[1]")
     Traceback (most recent call last):
     ...
-    kunken_scorer.reading.DealInputError: players[1].melds[1]: "11♦": no such rank
+    kunken_scorer.core.reading.DealInputError: players[1].melds[1]: "11♦": no such rank
     """
     if isinstance(raw, str) and redeal:
         return PlayerRecord(clean_name(raw, where))
@@ -547,7 +547,7 @@ def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False)
     >>> check_short_hands(Deal.from_dict({"players": [{"name": "A", "hand": {"jokers": 5}}]}), RuleSet.preset())
     Traceback (most recent call last):
     ...
-    kunken_scorer.reading.DealInputError: players[0].hand.jokers: at most 4; the decks hold no more.
+    kunken_scorer.core.reading.DealInputError: players[0].hand.jokers: at most 4; the decks hold no more.
     """
     for i, p in enumerate(deal.players):
         if p.hand_summary is not None:

@@ -1,6 +1,6 @@
 """Meld checks: sets, runs, jokers, and the dispute questions built on them.
 
->>> from kunken_scorer.rules import RuleSet
+>>> from kunken_scorer.core.rules import RuleSet
 >>> kunken = RuleSet.preset("kunken")
 >>> check = check_meld("5♥ JK 7♥", kunken)
 >>> check.legal, str(check.kind), check.points, format_cards(check.cards)

@@ -169,7 +169,7 @@ class Card:
         >>> Card.parse("11♥")
         Traceback (most recent call last):
         ...
-        kunken_scorer.cards.CardError: "11♥": no such rank
+        kunken_scorer.core.cards.CardError: "11♥": no such rank
         """
         if not isinstance(token, str):
             raise CardError(Reason("empty_token", {}))
@@ -252,7 +252,7 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     >>> parse_cards(7)
     Traceback (most recent call last):
     ...
-    kunken_scorer.cards.CardError: Cards are written as text, like "K♠ 10♥ JK", not as int.
+    kunken_scorer.core.cards.CardError: Cards are written as text, like "K♠ 10♥ JK", not as int.
     """
     if cards is None:
         return ()

@@ -5,7 +5,7 @@ the scorer adds who went out, express or a redeal. A part is checked at once on 
 meld), and against the other parts as soon as the parts it needs are in: a vist onto the melds
 of a player whose part is still missing waits for that part instead of being called wrong.
 
->>> from kunken_scorer.rules import RuleSet
+>>> from kunken_scorer.core.rules import RuleSet
 >>> names = ["Anna", "Boris"]
 >>> parts = {0: read_part({"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}]})}
 >>> draft = check_draft(RuleSet.preset(), names, parts)
@@ -47,7 +47,7 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
     >>> read_part({"hand": "11♥"})
     Traceback (most recent call last):
     ...
-    kunken_scorer.reading.DealInputError: part.hand: "11♥": no such rank
+    kunken_scorer.core.reading.DealInputError: part.hand: "11♥": no such rank
     """
     if not isinstance(raw, Mapping):
         raise DealInputError(

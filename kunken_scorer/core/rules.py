@@ -91,7 +91,7 @@ class RuleSet:
         >>> RuleSet(joker_limit="bogus")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        kunken_scorer.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed;
+        kunken_scorer.core.rules.RuleSetError: House rule “Jokers allowed in one meld”: "bogus" is not allowed;
         expected one of half, two, one, minority.
         """
         if self.game not in GAMES:
@@ -457,7 +457,7 @@ class Switch:
     def describe(self, value: Any) -> Any:
         """The value in words: a ``Text`` or a ``Reason`` for the page to translate.
 
-        >>> from kunken_scorer.messages import render
+        >>> from kunken_scorer.core.messages import render
         >>> [render(SWITCHES[n].describe(v)) for n, v in (("wrap", False), ("joker_in_hand", 25),
         ...                                               ("joker_limit", "two"), ("express_multiplier", 2))]
         ['no', '25 minus points', 'at most two, and one in a 3-card meld', '×2']
