@@ -8,10 +8,18 @@ Settings come from ``KUNKEN_*`` environment variables (see the README).
 from __future__ import annotations
 
 import argparse
+import gc
+import logging
 import os
 import sys
 
-from kunken_scorer.web import StartupError, create_app
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import WSGITask
+
+from kunken_scorer.qrcodes import lan_address, qr_text
+from kunken_scorer.store import Store, StoreError
+from kunken_scorer.web import StartupError, configuration, create_app
 
 
 def _app():
@@ -25,9 +33,6 @@ def _app():
 
 def backup(target: str) -> None:
     """Copy the database to ``target`` (consistent while the server writes); print what was copied."""
-    from kunken_scorer.store import Store, StoreError
-    from kunken_scorer.web import configuration
-
     database = os.path.realpath(configuration()["DATABASE"])  # only reads: no migration, no start-up work
     # the database's own files: the file, and SQLite's write-ahead log and shared memory beside it
     if os.path.realpath(target) in {database, database + "-wal", database + "-shm", database + "-journal"}:
@@ -53,15 +58,9 @@ def backup(target: str) -> None:
 
 def serve(args: argparse.Namespace) -> None:
     """Apply migrations (done by create_app), print the join address and QR code, and serve."""
-    import logging
-
     logging.basicConfig()  # before the app starts: what start-up logs has its level and logger
     application = _app()
-    import gc
-
     gc.freeze()  # what start-up made lives all along: the collector need not walk it again and again
-    from kunken_scorer.qrcodes import lan_address, qr_text
-
     public = application.config.get("PUBLIC_URL")
     host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
     url = str(public).rstrip("/") + "/" if public else f"http://{host}:{args.port}/"
@@ -98,7 +97,6 @@ def quiet_short_queues(threads: int) -> None:
     request waiting a few milliseconds): an operator would take it for trouble. A queue as long as
     the threads are many means each waiting request waits a whole request or more: that is still said.
     """
-    import logging
 
     def long_enough(record: logging.LogRecord) -> bool:
         depth = record.args[0] if isinstance(record.args, tuple) and record.args else None
@@ -115,9 +113,6 @@ def _waitress(application, **options):
     connect again every few seconds. A 304 here keeps its ``Content-Length: 0`` (no body is sent),
     which HTTP/1.1 allows, and the connection stays open (see benchmarks/bench_club.py).
     """
-    from waitress.channel import HTTPChannel
-    from waitress.server import create_server
-    from waitress.task import WSGITask
 
     class KeepAliveTask(WSGITask):
         @property
@@ -140,7 +135,7 @@ def _waitress(application, **options):
 def _open_files_for(connections: int) -> int:
     """Raise this process's open-file limit for ``connections`` sockets if allowed; the count that fits."""
     try:
-        import resource
+        import resource  # noqa: PLC0415 -- Unix only: elsewhere the ImportError below keeps the given count
 
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         wanted = connections + 64  # the database, the listening socket, the threads' own files

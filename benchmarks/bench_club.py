@@ -35,6 +35,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import socket
 import sqlite3
@@ -47,6 +48,8 @@ import time
 import traceback
 import uuid
 from pathlib import Path
+
+from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -754,8 +757,6 @@ class Bench:
     # 7: first contentful paint ------------------------------------------------------------
 
     def part_paint(self) -> list[tuple[str, str, str]]:
-        from playwright.sync_api import sync_playwright
-
         server, sid = self.main_server()
         page_url = f"{server.base}/s/{sid}"
         # first paint is noisy (one load to the next, 200 to 450 ms for the bare page): 15 loads gave medians of
@@ -915,8 +916,6 @@ def parse_wrk(text: str) -> dict:
 
 def raise_open_files(wanted: int) -> None:
     """Raise this process's open-file limit (wrk and the servers inherit it) to ``wanted`` if allowed."""
-    import resource
-
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(

@@ -15,7 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kunken_scorer import Deal, RuleSet, check_meld, evaluate_deal, parse_cards  # noqa: E402
-from kunken_scorer.core.melds import check_parsed, laid_counts  # noqa: E402
+from kunken_scorer.core.cards import _TEXTS  # memo of card texts already read
+from kunken_scorer.core.melds import _verdicts, check_parsed, laid_counts  # noqa: E402
 
 KUNKEN = RuleSet.preset("kunken")
 TABLE = [
@@ -71,10 +72,7 @@ def main() -> None:
     three_set = parse_cards("K♠ K♥ K♦")
     run = parse_cards("5♥ JK 7♥ 8♥ JK 10♥")
     table = [parse_cards(m) for m in TABLE]
-    from kunken_scorer.core.melds import _verdicts
-
     memo = _verdicts(KUNKEN)  # verdicts on melds, kept per rule set
-    from kunken_scorer.core.cards import _TEXTS  # memo of card texts already read
 
     def cold(fn):
         """``fn`` with both memos emptied first: every meld and card text is seen for the first time."""

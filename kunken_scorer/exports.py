@@ -166,36 +166,40 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
     if len(raw_deals) > MAX_DEALS:
         raise _field("deals", Reason("expected_at_most", {"limit": MAX_DEALS}))
     session = {"rules": rules.to_dict(), "players": players}
-    deals = []
     numbers: set[int] = set()
-    for i, raw in enumerate(raw_deals, start=1):
-        if not isinstance(raw, Mapping):
-            raise _field(f"deals[{i - 1}]", M_("an object with record, override and note"))
-        number = raw.get("number")  # the export numbers its deals 1, 2, …: one listed twice is a damaged file
-        if number is not None:
-            if isinstance(number, bool) or not isinstance(number, int):
-                raise _field(f"deals[{i - 1}].number", M_("a whole number, 0 or more"))
-            if number in numbers:
-                raise DocumentError(Reason("import_deal_twice", {"field": f"deals[{i - 1}].number", "number": number}))
-            numbers.add(number)
-        override = raw.get("override", False)
-        if override is None:
-            override = False
-        if not isinstance(override, bool):
-            raise _field(f"deals[{i - 1}].override", M_("true or false"))
-        note = raw.get("note")
-        if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-            raise _field(f"deals[{i - 1}].note", Reason("expected_text_at_most", {"limit": MAX_NOTE}))
-        if note is not None and has_control(note):  # the one rule for notes, as when recording
-            raise DocumentError(Reason("note_control", {"field": f"deals[{i - 1}].note"}))
-        try:
-            record, report = prepare_deal(session, raw.get("record"), recorded_anyway=override)
-        except KunkenError as err:
-            raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
-        if report.problems and not override:
-            raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
-        deals.append({"record": record, "override": override, "note": note or None})
+    deals = [_read_document_deal(raw, i, session, numbers) for i, raw in enumerate(raw_deals, start=1)]
     return rules, players, target, deals
+
+
+def _read_document_deal(raw: Any, i: int, session: dict, numbers: set[int]) -> dict:
+    """Deal ``i`` (from 1) of an import document, read for the store; ``numbers`` holds the deal numbers seen
+    so far (this one is added)."""
+    if not isinstance(raw, Mapping):
+        raise _field(f"deals[{i - 1}]", M_("an object with record, override and note"))
+    number = raw.get("number")  # the export numbers its deals 1, 2, …: one listed twice is a damaged file
+    if number is not None:
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise _field(f"deals[{i - 1}].number", M_("a whole number, 0 or more"))
+        if number in numbers:
+            raise DocumentError(Reason("import_deal_twice", {"field": f"deals[{i - 1}].number", "number": number}))
+        numbers.add(number)
+    override = raw.get("override", False)
+    if override is None:
+        override = False
+    if not isinstance(override, bool):
+        raise _field(f"deals[{i - 1}].override", M_("true or false"))
+    note = raw.get("note")
+    if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
+        raise _field(f"deals[{i - 1}].note", Reason("expected_text_at_most", {"limit": MAX_NOTE}))
+    if note is not None and has_control(note):  # the one rule for notes, as when recording
+        raise DocumentError(Reason("note_control", {"field": f"deals[{i - 1}].note"}))
+    try:
+        record, report = prepare_deal(session, raw.get("record"), recorded_anyway=override)
+    except KunkenError as err:
+        raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
+    if report.problems and not override:
+        raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
+    return {"record": record, "override": override, "note": note or None}
 
 
 def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[dict, str | None]:

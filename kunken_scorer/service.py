@@ -18,13 +18,15 @@ from typing import Any
 
 from . import Deal, DealReport, KunkenError, Reason, RuleSet, Target, evaluate_deal, running_totals, session_status
 from .cache import Cache, Place, identity
+from .core.cards import format_cards
 from .core.deal import PlayerScore
 from .core.draft import DraftCheck, check_draft
 from .core.melds import on_table
 from .core.messages import M_
-from .core.reading import check_short_hands, clean_name
+from .core.reading import check_short_hands, clean_name, read_flag
+from .core.rules import GAMES
 from .core.session import SessionStatus
-from .store import StorageUnavailable, Store
+from .store import NotFound, StorageUnavailable, Store
 
 _log = logging.getLogger(__name__)
 
@@ -504,8 +506,6 @@ def player_history(store: Store, game: str | None = None, limit: int | None = No
 
 def session_rules(session: dict) -> RuleSet:
     """The rule set a session was played under (the session's game when the record omits it)."""
-    from .core.rules import GAMES
-
     data = dict(session.get("rules") or {})
     data.setdefault("game", session.get("game") or "kunken")
     try:
@@ -517,8 +517,6 @@ def session_rules(session: dict) -> RuleSet:
 
 def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
     """The melds on the table at the end of the last recorded deal (vists added to their melds)."""
-    from .core.cards import format_cards
-
     if not board.deals:
         return None, []
     scored = board.deals[-1]
@@ -535,8 +533,6 @@ def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
 def desk_session(store: Store, session_id: str) -> dict:
     """A session as the rules desk uses it: its rule set, players and last deal's melds
     (``NotFound`` for an unknown session)."""
-    from .store import NotFound
-
     session = store.get_session(session_id)
     deal_number: int | None = None
     table: list[str] = []
@@ -559,8 +555,6 @@ def desk_session(store: Store, session_id: str) -> dict:
 def asked_end(draft: Draft, body: dict) -> dict:
     """The draft's end with what ``body`` says of it (who went out, express, redeal); a bad field is a
     ``KunkenError`` naming it."""
-    from .core.reading import read_flag
-
     end = dict(draft.end)
     if "went_out" in body:
         went_out = body["went_out"]

@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,11 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from playwright.sync_api import Page, expect
+from werkzeug.serving import make_server
 
 from kunken_scorer import Card, Rank, RuleSet, Suit
+from kunken_scorer.store import Store
+from kunken_scorer.web import create_app
 from kunken_scorer.web.forms import switch_values
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +92,7 @@ def pytest_sessionstart(session):
     session.config._kunken_files = repository_files()
 
 
-def pytest_sessionfinish(session, exitstatus):
+def pytest_sessionfinish(session):
     """In CI, fail the run when any test was skipped; anywhere, when the run left files in the clone."""
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if os.environ.get("CI") and reporter is not None and reporter.stats.get("skipped"):
@@ -119,8 +123,6 @@ def pytest_unconfigure(config):
 @pytest.fixture
 def app(tmp_path):
     """The app on a fresh database file, CSRF on (as in production)."""
-    from kunken_scorer.web import create_app
-
     return create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "kunken.db"), "SECRET_KEY": "test-secret-key-0123456789abcdef"}
     )
@@ -140,8 +142,6 @@ def client(app, request):
 @pytest.fixture
 def store(app):
     """The store behind ``app`` (its own connection to the same file)."""
-    from kunken_scorer.store import Store
-
     s = Store.open(app.config["DATABASE"])
     yield s
     s.close()
@@ -153,10 +153,6 @@ def store(app):
 @pytest.fixture
 def live_server(app):
     """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread; yields its base URL."""
-    import threading
-
-    from werkzeug.serving import make_server
-
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -6,9 +6,14 @@ from __future__ import annotations
 import base64
 import copy
 import json
+import sqlite3
+import threading
 
 import pytest
 from conftest import API, DEAL, SWAP_DEAL, auth, new_session, post_deal
+
+from kunken_scorer import service
+from kunken_scorer.store import Store
 
 DEAL_SCORES = [
     {"name": "Anna", "plus": 35, "minus": 0, "score": 35},
@@ -300,8 +305,6 @@ def test_same_idempotency_key_replays_the_answer_and_stores_once(client, store):
 def test_a_key_sent_again_with_another_body_is_refused_and_stores_nothing(client, store, totals_known):
     """A retry sends the same body; the same key with another deal is a client's mistake (a reused counter,
     say): it is told so, instead of getting the first deal's answer as if the second had been stored."""
-    from kunken_scorer import service
-
     s = new_session(client)
     if not totals_known:
         service._TALLIES.clear()
@@ -362,7 +365,7 @@ def test_a_key_whose_deal_was_refused_may_carry_the_corrected_deal(client, store
     assert len(store.list_deals(s["id"])) == 1
 
 
-def test_a_key_sent_again_with_another_body_in_russian(client, store):
+def test_a_key_sent_again_with_another_body_in_russian(client):
     s = new_session(client)
     post_deal(client, s, key="k")
     client.set_cookie("lang", "ru")
@@ -375,8 +378,6 @@ def test_a_key_sent_again_with_another_body_in_russian(client, store):
 def test_answer_for_a_key_is_kept_whether_or_not_the_totals_before_were_known(client, store, totals_known):
     """With the totals before the deal known, the answer is stored in the deal's own transaction; without
     them (a fresh server process), it is worked out from every deal and saved after. Both replay alike."""
-    from kunken_scorer import service
-
     s = new_session(client)
     post_deal(client, s, key="first")
     if not totals_known:
@@ -392,10 +393,6 @@ def test_answer_for_a_key_is_kept_whether_or_not_the_totals_before_were_known(cl
 def test_a_deal_rolled_back_after_its_answer_was_made_leaves_no_trace_in_later_totals(client, store, monkeypatch):
     """The answer (and its totals) is made inside the deal's transaction; if the commit then fails, the
     totals counting that deal must not be kept for the recordings after it."""
-    import sqlite3
-
-    from kunken_scorer.store import Store
-
     s = new_session(client)
     post_deal(client, s, key="a")
 
@@ -556,7 +553,7 @@ def test_export_holds_the_whole_session(client):
     }
 
 
-def test_import_makes_a_new_session_with_identical_scores(client, store):
+def test_import_makes_a_new_session_with_identical_scores(client):
     s = _played_session(client)
     doc = client.get(f"{API}/sessions/{s['id']}/export").get_json()
     response = client.post(f"{API}/sessions/import", json=doc)
@@ -874,7 +871,7 @@ def test_bad_counts_are_a_400_naming_the_field(client, game, hand, field):
 
 
 @pytest.mark.lang("en")
-def test_bad_counts_when_recording_store_nothing(client, store):
+def test_bad_counts_when_recording_store_nothing(client):
     session = new_session(client)
     body = dict(SWAP_DEAL, players=[SWAP_DEAL["players"][0], {"name": "Boris", "hand": {"small": -2}}])
     response = post_deal(client, session, body)
@@ -904,8 +901,6 @@ def test_swap_check_knows_the_layout(client):
 
 @pytest.mark.lang("en")
 def test_no_card_worth_anything_is_no_500(client):
-    from test_api import API
-
     body = {
         "rules": {"ace_points": 0},
         "game": "kunken",
@@ -1069,8 +1064,6 @@ def test_recordings_at_once_after_an_edit_each_answer_the_totals_right_after_the
     """After an edit no tally is kept for the session's version: each recording works it out before taking
     the write lock (the session and its deals read at one moment), and answers the totals after its own
     deal, whatever the others committed meanwhile (6 answers in 60 held a later deal's totals)."""
-    import threading
-
     client = app.test_client()
     session = new_session(client)
     assert post_deal(client, session).status_code == 201

@@ -2,17 +2,22 @@
 ``KUNKEN_*`` environment variables), and `python app.py` (what `make run` starts) serving on the
 given address and printing the join URL and QR code."""
 
+import json
+import logging
 import os
 import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from conftest import free_port, start_app_py
+from waitress.task import ThreadedTaskDispatcher
 
 from kunken_scorer import web
 from kunken_scorer.web import create_app
@@ -98,8 +103,6 @@ def test_app_py_starts_waitress_prints_the_join_address_and_serves(tmp_path):
 
 def test_an_unchanged_live_poll_keeps_the_connection_open(tmp_path):
     """Phones poll every few seconds: a 304 must not make them connect again (waitress closed it)."""
-    import json
-
     port = free_port()
     proc = start_app_py(tmp_path / "poll.db", port)
     try:
@@ -136,8 +139,6 @@ def test_api_bodies_are_read_whole_under_waitress_with_a_length_chunked_or_pipel
     """The API reads each body whole from waitress's input (werkzeug's get_data): two
     requests on one connection each get their own body, a chunked one (no length) is read too, and a length
     past the limit is refused with 413."""
-    import json
-
     port = free_port()
     proc = start_app_py(tmp_path / "bodies.db", port)
     anna = json.dumps({"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"]}, {"name": "Boris", "hand": "K♣"}]})
@@ -212,10 +213,6 @@ def _catalogs_copy(tmp_path, compiled: bool, po_newer: bool = False) -> Path:
 
 
 def test_the_app_only_reads_the_catalogs_and_compiles_nothing(tmp_path):
-    from babel.messages.pofile import read_po
-
-    from kunken_scorer.web import create_app
-
     translations = _catalogs_copy(tmp_path, compiled=True)
     before = sorted(p.relative_to(translations) for p in translations.rglob("*"))
     app = create_app(
@@ -262,14 +259,10 @@ def test_without_compiled_catalogs_app_py_stops_with_one_line_and_status_2(tmp_p
 def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_threads(caplog, tmp_path, monkeypatch):
     """waitress's own dispatcher, two threads held busy: one request waiting says nothing, two do (without
     the filter waitress warned at the first)."""
-    import threading
-
-    from waitress.task import ThreadedTaskDispatcher
-
     # importing app.py builds the app: on a file of this test's own, never in the repository's instance/
     monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "kunken.db"))
     monkeypatch.setenv("KUNKEN_SECRET_KEY", "a test's own key")
-    import app as app_py
+    import app as app_py  # noqa: PLC0415 -- importing app.py builds the app: only once the environment points at this test's files
 
     release = threading.Event()
     started = threading.Semaphore(0)
@@ -299,6 +292,5 @@ def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_thre
     finally:
         release.set()
         dispatcher.shutdown(cancel_pending=True, timeout=5)
-        import logging
 
         logging.getLogger("waitress.queue").filters.clear()

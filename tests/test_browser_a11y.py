@@ -15,6 +15,7 @@ from conftest import (
     tap_and_wait,
 )
 from playwright.sync_api import Page, expect
+from test_browser_seats import part_ready, saved
 
 LIVE_WAIT = 10_000  # ms: a phone polls every 2-3 s
 
@@ -66,8 +67,6 @@ def test_axe_finds_a_field_without_a_label(server, phones):
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
 def test_the_seat_pages_pass_axe(server, phones, locale, tmp_path):
     """The session page with its "This is me" panel, a player's part page and the scorer's draft page."""
-    from test_browser_seats import part_ready, saved
-
     scorer = phones(locale=locale).new_page()
     url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
     player = phones(locale=locale).new_page()
@@ -102,8 +101,6 @@ def test_the_seat_pages_pass_axe(server, phones, locale, tmp_path):
 def test_the_seat_move_pages_pass_axe(server, phones, locale, tmp_path):
     """A held seat moves only with consent (issue 33): the refusal with its code form, the move code's page
     (the holder's and the scorer's), the one-time link's page, and the page of a link used up."""
-    from test_browser_seats import part_ready
-
     shots = shots_dir(tmp_path)
     scorer = phones(locale=locale).new_page()
     url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
@@ -179,8 +176,6 @@ def test_a_table_of_ten_plays_ordered_rummy_from_the_start_form(server, phones, 
 def test_what_arrives_live_is_said_on_the_draft_and_the_session_page(server, phones):
     """A part arriving on the scorer's draft page, and the new totals on a watching phone, are said from the
     page's live region: the parts swapped in are new nodes, which a screen reader often does not read."""
-    from test_browser_seats import part_ready, saved
-
     scorer = phones(locale="en-US").new_page()
     url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "points")
     viewer = phones(locale="en-US").new_page()
@@ -212,8 +207,6 @@ def test_the_pages_pass_axe_in_the_dark(server, phones, tmp_path):
     """A phone set to dark mode gets the dark colours (``prefers-color-scheme``): every colour a page shows
     there, the green of a legal meld and of a part entered, the labels of the red buttons, keeps WCAG's
     contrast, as in the light scheme the other tests check."""
-    from test_browser_seats import part_ready, saved
-
     shots = shots_dir(tmp_path)
     scorer = phones(locale="ru-RU", color_scheme="dark").new_page()
     assert scorer.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")

@@ -4,7 +4,9 @@ framed by another site (issue 10). Chromium at a phone viewport, a real server o
 from __future__ import annotations
 
 import json
+import threading
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from conftest import part_ready, take_seat
 from playwright.sync_api import Page, expect
@@ -56,7 +58,7 @@ def evening(base: str) -> tuple[str, str]:
     return sid, token
 
 
-def pages_of(base: str, sid: str) -> list[str]:
+def pages_of(sid: str) -> list[str]:
     return [
         "/",
         f"/s/{sid}",
@@ -82,7 +84,7 @@ def test_every_page_loads_without_a_csp_violation(server, phones):
     scorer = watched(phones(locale="ru-RU"))
     scorer.goto(f"{server}/s/{sid}/scorer/{token}")
     expect(scorer.locator("#record-deal")).to_be_visible()
-    urls = pages_of(server, sid)
+    urls = pages_of(sid)
     edit = scorer.locator("a[href*='/deals/'][href$='/edit']").first.get_attribute("href")
     for path in urls + [edit]:
         response = scorer.goto(server + path)
@@ -111,8 +113,6 @@ def test_the_check_sees_an_inline_handler(server, phones):
 
 def serve_html(pages: dict) -> tuple[str, object]:
     """Another site on another port of the same host: serves ``pages`` ({path: html})."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):  # noqa: N802 (the standard library's name)
@@ -137,7 +137,7 @@ def test_no_page_can_be_framed_by_another_site(server, phones):
     context = phones()
     page = context.new_page()
     page.goto(f"{server}/s/{sid}/scorer/{token}")  # this phone is the scorer: its cookie goes with the frames
-    targets = [server + path for path in pages_of(server, sid)[:12]]
+    targets = [server + path for path in pages_of(sid)[:12]]
     frames = "".join(f'<iframe src="{url}" width="300" height="200"></iframe>' for url in targets)
     frames += '<iframe src="/inner" width="300" height="200"></iframe>'
     other, httpd = serve_html(

@@ -7,6 +7,7 @@ is a server restart. What the server holds is read from its SQLite file, not fro
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -40,7 +41,6 @@ def stored_part(db: str, seat: int) -> dict | None:
         row = store.db.execute(
             "SELECT part FROM draft_parts WHERE seat = ? ORDER BY revision DESC LIMIT 1", [seat]
         ).fetchone()
-        import json
 
         return json.loads(row[0]) if row else None
     finally:
@@ -143,7 +143,7 @@ def test_a_reload_offline_and_online_keeps_the_part(server, phones, app, tmp_pat
     assert stored_part(db, 0)["hand"]
 
 
-def test_the_deal_form_survives_a_reload_and_a_trip_to_the_scores(server, phones, app, tmp_path):
+def test_the_deal_form_survives_a_reload_and_a_trip_to_the_scores(server, phones, tmp_path):
     shots = shots_dir(tmp_path)
     page = phones(locale="en-US").new_page()
     start_on_phone(page, server, ["Anna", "Boris"], "cards")
@@ -307,7 +307,7 @@ def test_a_part_changed_meanwhile_shows_both_versions_and_the_person_chooses(ser
     expect(scorer.locator("#player-melds")).to_have_value(re.compile(r"^A♠ A♥ A♦ A♣\s*$"), timeout=10_000)
 
 
-def test_a_closed_tab_and_a_restarted_browser_bring_the_deal_form_back(server, phones, browser, playwright, app):
+def test_a_closed_tab_and_a_restarted_browser_bring_the_deal_form_back(server, phones, browser, playwright):
     context = phones(locale="en-US")
     page = context.new_page()
     session_url = start_on_phone(page, server, ["Anna", "Boris"], "cards")
@@ -374,7 +374,7 @@ def test_a_deal_form_kept_from_before_another_deal_was_recorded_asks_and_records
     assert deal_count(db) == 2
 
 
-def test_a_save_whose_answer_is_lost_is_recorded_once_when_sent_again(server, phones, browser, playwright, app):
+def test_a_save_whose_answer_is_lost_is_recorded_once_when_sent_again(server, browser, playwright, app):
     """The server stores the deal, the answer never reaches the phone, the phone sends it again: one deal."""
     db = app.config["DATABASE"]
     # routing does not see requests a service worker handles: this phone has none

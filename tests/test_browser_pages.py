@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import fill, settled, shots_dir, show_field
+from conftest import fill, open_deal_form, save, settled, shots_dir, show_field, start_on_phone
 from playwright.sync_api import Page, expect
 
 from kunken_scorer.core.rules import SWITCHES
@@ -432,8 +432,6 @@ def test_the_scorer_finds_the_qr_code_on_the_first_screen_then_one_tap_away(serv
 def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser, shots):
     """A laptop in the middle of the table shows the totals big, who deals next, and the deal that just
     arrived from the scorer's phone (its changes highlighted, its melds), without anyone touching it."""
-    from conftest import fill, open_deal_form, save, start_on_phone
-
     scorer = phones(locale="ru-RU").new_page()
     url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера"], "cards")
     laptop = browser.new_context(viewport={"width": 1280, "height": 720}, locale="ru-RU").new_page()

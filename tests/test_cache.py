@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import pathlib
+import shutil
+import sys
 import threading
 
 import pytest
+from conftest import DEAL
 
+from kunken_scorer import service
 from kunken_scorer.cache import Cache, identity
+from kunken_scorer.store import Store
 
 
 def new_file(path) -> str:
@@ -142,13 +149,6 @@ def test_one_identity_taken_once_serves_many_keys(tmp_path):
 def test_two_copies_of_one_database_never_share_a_scored_deal(tmp_path):
     """service.CACHE: a copy of the file edited apart (the same session, deal id and revision, another record)
     is scored from its own record, and so is a copy restored over the original path."""
-    import shutil
-
-    from conftest import DEAL
-
-    from kunken_scorer import service
-    from kunken_scorer.store import Store
-
     first = str(tmp_path / "first.sqlite")
     store = Store.open(first)
     session, _token = store.create_session("kunken", {}, ["Anna", "Boris"], None)
@@ -181,10 +181,6 @@ def test_two_copies_of_one_database_never_share_a_scored_deal(tmp_path):
 
 
 def test_the_cache_needs_only_the_standard_library():
-    import ast
-    import pathlib
-    import sys
-
     path = pathlib.Path(__file__).resolve().parent.parent / "kunken_scorer" / "cache.py"
     tops = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -3,6 +3,9 @@ the canonical form cards are written back in, and the errors that name the bad t
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from conftest import cards
 from hypothesis import given
@@ -187,9 +190,6 @@ def test_a_non_text_card_argument_is_a_kunken_error(value):
 
 def test_each_card_is_one_value_however_it_is_made():
     """Cards are frozen values: every way of making a card gives an equal card, with the same hash."""
-    import copy
-    import pickle
-
     ten = Card.parse("10♥")
     assert Card(10, "♥") == ten and Card(Rank.TEN, Suit.HEARTS) == ten and Card.parse("10ч") == ten
     assert Card(10, "♥").rank is Rank.TEN and Card(10, "♥").suit is Suit.HEARTS  # plain values become enums

@@ -24,7 +24,12 @@ from kunken_scorer import (
     evaluate_deal,
     format_cards,
 )
-from kunken_scorer.core.reading import check_short_hands
+from kunken_scorer.core.cards import parse_cards
+from kunken_scorer.core.deal import PROBLEM_FIELD
+from kunken_scorer.core.melds import check_discard, swap_into
+from kunken_scorer.core.messages import MESSAGES
+from kunken_scorer.core.reading import _tidy, check_short_hands, clean_name
+from kunken_scorer.core.session import Target, session_status
 
 
 def players(report):
@@ -589,8 +594,6 @@ def test_several_vists_to_one_meld_keep_the_joker_identity():
 
 def test_ordered_rummy_flags_additions_before_a_first_run():
     """RULES.md: a player's first meld must be a run; additions to melds come after it."""
-    from kunken_scorer import Deal, RuleSet, evaluate_deal
-
     body = {
         "players": [
             {"name": "A", "melds": ["5♥ 6♥ 7♥"], "hand": ""},
@@ -1160,9 +1163,6 @@ def test_a_card_recorded_more_often_than_one_deck_holds_says_how_many_it_holds()
 
 def test_every_problem_placed_on_a_field_is_a_message_code():
     """A problem code misspelt in the table of fields would never be shown beside its field."""
-    from kunken_scorer.core.deal import PROBLEM_FIELD
-    from kunken_scorer.core.messages import MESSAGES
-
     assert set(PROBLEM_FIELD) <= set(MESSAGES), set(PROBLEM_FIELD) - set(MESSAGES)
     assert set(PROBLEM_FIELD.values()) == {"melds", "vists", "swaps", "hand", "went_out", "express"}
 
@@ -1224,17 +1224,11 @@ def test_a_natural_vist_fits_before_a_joker_vist_whatever_the_seats(order):
 
 
 def _meld(cards: str, game: str = "kunken", **switches):
-    from kunken_scorer.core.melds import check_meld
-    from kunken_scorer.core.rules import RuleSet
-
     check = check_meld(cards, RuleSet.for_game(game, switches))
     return check.legal, check.points, " ".join(str(c) for c in check.cards)
 
 
 def _scored(record: dict, game: str = "kunken", **switches):
-    from kunken_scorer.core.reading import Deal
-    from kunken_scorer.core.rules import RuleSet
-
     report = evaluate_deal(Deal.from_dict(record), RuleSet.for_game(game, switches))
     return report.scores, [p.code for p in report.problems]
 
@@ -1264,10 +1258,6 @@ def test_open_case_double_with_only_jokers_in_hand_doubles_nothing():
 
 
 def test_open_case_a_pinned_set_joker_may_be_swapped_for_any_suit_the_set_lacks():
-    from kunken_scorer.core.cards import parse_cards
-    from kunken_scorer.core.melds import check_meld, swap_into
-    from kunken_scorer.core.rules import RuleSet
-
     rules = RuleSet.preset()
     pinned = check_meld("K♠ K♣ JK=K♦", rules)
     assert swap_into(pinned, parse_cards("K♥")[0], rules).legal
@@ -1288,9 +1278,6 @@ def test_open_case_ordered_rummy_has_no_express():
 
 
 def test_open_case_a_discarded_joker_always_fits_a_meld_for_rummy():
-    from kunken_scorer.core.melds import check_discard
-    from kunken_scorer.core.rules import RuleSet
-
     assert check_discard("JK", ["6♣ 7♣ 8♣"], RuleSet.preset("ordered-rummy")).fits
 
 
@@ -1304,9 +1291,6 @@ def test_open_case_an_express_with_cards_left_in_hand_is_a_problem_and_doubles_o
 
 
 def test_open_case_a_vist_without_a_meld_number_goes_to_the_first_meld_it_fits():
-    from kunken_scorer.core.reading import Deal
-    from kunken_scorer.core.rules import RuleSet
-
     record = {
         "players": [
             {"name": "A", "melds": ["8♥ 9♥ 10♥", "J♠ J♦ J♣"]},
@@ -1319,8 +1303,6 @@ def test_open_case_a_vist_without_a_meld_number_goes_to_the_first_meld_it_fits()
 
 
 def test_open_case_a_redeal_moves_the_dealer_on_but_is_not_a_deal_of_the_target():
-    from kunken_scorer.core.session import Target, session_status
-
     played = [{"A": 10, "B": -10}]
     status = session_status(["A", "B", "C"], played, Target("deals", 2), redeals=1)
     assert status.finished is False and status.next_dealer == "C"  # A dealt the deal, B the redeal
@@ -1328,8 +1310,6 @@ def test_open_case_a_redeal_moves_the_dealer_on_but_is_not_a_deal_of_the_target(
 
 
 def test_open_case_a_penalty_limit_is_reached_when_the_first_player_is_out():
-    from kunken_scorer.core.session import Target, session_status
-
     status = session_status(["A", "B", "C"], [{"A": -100, "B": 60, "C": 40}], Target("penalty", 100))
     assert status.finished and [s.out for s in status.standings] == [False, False, True]
 
@@ -1337,9 +1317,6 @@ def test_open_case_a_penalty_limit_is_reached_when_the_first_player_is_out():
 def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing():
     """A player goes out by laying their cards: with no meld, vist or swap recorded for them, some were
     probably left out of the record. A warning, not a problem: the deal is still valid."""
-    from kunken_scorer.core.reading import Deal
-    from kunken_scorer.core.rules import RuleSet
-
     empty = {"players": [{"name": "A"}, {"name": "B", "melds": ["A♠ A♥ A♦"], "hand": "K♣"}], "went_out": "A"}
     report = evaluate_deal(Deal.from_dict(empty), RuleSet.preset())
     assert report.valid and [(w.code, w.params) for w in report.warnings] == [("went_out_empty", {"player": "A"})]
@@ -1358,8 +1335,6 @@ def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing()
 @example("Анна Мария")
 def test_a_name_kept_as_typed_is_the_name_cleaning_gives(text):
     """A name already tidy (most are) is taken as it is; it is exactly what trimming and checking it gives."""
-    from kunken_scorer.core.reading import _tidy, clean_name
-
     if _tidy(text):
         assert clean_name(text) == " ".join(text.split()) == text
     else:

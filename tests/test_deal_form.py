@@ -27,7 +27,9 @@ from conftest import (
 )
 
 from kunken_scorer import Deal, Reason
-from kunken_scorer.core.notation import parse_vist_line
+from kunken_scorer.core.notation import parse_vist_line, read_hand, read_vist_lines, vist_line
+from kunken_scorer.core.reading import MAX_NOTE
+from kunken_scorer.core.rules import RuleSet
 
 pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in English
 
@@ -237,9 +239,6 @@ def test_vist_line_syntax():
 
 def test_a_number_too_long_to_read_is_a_reason_not_a_crash():
     """int() refuses more than 4,300 digits: the notation reads at most 9 and says what it could not read."""
-    from kunken_scorer.core.notation import read_hand, read_vist_lines
-    from kunken_scorer.core.rules import RuleSet
-
     assert [r.code for r in read_hand("1" * 5000, RuleSet.preset())[1]] == ["no_such_rank"]
     vists, reasons = read_vist_lines("Boris " + "1" * 5000 + ": 5♥", ["Anna", "Boris"])
     assert vists == [] and [r.params["why"].code for r in reasons] == ["vist_unknown_player"]
@@ -261,8 +260,6 @@ def test_a_meld_number_past_the_last_is_explained_as_the_form_counts(client, sto
 
 def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2():
     """With players "Boris" and "Boris 2", meld 2 of Boris is written back unambiguously."""
-    from kunken_scorer.core.notation import parse_vist_line, vist_line
-
     names = ["Anna", "Boris", "Boris 2"]
     to_meld = {"to": "Boris", "meld": 1, "cards": "5♥"}
     to_player = {"to": "Boris 2", "meld": None, "cards": "7♣"}
@@ -282,8 +279,6 @@ def test_a_vist_to_boris_meld_2_survives_editing_beside_a_player_called_boris_2(
 def test_every_vist_and_swap_line_reads_back_as_written_whatever_the_names(names):
     """Writing a stored vist (or swap) into the form and reading it back gives the same player and meld,
     even when other players are called "Anna 2" and "Anna #2" (an unchanged edit once moved points)."""
-    from kunken_scorer.core.notation import vist_line
-
     for to in names:
         for meld in (None, 0, 1, 9):
             vist = {"to": to, "meld": meld, "cards": "5♥"}
@@ -428,7 +423,7 @@ def test_a_hand_that_is_neither_cards_nor_points_is_told_the_way_the_table_enter
     assert store.list_deals(sid) == []
 
 
-def test_ordered_rummy_offers_no_express(client, store):
+def test_ordered_rummy_offers_no_express(client):
     """Ordered rummy has no express: the deal form does not offer one (ticking it was only ever a problem)."""
     sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy")
     assert 'name="express"' not in text(client.get(f"/s/{sid}/deals/new"))
@@ -506,9 +501,7 @@ def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(cl
     assert hidden(edit, "players-1-hand") == "35 JK"
 
 
-def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store, app):
-    from test_api import API, new_session, post_deal
-
+def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store):
     session = new_session(client)
     body = {
         "players": [
@@ -680,7 +673,7 @@ def test_a_bad_swap_line_is_an_error_naming_the_line(client, store):
     assert store.list_deals(sid) == []
 
 
-def test_warnings_show_on_the_form_and_in_the_history_and_do_not_block(client, store):
+def test_warnings_show_on_the_form_and_in_the_history_and_do_not_block(client):
     sid = start(client, players=("Anna", "Boris", "Vera"))
     players = {0: ("9♣ JK J♣", "", "", ""), 1: ("10♣ 10♥ 10♠", "", "2♣", ""), 2: ("10♣ 10♦ 10♠", "", "3♣", "")}
     check = submit(client, sid, players, went_out="Anna", button="check")
@@ -692,7 +685,7 @@ def test_warnings_show_on_the_form_and_in_the_history_and_do_not_block(client, s
     assert 'class="warning" data-code="joker_laid_early"' in text(client.get(f"/s/{sid}"))
 
 
-def test_the_russian_form_explains_a_bad_hand_in_russian(app, store):
+def test_the_russian_form_explains_a_bad_hand_in_russian(app):
     phone = app.test_client()
     phone.set_cookie("lang", "ru")
     sid = start(phone)
@@ -705,8 +698,6 @@ def test_the_russian_form_explains_a_bad_hand_in_russian(app, store):
 
 
 def test_one_note_limit_for_the_api_and_the_form(client, app, store):
-    from kunken_scorer.core.reading import MAX_NOTE
-
     created = client.post("/api/v1/sessions", json={"players": ["Anna", "Boris"]}).get_json()
     sid, token = created["id"], created["edit_token"]
     body = {
@@ -732,7 +723,7 @@ def test_one_note_limit_for_the_api_and_the_form(client, app, store):
     assert scorer.post(f"/s/{sid}/deals/{deal_id}/edit", data=data).status_code == 303  # such a deal can be edited
 
 
-def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, app, store):
+def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, store):
     sid = start(client)
     record(client, sid)
     deal_id = store.list_deals(sid)[0]["id"]

@@ -10,7 +10,10 @@ from conftest import DESK, ask_desk, desk_token
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kunken_scorer import service
+from kunken_scorer.core.deal import evaluate_deal
 from kunken_scorer.core.messages import MESSAGES
+from kunken_scorer.core.reading import Deal
 from kunken_scorer.core.rules import HOUSE_RULES, RuleSet
 
 RU = {"Accept-Language": "ru"}
@@ -515,8 +518,6 @@ def test_a_session_desk_counts_the_tables_cards_for_jokers(client, kunken_sessio
 
 def test_the_desk_prefills_the_table_with_every_vist_whatever_the_seat_order(client, store):
     """B's 9♥ fits A's run only after C's 8♥; the desk's table shows the whole run."""
-    from kunken_scorer import service
-
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["A", "B", "C"], None)
     body = {
         "players": [
@@ -556,7 +557,8 @@ def test_every_reason_anchor_is_a_paragraph_on_every_reference_page(client, game
     assert not missing, f"/rules/{game} ({headers}) lacks paragraphs for {missing}"
 
 
-def test_the_anchor_list_covers_the_core_and_service_reasons(app):
+@pytest.mark.usefixtures("app")  # the app imports every module: every reason is known
+def test_the_anchor_list_covers_the_core_and_service_reasons():
     anchors = all_anchors()
     assert {"sets", "runs", "joker-limits", "swap", "opening", "rummy-call", "deal-record", "players"} <= anchors
 
@@ -581,9 +583,6 @@ def test_the_reference_is_russian_for_a_russian_browser_or_cookie(client, game, 
 )
 def test_the_ordered_rummy_swap_example_scores_as_its_page_says(client, headers, says):
     """The example lays Anna a run first: ordered rummy's first meld must be one (it once showed a set alone)."""
-    from kunken_scorer.core.deal import evaluate_deal
-    from kunken_scorer.core.reading import Deal
-
     example = {
         "players": [{"name": "Anna", "melds": ["9♠ 10♠ J♠", "K♠ K♣ JK"]}, {"name": "Boris", "melds": ["5♥ JK 7♥"]}],
         "swaps": [{"by": "Boris", "from": "Anna", "meld": 1, "card": "K♦"}],

@@ -162,35 +162,45 @@ def mismatches(expected: Any, actual: Any, where: str = "answer") -> list[str]:
             return []
         return [f"{where}: expected a text containing {words!r}, got {actual!r}"]
     if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return [f"{where}: expected an object, got {actual!r}"]
-        out = []
-        for key, value in expected.items():
-            if key == ANY:
-                continue
-            if key not in actual:
-                out.append(f"{where}: the field {key!r} is missing")
-            else:
-                out.extend(mismatches(value, actual[key], f"{where}.{key}"))
-        if ANY not in expected:
-            extra = sorted(set(actual) - set(expected))
-            if extra:
-                out.append(f"{where}: fields not documented: {extra}")
-        return out
+        return _object_mismatches(expected, actual, where)
     if isinstance(expected, list):
-        if not isinstance(actual, list):
-            return [f"{where}: expected a list, got {actual!r}"]
-        open_ended = bool(expected) and expected[-1] == ANY
-        items = expected[:-1] if open_ended else expected
-        if len(actual) < len(items) or (not open_ended and len(actual) != len(items)):
-            return [f"{where}: expected {len(items)} item(s), got {len(actual)}: {actual!r}"]
-        out = []
-        for n, (e, a) in enumerate(zip(items, actual, strict=False)):
-            out.extend(mismatches(e, a, f"{where}[{n}]"))
-        return out
+        return _list_mismatches(expected, actual, where)
     if type(expected) is not type(actual) or expected != actual:
         return [f"{where}: expected {expected!r}, got {actual!r}"]
     return []
+
+
+def _object_mismatches(expected: dict, actual: Any, where: str) -> list[str]:
+    """``mismatches`` of a documented object: its fields (all of them, unless it has the key ``"..."``)."""
+    if not isinstance(actual, dict):
+        return [f"{where}: expected an object, got {actual!r}"]
+    out = []
+    for key, value in expected.items():
+        if key == ANY:
+            continue
+        if key not in actual:
+            out.append(f"{where}: the field {key!r} is missing")
+        else:
+            out.extend(mismatches(value, actual[key], f"{where}.{key}"))
+    if ANY not in expected:
+        extra = sorted(set(actual) - set(expected))
+        if extra:
+            out.append(f"{where}: fields not documented: {extra}")
+    return out
+
+
+def _list_mismatches(expected: list, actual: Any, where: str) -> list[str]:
+    """``mismatches`` of a documented list: item by item (longer when it ends in ``"..."``)."""
+    if not isinstance(actual, list):
+        return [f"{where}: expected a list, got {actual!r}"]
+    open_ended = bool(expected) and expected[-1] == ANY
+    items = expected[:-1] if open_ended else expected
+    if len(actual) < len(items) or (not open_ended and len(actual) != len(items)):
+        return [f"{where}: expected {len(items)} item(s), got {len(actual)}: {actual!r}"]
+    out = []
+    for n, (e, a) in enumerate(zip(items, actual, strict=False)):
+        out.extend(mismatches(e, a, f"{where}[{n}]"))
+    return out
 
 
 def test_mismatches_reads_the_placeholders_as_documented():

@@ -32,6 +32,9 @@ from urllib.parse import urlencode
 import pytest
 from conftest import CSRF, rule_fields
 
+from kunken_scorer import RuleSet
+from kunken_scorer.store import Store
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Anna", "Boris"]
 DEAL = {
@@ -604,9 +607,6 @@ def test_a_backup_during_write_load_holds_every_deal_acknowledged_before_it_star
 def test_the_readme_backup_command_works_on_a_fresh_clone_and_a_bad_target_is_one_line(tmp_path):
     """README: ``app.py backup backups/kunken-<date>.db`` — the backups/ folder is made when missing
     (it was an SQLite traceback); a target that cannot be written is one line naming the cause."""
-    from kunken_scorer import RuleSet
-    from kunken_scorer.store import Store
-
     db = tmp_path / "kunken.db"
     store = Store.open(str(db))
     store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)

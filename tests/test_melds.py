@@ -1024,9 +1024,6 @@ def test_a_set_joker_moves_aside_for_a_vist_of_its_suit():
 def test_a_wild_card_table_refuses_a_printed_joker_in_every_single_check():
     """RULES.md: with a wild card "the deck has no other jokers". A recorded deal says so (joker_not_in_deck);
     the single checks of the API and the rules desk said `5♥ JK 7♥` was legal."""
-    from kunken_scorer.core.melds import check_discard, check_meld, check_swap, check_vist
-    from kunken_scorer.core.rules import RuleSet
-
     wild = RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})
     meld = check_meld("5♥ JK 7♥", wild)
     assert not meld.legal and [r.code for r in meld.reasons] == ["joker_not_in_deck"]

@@ -4,10 +4,14 @@ out from every stored deal again, which is how /players computed them before."""
 from __future__ import annotations
 
 import random
+import tempfile
+from html import unescape
+from pathlib import Path
 
 from kunken_scorer import RuleSet, session_status
 from kunken_scorer.service import player_history, refresh_stale_stats, score_row, scoreboard
 from kunken_scorer.store import Store
+from kunken_scorer.web.summary import PLAYERS_SHOWN
 
 NAMES = ["Anna", "Boris", "Vera", "Gosha", "anna"]
 
@@ -126,10 +130,6 @@ def test_statistics_stale_after_a_crash_are_worked_out_again(app, store):
 def test_players_page_shows_the_first_fifty_and_all_on_request(client, store):
     """A club with years of play: the page lists the 50 players with the most wins, and every player one
     tap away; the game filter is kept by both links."""
-    from html import unescape
-
-    from kunken_scorer.web.summary import PLAYERS_SHOWN
-
     rnd = random.Random(3)
     names = [f"Player {n:02d}" for n in range(PLAYERS_SHOWN + 5)]
     for i in range(0, len(names), 5):
@@ -183,9 +183,6 @@ def test_a_name_shows_as_last_played_across_games(store):
 def test_players_are_ranked_by_wins_then_average_then_name_and_a_limit_keeps_the_first():
     """SQLite ranks the players as the rule says: the most wins, the best average, then the name compared
     casefolded (Cyrillic and Latin, ties and all); a limit gives the first of that very order."""
-    import tempfile
-    from pathlib import Path
-
     rnd = random.Random(11)
     names = ["Ёжик", "ёлка", "Анна", "anna", "Zoë", "Борис", "Öskar", "boris", "Яна", "Ира", "Émile", "ира"]
     with tempfile.TemporaryDirectory() as folder:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import kunken, ordered
 
@@ -94,8 +96,6 @@ def test_a_yes_or_no_switch_is_refused_a_number_however_often_it_was_given_yes()
 def test_a_refused_switch_value_is_repeated_shortened_in_the_reasons_data_too(switches):
     """The reason's data is what an API or a log writes as JSON: what was sent comes back at most 40
     characters long, as in the message (it was kept whole, and a huge number could not be written)."""
-    import json
-
     with pytest.raises(RuleSetError) as caught:
         RuleSet.for_game("kunken", switches)
     data = caught.value.reason.to_dict()

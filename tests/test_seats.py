@@ -189,7 +189,7 @@ def test_a_stale_draft_is_not_recorded(store, sid):
 # -- the pages ---------------------------------------------------------------------------------
 
 
-def start_api(client, players=NAMES, hand_entry=None):
+def start_api(client, players=NAMES):
     answer = client.post("/api/v1/sessions", json={"players": list(players)}).get_json()
     return answer["id"], answer["edit_token"]
 
@@ -317,7 +317,7 @@ def test_the_holder_moves_its_seat_with_a_one_time_link_and_the_first_phone_is_t
     assert store.seat_of(sid, None) is None
 
 
-def test_the_scorer_moves_a_seat_and_a_code_typed_on_the_session_page_takes_it(app, store):
+def test_the_scorer_moves_a_seat_and_a_code_typed_on_the_session_page_takes_it(app):
     sid, token = start_api(app.test_client())
     anna, scorer, new_phone = phone(app), scorer_phone(app, sid, token), phone(app)
     take(anna, sid, 0)
@@ -423,7 +423,7 @@ def record_draft(scorer, sid, **extra):
     return scorer.post(f"/s/{sid}/draft", data=data), data
 
 
-def fill_draft(app, store, sid):
+def fill_draft(store, sid):
     for seat, part in enumerate((ANNA, BORIS, VERA)):
         store.save_part(sid, seat, read_part(part), revision=None, by="player")
 
@@ -434,7 +434,7 @@ def test_the_scorer_records_the_draft_with_one_tap_and_it_is_a_deal_like_any_oth
     store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
     waiting, _ = record_draft(scorer, sid)
     assert waiting.status_code == 422 and "Boris, Vera" in text(waiting) and store.list_deals(sid) == []
-    fill_draft(app, store, sid)
+    fill_draft(store, sid)
     page = text(scorer.get(f"/s/{sid}/draft"))
     assert page.count('data-state="entered"') == 3 and 'data-ready="true"' in page
     response, data = record_draft(scorer, sid)
@@ -481,7 +481,7 @@ def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app,
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
 
 
-def test_the_draft_pages_seat_buttons_name_their_player_for_a_screen_reader(app, store):
+def test_the_draft_pages_seat_buttons_name_their_player_for_a_screen_reader(app):
     """Three "Enter the part" links read alike to a screen reader: each names its player (hidden on screen)."""
     sid, token = start_api(app.test_client())
     page = text(scorer_phone(app, sid, token).get(f"/s/{sid}/draft"))
@@ -509,7 +509,7 @@ def test_went_out_with_nothing_laid_waits_for_that_players_part():
 def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, store):
     sid, token = start_api(app.test_client())
     scorer = scorer_phone(app, sid, token)
-    fill_draft(app, store, sid)
+    fill_draft(store, sid)
     page = text(scorer.get(f"/s/{sid}/draft"))
     store.save_part(sid, 2, read_part({"melds": ["7♠ 8♠ 9♠"], "hand": "K♣"}), revision=1, by="player")
     data = draft_form(page)
@@ -542,7 +542,7 @@ def test_a_part_written_after_its_deal_was_recorded_is_refused_clearly(app, stor
     anna, scorer = phone(app), scorer_phone(app, sid, token)
     take(anna, sid, 0)
     stale = text(anna.get(f"/s/{sid}/draft/0"))
-    fill_draft(app, store, sid)
+    fill_draft(store, sid)
     assert record_draft(scorer, sid)[0].status_code == 303
     late = anna.post(f"/s/{sid}/draft/0", data={**part_data(stale, melds="K♠ K♥ K♦"), "revision": "1"})
     page = text(late)
@@ -845,7 +845,7 @@ def test_the_scorer_discards_the_draft_and_the_seats_stay(app, store):
     sid, token = start_api(app.test_client())
     anna, scorer = phone(app), scorer_phone(app, sid, token)
     take(anna, sid, 0)
-    fill_draft(app, store, sid)
+    fill_draft(store, sid)
     page = text(scorer.get(f"/s/{sid}/draft"))
     assert 'id="discard-draft"' in page
     response = scorer.post(f"/s/{sid}/draft/discard", data={"csrf_token": CSRF.search(page)[1]})
@@ -858,7 +858,7 @@ def test_the_scorer_discards_the_draft_and_the_seats_stay(app, store):
 def test_a_recorded_draft_is_in_the_summary(app, store):
     sid, token = start_api(app.test_client())
     scorer = scorer_phone(app, sid, token)
-    fill_draft(app, store, sid)
+    fill_draft(store, sid)
     assert record_draft(scorer, sid)[0].status_code == 303
     summary = text(scorer.get(f"/s/{sid}/summary"))
     assert re.search(r"Anna.{0,400}35", summary, re.S) and re.search(r"Boris.{0,400}[-−]35", summary, re.S)

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import re
+import socket
 import threading
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import CSRF, hidden, phone, record, start, start_fields, text
+from waitress.server import create_server
 
 from kunken_scorer.core.rules import RuleSet
 from kunken_scorer.web import create_app
@@ -195,7 +199,7 @@ def test_a_new_token_replaces_only_the_token_it_was_asked_with(store):
     assert [h["action"] for h in store.history(sid)].count("token") == 2
 
 
-def test_a_double_tap_on_new_scorer_link_keeps_this_phone_the_scorer(app, client):
+def test_a_double_tap_on_new_scorer_link_keeps_this_phone_the_scorer(client):
     sid = start(client)
     page = text(client.get(f"/s/{sid}"))
     form = {"csrf_token": hidden(page, "csrf_token"), "form_key": hidden(page, "form_key")}
@@ -318,9 +322,6 @@ def test_trusted_hosts_are_the_only_hosts_links_are_built_from(tmp_path, monkeyp
 def raw_request(base: str, request_line: bytes, host: bytes = b"127.0.0.1") -> tuple[int, str, str]:
     """Send one request as bytes (no client library would send these), over a real socket: status,
     content type, body."""
-    import socket
-    from urllib.parse import urlsplit
-
     where = urlsplit(base)
     with socket.create_connection((where.hostname, where.port), timeout=10) as conn:
         conn.sendall(request_line + b"\r\nHost: " + host + b"\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
@@ -336,10 +337,6 @@ def raw_request(base: str, request_line: bytes, host: bytes = b"127.0.0.1") -> t
 @pytest.fixture
 def waitress_server(app):
     """``app`` served by waitress, the production server, on 127.0.0.1 (a free port): its base URL."""
-    import threading
-
-    from waitress.server import create_server
-
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -402,8 +399,6 @@ def test_a_json_body_or_a_file_for_a_text_field_is_no_form_and_never_a_500(clien
     expects text failed (a 500), and a JSON list failed before any field was read. A file sent for a text
     field failed the same way. Now a page's form reads only the form's text fields (and files only for
     a file field), so each of these is an incomplete form, answered as one, and nothing is stored."""
-    import io
-
     sid = start(client)
     token = CSRF.search(text(client.get("/")))[1]
     forms = {

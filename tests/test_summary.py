@@ -9,6 +9,7 @@ import io
 import json
 import re
 import subprocess
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -17,9 +18,10 @@ from conftest import CSRF, SWAP_FORM, hidden, phone, shots_dir, start, submit, t
 from kunken_scorer import KunkenError, RuleSet
 from kunken_scorer.core.charts import bar_chart, running_chart
 from kunken_scorer.core.rules import HOUSE_RULES
-from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, export_document, import_document
+from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, download_name, export_document, import_document
 from kunken_scorer.service import prepare_deal, scoreboard
 from kunken_scorer.web import create_app
+from kunken_scorer.web.filters import when_filter
 from kunken_scorer.web.summary import player_history, scoreboard_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -364,8 +366,8 @@ def broken_documents():
         yield label, doc
 
 
-@pytest.mark.parametrize("label, doc", list(broken_documents()), ids=[label for label, _ in broken_documents()])
-def test_a_broken_document_is_refused_and_nothing_is_stored(store, label, doc):
+@pytest.mark.parametrize("doc", [doc for _, doc in broken_documents()], ids=[label for label, _ in broken_documents()])
+def test_a_broken_document_is_refused_and_nothing_is_stored(store, doc):
     with pytest.raises(KunkenError) as caught:
         import_document(store, doc)
     assert caught.value.reason.message  # a sentence a person can act on
@@ -536,8 +538,6 @@ def test_an_out_of_range_date_is_replaced_and_a_normal_one_kept(store):
 
 
 def test_the_when_filter_survives_a_stored_extreme_date(app):
-    from kunken_scorer.web.filters import when_filter
-
     with app.test_request_context("/"):
         assert when_filter("0001-01-01T00:00:00+14:00") == "0001-01-01T00:00:00+14:00"
 
@@ -548,8 +548,6 @@ def test_the_when_filter_survives_a_stored_extreme_date(app):
 @pytest.fixture
 def moscow_time(monkeypatch):
     """The server's clock in Moscow (UTC+3): a time stored in UTC is shown three hours later."""
-    import time
-
     monkeypatch.setenv("TZ", "Europe/Moscow")
     time.tzset()
     yield
@@ -564,7 +562,8 @@ def moscow_time(monkeypatch):
         ("ru", "15 февр. 2025 г., 02:30", "15 февр. 2025 г.", "15 февраля 2025 г."),
     ],
 )
-def test_every_page_writes_a_date_one_way_in_the_tables_time_zone(app, moscow_time, language, when, day, long_day):
+@pytest.mark.usefixtures("moscow_time")
+def test_every_page_writes_a_date_one_way_in_the_tables_time_zone(app, language, when, day, long_day):
     """23:30 UTC on 14 February is 02:30 on the 15th in Moscow: the home page, the history, the summary and
     /players all say so, in the page's language (the summary said 14 Feb 23:30, and the pages 2025-02-15 02:30)."""
     client = phone(app)
@@ -585,7 +584,6 @@ def test_every_page_writes_a_date_one_way_in_the_tables_time_zone(app, moscow_ti
         else r"\d{1,2} [а-я]+\.? \d{4} г\., \d{2}:\d{2}"
     )
     assert re.fullmatch(form, shown), shown
-    from kunken_scorer.exports import download_name
 
     disposition = client.get(f"/s/{sid}/export.csv").headers["Content-Disposition"]
     assert "2025-02-15" in disposition and "2025-02-15" in download_name({"id": sid, **doc}, "json")
@@ -634,7 +632,7 @@ def test_a_refused_import_keeps_its_key_for_the_corrected_document(app, store):
     assert len(store.recent_sessions(10)) == 1
 
 
-def test_the_api_import_still_creates_a_new_session_each_time(app, store):
+def test_the_api_import_still_creates_a_new_session_each_time(app):
     client = phone(app)
     ids = {client.post("/api/v1/sessions/import", json=export_doc()).get_json()["id"] for _ in range(2)}
     assert len(ids) == 2
@@ -728,7 +726,7 @@ def test_summary_of_an_unknown_session_is_404(client):
 
 
 @pytest.mark.lang("en")
-def test_summary_and_csv_show_the_swap(client, store):
+def test_summary_and_csv_show_the_swap(client):
     sid = start(client)
     submit(client, sid, SWAP_FORM, went_out="Anna")
     summary = text(client.get(f"/s/{sid}/summary"))

@@ -238,7 +238,6 @@ def _illegal(meld: Sequence[Card], kind: MeldKind | None, rules: RuleSet, *reaso
 def _verdict(
     meld: Sequence[Card],
     kind: MeldKind,
-    rules: RuleSet,
     assigned: Sequence[Card],
     display: Sequence[Card],
     points: Sequence[int],
@@ -302,8 +301,8 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: _Reads) -> MeldChec
     points = [rules.points_by_rank[rank]] * len(meld)
     reasons = _dedupe(reasons)
     if reasons or not options:  # only a legal set's jokers keep an open suit
-        return _verdict(meld, MeldKind.SET, rules, assigned, assigned, points, reasons)
-    return _verdict(meld, MeldKind.SET, rules, assigned, assigned, points, reasons, options, tuple(free))
+        return _verdict(meld, MeldKind.SET, assigned, assigned, points, reasons)
+    return _verdict(meld, MeldKind.SET, assigned, assigned, points, reasons, options, tuple(free))
 
 
 def _dedupe(reasons: list[Reason]) -> list[Reason]:
@@ -495,7 +494,7 @@ def _run_verdict(
         if rank == Rank.ACE and _short_ace(window, k, rules):
             points[i] = rules.short_ace_points
     display = assigned if written else [assigned[i] for i in order]
-    return _verdict(meld, MeldKind.RUN, rules, assigned, display, points, reasons)
+    return _verdict(meld, MeldKind.RUN, assigned, display, points, reasons)
 
 
 def _short_ace(window: _Window, k: int, rules: RuleSet) -> bool:

@@ -477,28 +477,43 @@ def read_player(raw: Any, where: str = "player", redeal: bool = False) -> Player
         raise _bad(where, M_("an object with name, melds, vists and hand"))
     given = raw.get("name")
     name = given if _tidy(given) else clean_name(given, f"{where}.name")
-    melds = raw.get("melds") or []
+    parsed_melds = _read_player_melds(raw.get("melds") or [], f"{where}.melds")
+    parsed_vists = _read_player_vists(raw.get("vists") or [], f"{where}.vists")
+    hand = raw.get("hand")
+    summary = None
+    cards = _text_cards(hand)
+    if cards is None:
+        cards, summary = _hand(hand, f"{where}.hand")
+    return PlayerRecord(name, tuple(parsed_melds), tuple(parsed_vists), cards, summary)
+
+
+def _read_player_melds(melds: Any, where: str) -> list[tuple[Card, ...]]:
+    """A player's melds (a list, or text with one meld a line), empty ones left out; ``where`` names the field."""
     if isinstance(melds, str):
         melds = [line for line in melds.splitlines() if line.strip()]
     if not isinstance(melds, list):
-        raise _bad(f"{where}.melds", M_("a list of melds"))
+        raise _bad(where, M_("a list of melds"))
     if len(melds) > MAX_MELDS:
-        raise DealInputError(Reason("too_many_items", {"field": f"{where}.melds", "limit": MAX_MELDS}))
+        raise DealInputError(Reason("too_many_items", {"field": where, "limit": MAX_MELDS}))
     parsed_melds = []
     for j, meld in enumerate(melds):
         cards = _text_cards(meld)
         if cards is None:  # not plain card text: read_cards says what is wrong, naming the field
-            cards = read_cards(meld, f"{where}.melds[{j}]")
+            cards = read_cards(meld, f"{where}[{j}]")
         if cards:
             parsed_melds.append(cards)
-    vists = raw.get("vists") or []
+    return parsed_melds
+
+
+def _read_player_vists(vists: Any, where: str) -> list[Vist]:
+    """A player's vists (``{to, meld, cards}`` each), those without cards left out; ``where`` names the field."""
     if not isinstance(vists, list):
-        raise _bad(f"{where}.vists", M_("a list of vists"))
+        raise _bad(where, M_("a list of vists"))
     if len(vists) > MAX_VISTS:
-        raise DealInputError(Reason("too_many_items", {"field": f"{where}.vists", "limit": MAX_VISTS}))
+        raise DealInputError(Reason("too_many_items", {"field": where, "limit": MAX_VISTS}))
     parsed_vists = []
     for j, v in enumerate(vists):
-        vw = f"{where}.vists[{j}]"
+        vw = f"{where}[{j}]"
         if not isinstance(v, Mapping):
             raise _bad(vw, M_("an object with to, meld and cards"))
         meld = v.get("meld")
@@ -507,12 +522,7 @@ def read_player(raw: Any, where: str = "player", redeal: bool = False) -> Player
         cards = read_cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
-    hand = raw.get("hand")
-    summary = None
-    cards = _text_cards(hand)
-    if cards is None:
-        cards, summary = _hand(hand, f"{where}.hand")
-    return PlayerRecord(name, tuple(parsed_melds), tuple(parsed_vists), cards, summary)
+    return parsed_vists
 
 
 def _text_cards(value: Any) -> tuple[Card, ...] | None:

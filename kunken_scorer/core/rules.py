@@ -334,7 +334,7 @@ def _intern_key(game: str, switches: Any) -> _InternKey | None:
 _JOKER_LIMIT: dict[JokerLimit, Callable[[int], int]] = {
     JokerLimit.HALF: lambda n: n // 2,
     JokerLimit.TWO: lambda n: 1 if n <= 3 else 2,
-    JokerLimit.ONE: lambda n: 1,
+    JokerLimit.ONE: lambda _n: 1,
     JokerLimit.MINORITY: lambda n: (n - 1) // 2,
 }
 

@@ -46,7 +46,7 @@ class Cards:
     def __init__(self, single: bool = False):
         self.single = single
 
-    def __call__(self, form, field) -> None:
+    def __call__(self, _form, field) -> None:
         try:
             cards = parse_cards(field.data or "")
         except KunkenError as err:
@@ -58,7 +58,7 @@ class Cards:
 class MeldLines:
     """Validator: one meld per line, every line's cards readable; the error names the line."""
 
-    def __call__(self, form, field) -> None:
+    def __call__(self, _form, field) -> None:
         _, reasons = read_card_lines(field.data, MAX_LINES)
         if reasons:
             raise ValidationError(reason_text(reasons[0]))

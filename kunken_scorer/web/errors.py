@@ -106,7 +106,7 @@ def storage_error(error: StorageUnavailable):
     return response
 
 
-def csrf_error(error: CSRFError):
+def csrf_error(_error: CSRFError):
     message = gettext("The form expired or was sent from another page. Reload the page and try again.")
     return error_response(400, message)
 

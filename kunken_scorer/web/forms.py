@@ -92,7 +92,7 @@ class SubForm(Form):
     language, as a ``FlaskForm``'s are (a plain ``Form`` speaks English)."""
 
     class Meta:
-        def get_translations(self, form: Any) -> Any:
+        def get_translations(self, _form: Any) -> Any:
             return wtforms_translations
 
 
@@ -110,7 +110,7 @@ class WholeField(IntegerField):
             raise ValueError(gettext("Enter a whole number."))
         self.data = int(text)
 
-    def pre_validate(self, form: Any) -> None:
+    def pre_validate(self, _form: Any) -> None:
         if self.process_errors:
             raise StopValidation()
 
@@ -377,7 +377,7 @@ class DealEnd:
     override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
     note = TextAreaField(
         lazy_gettext("Note (needed to record anyway)"),
-        validators=[_at_most(MAX_NOTE), lambda form, field: _plain_text(field)],
+        validators=[_at_most(MAX_NOTE), lambda _form, field: _plain_text(field)],
     )
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
 

@@ -8,6 +8,8 @@ from functools import lru_cache
 
 from flask import current_app, request, url_for
 
+from ..qrcodes import lan_address
+
 #: The longest move code (or one-time link's secret) a form or the API may send: anything longer is no code.
 MAX_MOVE_CODE = 100
 
@@ -32,8 +34,6 @@ def public_base_url() -> str:
 @lru_cache(maxsize=1)
 def _lan_address(_minute: int) -> str:
     """The LAN address, looked up at most once a minute (it changes only when the network does)."""
-    from ..qrcodes import lan_address
-
     return lan_address()
 
 

@@ -442,7 +442,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
 
 @bp.post("/s/<sid>/draft/discard")
 @scorer_required
-def discard(sid: str, session: dict):
+def discard(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by scorer_required (its check is what counts here)
     """Throw the draft away: every part and the end (the seats stay taken)."""
     get_store().discard_draft(sid)
     return go_to("seats.draft", gettext("The draft was discarded: every part is empty again."), sid=sid)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from ..service import refresh_stale_stats_in, stats_stale_in
 from ..store import StorageUnavailable, StoreError
 
 
@@ -74,8 +75,6 @@ def refresh_stale_stats_at_start(app: Flask, database: str) -> None:
     A file that cannot be written now (read-only, full) is not a reason not to start: the
     statistics are worked out again at the next look at /players.
     """
-    from ..service import stats_stale_in
-
     try:
         stale = stats_stale_in(database)
     except StorageUnavailable as err:
@@ -89,8 +88,6 @@ def refresh_stale_stats_at_start(app: Flask, database: str) -> None:
 
 
 def _refresh_all_stats(app: Flask, database: str) -> None:
-    from ..service import refresh_stale_stats_in
-
     try:
         refresh_stale_stats_in(database)
     except (sqlite3.Error, StoreError) as err:

@@ -532,7 +532,7 @@ def _conflict_message(
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
 @change_required
-def record_deal(sid: str, session: dict):
+def record_deal(sid: str, session: dict):  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
     """Record a deal: check it (preview with every problem in words), then save it."""
     rules = RuleSet.from_dict(session["rules"])
     if request.method == "GET":
@@ -588,7 +588,7 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
 @change_required
-def delete_deal(sid: str, deal_id: int, session: dict):
+def delete_deal(sid: str, deal_id: int, session: dict):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Delete a deal (kept in the history)."""
     store = get_store()
     revision = _hidden_number("revision")
@@ -638,7 +638,7 @@ def _shown_version() -> int:
 
 @bp.post("/s/<sid>/undo")
 @change_required
-def undo(sid: str, session: dict):
+def undo(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Take back the last deal (kept in the history)."""
     try:
         undone = get_store().undo_last(sid, expected_version=_shown_version())
@@ -655,7 +655,7 @@ def undo(sid: str, session: dict):
 
 @bp.post("/s/<sid>/redo")
 @change_required
-def redo(sid: str, session: dict):
+def redo(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     try:
         back = get_store().redo_undone(sid, _hidden_number("deal_id") or 0, expected_version=_shown_version())

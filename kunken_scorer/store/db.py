@@ -1,0 +1,293 @@
+"""The base of ``Store``: the connection (opened, kept, closed), the write transaction, the backup, and the
+helpers every concern shares (the session's row, its version, the history log, ``_now``, ``_dumps``,
+``_hash_token``)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import weakref
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+from urllib.parse import quote
+
+import sqlite_utils
+
+from .errors import Conflict, NotFound, SessionEnded, StorageUnavailable, StoreError
+from .migrations import migrations
+
+#: The values ``set_hand_entry`` stores (the store imports no core module: ``reading.HAND_ENTRIES`` is the
+#: same list, and which of them a game offers is the core's ``hand_entries``).
+HAND_ENTRIES = ("counts", "points", "cards")
+
+HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "redo", "end", "import", "token"})
+
+
+def _now() -> str:
+    """Return the current UTC time as an ISO 8601 string."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dumps(value: Any) -> str:
+    """Encode a value as strict JSON (no NaN/Infinity; lone surrogates escaped)."""
+    return json.dumps(value, allow_nan=False)
+
+
+def _hash_token(token: str) -> str:
+    """Return the sha256 hex digest of an edit token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_WRITER_LOCKS: dict[str, threading.Lock] = {}
+_WRITER_LOCKS_LOCK = threading.Lock()
+#: the file each open Database writes to, looked up once (forgotten with the Database)
+_DB_PATHS: weakref.WeakKeyDictionary[sqlite_utils.Database, str] = weakref.WeakKeyDictionary()
+
+
+def _writer_lock(db: sqlite_utils.Database) -> threading.Lock:
+    """This process's lock for writing to the database file of ``db`` (one per file)."""
+    path = _DB_PATHS.get(db)
+    if path is None:
+        row = db.execute("PRAGMA database_list").fetchone()
+        path = _DB_PATHS[db] = (row[2] if row else "") or f"memory:{id(db)}"
+    with _WRITER_LOCKS_LOCK:
+        return _WRITER_LOCKS.setdefault(path, threading.Lock())
+
+
+#: Each thread's kept connection (``Store.kept``): (the file's identity, the store).
+_KEPT = threading.local()
+
+
+class Database:
+    """One SQLite connection and its transactions: the base every concern's mixin of ``Store`` builds on."""
+
+    def __init__(self, db: sqlite_utils.Database, *, migrate: bool = True) -> None:
+        """Wrap an open Database: set per-connection pragmas and apply pending migrations.
+
+        ``migrate=False`` skips the migrations check, for a server that migrated at start-up.
+        """
+        self.db = db
+        # Both pragmas are per connection and off/zero by default, so set them every time.
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA busy_timeout = 5000")
+        if migrate and migrations.pending(self.db):
+            # Under the write lock, so two processes opening a fresh file at once
+            # cannot both run the same migration; apply() re-checks what is pending.
+            with self._write():
+                migrations.apply(self.db)
+
+    @classmethod
+    def connect(cls, path: str, *, max_bytes: int | None = None) -> Self:
+        """A connection to an existing, migrated database file, for one request.
+
+        Never creates the file or a table: a missing or foreign file raises ``StorageUnavailable``
+        (a write would otherwise land in tables made on the fly, outside the migrations).
+        ``max_bytes`` caps the file's size (SQLite's ``max_page_count``).
+        """
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=rw", uri=True)
+        except sqlite3.Error as err:
+            raise StorageUnavailable("missing", str(err)) from None
+        try:
+            store = cls(sqlite_utils.Database(conn), migrate=False)
+            if store.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").fetchone() is None:
+                raise StorageUnavailable("missing", f"{path} holds no score sheets")
+            if max_bytes:
+                page = store.db.execute("PRAGMA page_size").fetchone()[0]
+                store.db.execute(f"PRAGMA max_page_count = {max(1, int(max_bytes) // page)}")
+        except sqlite3.Error as err:
+            conn.close()
+            raise StorageUnavailable.from_error(err) from None
+        except StorageUnavailable:
+            conn.close()
+            raise
+        return store
+
+    @classmethod
+    def open(cls, path: str) -> Self:
+        """Open (or create) the database file at path, enable WAL and migrate it."""
+        db = sqlite_utils.Database(path)
+        db.execute("PRAGMA busy_timeout = 5000")
+        if not db.memory:
+            # Persistent in the file; enable_wal() is a no-op once it is on.
+            db.enable_wal()
+        return cls(db)
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self.db.close()
+
+    @classmethod
+    def kept(cls, path: str, *, max_bytes: int | None = None) -> Self:
+        """This thread's connection to the file ``path``, kept between calls (opening one costs as much as a
+        whole small request).
+
+        The file is looked at (``stat``) on every call: a file deleted, replaced, or whose owner or
+        permissions changed since the connection was opened gets a fresh connection, and a missing file is
+        ``StorageUnavailable``. A connection kept to a deleted file would go on acknowledging writes that no
+        file holds; the file is never created here either (``open`` makes and migrates it).
+        """
+        try:
+            st = os.stat(path)
+        except OSError as err:
+            cls.drop_kept()
+            raise StorageUnavailable("missing", f"{path}: {err.strerror}") from None
+        key = (path, max_bytes, st.st_dev, st.st_ino, st.st_mode, st.st_uid, st.st_gid)
+        kept = getattr(_KEPT, "store", None)
+        if kept is None or kept[0] != key:
+            cls.drop_kept()
+            _KEPT.store = (key, cls.connect(path, max_bytes=max_bytes))
+        return _KEPT.store[1]
+
+    @staticmethod
+    def drop_kept() -> None:
+        """Close this thread's kept connection (the next ``kept`` opens afresh)."""
+        kept = getattr(_KEPT, "store", None)
+        _KEPT.store = None
+        if kept is not None:
+            kept[1].close()
+
+    def backup(self, target: str) -> dict:
+        """Copy the whole database to ``target`` with SQLite's online backup (consistent while others write).
+
+        The copy is written beside ``target`` and renamed into place once it passes
+        ``integrity_check``; returns ``{"sessions", "deals", "integrity"}`` of the copy.
+        """
+        final = Path(target).resolve()
+        final.parent.mkdir(parents=True, exist_ok=True)  # "backups/kunken-<date>.db" on a fresh clone
+        partial = final.with_name(final.name + ".partial")
+        partial.unlink(missing_ok=True)
+        try:
+            copy = sqlite3.connect(str(partial))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot write {partial}: {err}") from None
+        try:
+            self.db.conn.backup(copy)
+            integrity = copy.execute("PRAGMA integrity_check").fetchone()[0]
+            sessions = copy.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            deals = copy.execute("SELECT count(*) FROM deals WHERE deleted_at IS NULL").fetchone()[0]
+        except sqlite3.Error as err:
+            raise StoreError(f"the copy could not be made: {err}") from None
+        finally:
+            copy.close()
+        if integrity != "ok":
+            partial.unlink(missing_ok=True)
+            raise StoreError(f"the copy failed its integrity check: {integrity}")
+        partial.replace(final)
+        return {"sessions": sessions, "deals": deals, "integrity": integrity}
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """Run the block in one transaction holding SQLite's write lock from the start.
+
+        Writers of one process first queue on a lock of their own: SQLite's busy handler makes a
+        writer that finds the file locked sleep (1, 2, 5, 10 … 100 ms) before it looks again, so
+        eight phones recording at once would wait far longer than the writes take.
+        """
+        if self.db.conn.in_transaction:
+            # Inside a caller's transaction: become a savepoint of it.
+            with self.db.atomic():
+                yield
+            return
+        with _writer_lock(self.db):
+            with self._transaction():
+                yield
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE … COMMIT; an SQLite failure rolls back and is ``StorageUnavailable``."""
+        # db.atomic() would issue a deferred BEGIN: two connections could then both read
+        # the same version or idempotency key before either writes. BEGIN IMMEDIATE
+        # takes the write lock first (waiting up to busy_timeout), so each
+        # read-check-write below is atomic across connections. Table API calls inside
+        # the block nest as savepoints of this transaction.
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise StorageUnavailable.from_error(err) from None
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except sqlite3.Error as err:
+            # Nothing of this transaction is stored: say why the file could not take it.
+            self._rollback()
+            raise StorageUnavailable.from_error(err) from None
+        except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        try:
+            self.db.conn.rollback()
+        except sqlite3.Error:
+            pass  # the transaction is gone with the file
+
+    def _one(self, sql: str, params: list) -> dict | None:
+        """Return the first row of a query as a dict, or None."""
+        cursor = self.db.execute(sql, params)
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip((column[0] for column in cursor.description), row, strict=True))
+
+    def _session_row(self, session_id: str) -> dict:
+        """Return the raw sessions row or raise NotFound."""
+        row = self._one("SELECT * FROM sessions WHERE id = ?", [session_id])
+        if row is None:
+            raise NotFound(f"There is no score sheet with id {session_id!r}.")
+        return row
+
+    @staticmethod
+    def _session(row: dict) -> dict:
+        """Turn a sessions row into the public session dict."""
+        return {
+            "id": row["id"],
+            "game": row["game"],
+            "rules": json.loads(row["rules"]),
+            "players": json.loads(row["players"]),
+            "target": None if row["target"] is None else json.loads(row["target"]),
+            "created_at": row["created_at"],
+            "ended_at": row["ended_at"],
+            "version": row["version"],
+            "hand_entry": row.get("hand_entry"),
+        }
+
+    @staticmethod
+    def _check_writable(row: dict) -> None:
+        """Raise SessionEnded if the session (a sessions row) has ended."""
+        if row["ended_at"] is not None:
+            raise SessionEnded("This score sheet has ended; it can no longer be changed.")
+
+    def _writable_session(self, session_id: str) -> dict:
+        """Return the sessions row, raising NotFound or SessionEnded."""
+        row = self._session_row(session_id)
+        self._check_writable(row)
+        return row
+
+    def _check_version(self, row: dict, expected_version: int | None) -> None:
+        """Raise Conflict if the caller saw a different session version."""
+        if expected_version is not None and row["version"] != expected_version:
+            raise Conflict(
+                "The score sheet was changed on another device (version "
+                f"{row['version']}, you saw version {expected_version}). Reload to see it."
+            )
+
+    def _bump_version(self, session_id: str) -> None:
+        """Increase the session's version by one (its statistics are then out of date)."""
+        self.db.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id])
+
+    def _log(
+        self, session_id: str, action: str, detail: dict, deal_id: int | None = None, at: str | None = None
+    ) -> None:
+        """Append one history row."""
+        assert action in HISTORY_ACTIONS, action
+        self.db.execute(
+            "INSERT INTO history (session_id, deal_id, action, detail, at) VALUES (?, ?, ?, ?, ?)",
+            [session_id, deal_id, action, _dumps(detail), at or _now()],
+        )
