@@ -67,6 +67,16 @@ def hand_of(part: dict | None):
     return None if part is None else part.get("hand")
 
 
+def anna_on_her_phone(server, phones):
+    """The scorer's page and the session's address; Anna's phone (its context and page) on her part."""
+    scorer = phones(locale="en-US").new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
+    context = phones(locale="en-US")
+    anna = context.new_page()
+    take_seat(anna, session_url, 0)
+    return scorer, session_url, context, anna
+
+
 def test_a_phone_offline_for_30_seconds_keeps_its_hand_and_never_says_the_server_has_it(server, phones, app, tmp_path):
     shots = shots_dir(tmp_path)
     db = app.config["DATABASE"]
@@ -111,11 +121,7 @@ def test_a_phone_offline_for_30_seconds_keeps_its_hand_and_never_says_the_server
 def test_a_reload_offline_and_online_keeps_the_part(server, phones, app, tmp_path):
     shots = shots_dir(tmp_path)
     db = app.config["DATABASE"]
-    scorer = phones(locale="en-US").new_page()
-    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
-    context = phones(locale="en-US")
-    anna = context.new_page()
-    take_seat(anna, session_url, 0)
+    scorer, session_url, context, anna = anna_on_her_phone(server, phones)
     # the service worker (allowed on 127.0.0.1) keeps the page once it controls it
     anna.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=10_000)
     anna.reload()
@@ -274,11 +280,7 @@ def test_a_server_restart_mid_entry_loses_nothing_typed(phones, tmp_path):
 def test_a_part_changed_meanwhile_shows_both_versions_and_the_person_chooses(server, phones, app, tmp_path):
     shots = shots_dir(tmp_path)
     db = app.config["DATABASE"]
-    scorer = phones(locale="en-US").new_page()
-    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
-    context = phones(locale="en-US")
-    anna = context.new_page()
-    take_seat(anna, session_url, 0)
+    scorer, session_url, context, anna = anna_on_her_phone(server, phones)
     anna.locator("#player-melds").fill("A♠ A♥ A♦")
     saved(anna, revision=1)
 
