@@ -112,7 +112,13 @@ def session_with(base: str, deals: int, target: dict | None = None) -> tuple[str
 
 
 def differences(page: Page) -> list[str]:
-    """What ``style.css`` would change on the page as it stands (a line per element and property)."""
+    """What ``style.css`` would change on the page as it stands (a line per element and property), once the page
+    has settled (every image and font in: a page still loading moves by a fraction of a pixel between the two
+    measurements)."""
+    page.wait_for_load_state("networkidle")
+    page.evaluate(
+        "document.fonts.ready.then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
     linked = page.eval_on_selector_all("link[rel=stylesheet]:not([media=print])", "links => links.length")
     assert linked == 0, f"{page.url} links a stylesheet a phone must fetch before it paints"
     count = page.evaluate(STYLES)
