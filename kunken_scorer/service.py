@@ -229,10 +229,13 @@ def prepare_deal(session: dict, body: Any, recorded_anyway: bool = False) -> tup
     return deal.to_dict(), evaluate_deal(deal, rules)
 
 
-def request_digest(asked: Any) -> str:
-    """A digest of what a write asks for (JSON, key order aside): its idempotency key sent again with
-    something else is then not taken for a retry (``store.KeyReused``)."""
+def request_digest(asked: Any, where: str | None = None) -> str:
+    """A digest of what a write asks for (JSON, key order aside), and ``where`` it was sent when that tells two
+    ways of writing apart: its idempotency key sent again with something else is then not taken for a retry
+    (``store.KeyReused``)."""
     text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    if where is not None:
+        text = f"{where}\n{text}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -169,7 +169,7 @@
       return;
     }
     var errors = doc.querySelectorAll("#form-errors li, .field .errors li, #seat-lost .flash");
-    var reason = errors.length ? errors[0].textContent.replace(/\s+/g, " ").trim() : String(status);
+    var reason = errors.length ? spoken(errors[0]) : String(status);
     if (status === 503) {  // the server could not store it now: kept here, tried again
       say("local", { time: keep.clock(new Date().toISOString()) });
       if (!retry) { retry = window.setTimeout(check, keep.backoff(failures++)); }
@@ -185,11 +185,11 @@
     Array.prototype.forEach.call(form.querySelectorAll("textarea, input[type=text], input[type=number], select"), function (el) {
       if (!el.name || SERVER_FIELDS.indexOf(el.name) >= 0 || el.closest("[hidden]")) { return; }
       var theirs = el.value, ours = mine[el.name] === undefined ? "" : mine[el.name];
-      if (String(theirs).replace(/\s+/g, " ").trim() === String(ours).replace(/\s+/g, " ").trim()) { return; }
+      if (tidy(theirs) === tidy(ours)) { return; }
       var label = form.querySelector('label[for="' + el.id + '"]');
       var player = el.closest("fieldset.player");
       var name = (player && player.getAttribute("data-player") ? player.getAttribute("data-player") + " · " : "") +
-        (label ? label.textContent.replace(/\s+/g, " ").trim() : el.name);
+        (label ? spoken(label) : el.name);
       list.push({ name: name, mine: ours, theirs: theirs });
     });
     return list;
@@ -258,7 +258,7 @@
     kept.base = revisionInput ? revisionInput.value : "0";
     keep.put(keepKey, kept);
     var said = doc.getElementById("conflict");
-    showChoice(mine, said ? said.textContent.replace(/\s+/g, " ").trim() : null);
+    showChoice(mine, said ? spoken(said) : null);
   }
 
   /* The fields of the player's part as the answer shows them (the part as it is stored now). */
@@ -275,10 +275,9 @@
      often not read at all. */
   var ANNOUNCED = ["#preview h2", "#saved-state"];
   var announcer = document.getElementById("announce");
-  function shownText(selector) {
-    var el = document.querySelector(selector);
-    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
-  }
+  function tidy(text) { return String(text == null ? "" : text).replace(/\s+/g, " ").trim(); }
+  function spoken(el) { return el ? tidy(el.textContent) : ""; }
+  function shownText(selector) { return spoken(document.querySelector(selector)); }
   function announce(before) {
     if (!announcer) { return; }
     ANNOUNCED.forEach(function (selector, i) {
@@ -487,8 +486,7 @@
 
   /* The reason a deal form's page gives for not recording it (problems, a conflict), or "". */
   function pageReason() {
-    var said = document.querySelector("#conflict, #form-errors li, #override-box .errors li, .field .errors li");
-    return said ? said.textContent.replace(/\s+/g, " ").trim() : "";
+    return shownText("#conflict, #form-errors li, #override-box .errors li, .field .errors li");
   }
 
   function restore() {

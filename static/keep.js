@@ -94,13 +94,7 @@
         changed.push(el);
       }
     });
-    changed.forEach(function (el) {
-      var event;
-      try { event = new Event("change", { bubbles: true }); } catch (e) {
-        event = document.createEvent("Event"); event.initEvent("change", true, true);
-      }
-      el.dispatchEvent(event);
-    });
+    changed.forEach(function (el) { el.dispatchEvent(new Event("change", { bubbles: true })); });
     return changed;
   }
 

@@ -13,8 +13,6 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 from __future__ import annotations
 
 import codecs
-import hashlib
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -345,10 +343,9 @@ def _request_digest() -> str:
     draft). The same key asking for another deal, or sent to the other address, is ``KeyReused``."""
     if "request_digest" not in g:
         asked = {name: value for name, value in _body().items() if name != "version"}
-        text = json.dumps(asked, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        if request.endpoint != "api.record_deal":  # a deal keeps the body alone: keys stored before still match
-            text = f"{request.endpoint}\n{text}"
-        g.request_digest = hashlib.sha256(text.encode()).hexdigest()
+        # a deal keeps the body alone: keys stored before still match
+        where = None if request.endpoint == "api.record_deal" else request.endpoint
+        g.request_digest = service.request_digest(asked, where)
     return g.request_digest
 
 
