@@ -51,8 +51,8 @@ def backup(target: str) -> None:
         print(f"kunken-scorer: backup failed: {err}", file=sys.stderr)
         sys.exit(1)
     print(
-        f"Backed up {database} to {target}: {copied['sessions']} sessions, {copied['deals']} deals, "
-        f"integrity {copied['integrity']}"
+        f"Backed up {database} to {target}: {copied.sessions} sessions, {copied.deals} deals, "
+        f"integrity {copied.integrity}"
     )
 
 

@@ -200,8 +200,8 @@ def seed_session(store: Store, deals: int, players: list[str] = PLAYERS) -> tupl
     with store.db.atomic():
         session, token = store.create_session("kunken", RULES, list(players), None)
         for _ in range(deals):
-            store.add_deal(session["id"], record)
-    return session["id"], token
+            store.add_deal(session.id, record)
+    return session.id, token
 
 
 def fill(store: Store, sessions: int, rng: random.Random, batch: int = 5000, seats: list[str] = ()) -> int:
@@ -222,7 +222,7 @@ def fill(store: Store, sessions: int, rng: random.Random, batch: int = 5000, sea
                 record = renamed(RECORD, names)
                 session, _token = store.create_session("kunken", RULES, names, None)
                 for _ in range(rng.randint(1, 3)):
-                    store.add_deal(session["id"], record)
+                    store.add_deal(session.id, record)
                     deals += 1
         done += size
         rate = done / (time.perf_counter() - started)

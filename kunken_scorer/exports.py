@@ -25,11 +25,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .core.messages import M_, N_, KunkenError, Reason
-from .core.reading import MAX_NOTE, hand_entries, has_control
+from .core.reading import MAX_NOTE, Deal, hand_entries, has_control
 from .core.rules import RuleSet
 from .core.session import Target
-from .service import Scoreboard, prepare_deal, session_players
-from .store import Store
+from .service import Scoreboard, prepare_record, session_players
+from .store import SessionRow, Store
 
 __all__ = [
     "CSV_COLUMNS",
@@ -117,23 +117,21 @@ class DocumentError(KunkenError):
     """An import document that cannot be read or holds a deal that cannot be stored."""
 
 
-def export_document(store: Store, session_id: str) -> dict:
+def export_document(store: Store, session_id: str) -> dict[str, Any]:
     """The whole session as the ``kunken-scorer/v1`` JSON document (raises the store's ``NotFound``)."""
     session = store.get_session(session_id)
     deals = store.list_deals(session_id)
     return {
         "format": FORMAT,
-        "id": session["id"],
-        "game": session["game"],
-        "rules": session["rules"],
-        "players": session["players"],
-        "target": session["target"],
-        "created_at": session["created_at"],
-        "ended_at": session["ended_at"],
-        "hand_entry": session.get("hand_entry"),
-        "deals": [
-            {"number": d["number"], "record": d["record"], "override": d["override"], "note": d["note"]} for d in deals
-        ],
+        "id": session.id,
+        "game": session.game,
+        "rules": session.rules,
+        "players": session.players,
+        "target": session.target,
+        "created_at": session.created_at,
+        "ended_at": session.ended_at,
+        "hand_entry": session.hand_entry,
+        "deals": [{"number": d.number, "record": d.record, "override": d.override, "note": d.note} for d in deals],
     }
 
 
@@ -141,11 +139,11 @@ def _field(name: str, expected: str | Reason) -> DocumentError:
     return DocumentError(Reason("import_field", {"field": name, "expected": expected}))
 
 
-def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dict]]:
+def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dict[str, Any]]]:
     """Check an import document; return (rules, players, target, deals ready for the store).
 
     Raises ``DocumentError`` (or another ``KunkenError`` naming the bad value) and reads every
-    deal with ``service.prepare_deal``, so nothing reaches the store unless all of it is good.
+    deal with ``service.prepare_record``, so nothing reaches the store unless all of it is good.
     """
     if not isinstance(doc, Mapping):
         raise DocumentError(Reason("import_not_document", {}))
@@ -165,15 +163,17 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
         raise _field("deals", M_("a list of deals"))
     if len(raw_deals) > MAX_DEALS:
         raise _field("deals", Reason("expected_at_most", {"limit": MAX_DEALS}))
-    session = {"rules": rules.to_dict(), "players": players}
+    switches = rules.to_dict()
     numbers: set[int] = set()
-    deals = [_read_document_deal(raw, i, session, numbers) for i, raw in enumerate(raw_deals, start=1)]
+    deals = [_read_document_deal(raw, i, switches, players, numbers) for i, raw in enumerate(raw_deals, start=1)]
     return rules, players, target, deals
 
 
-def _read_document_deal(raw: Any, i: int, session: dict, numbers: set[int]) -> dict:
-    """Deal ``i`` (from 1) of an import document, read for the store; ``numbers`` holds the deal numbers seen
-    so far (this one is added)."""
+def _read_document_deal(
+    raw: Any, i: int, switches: dict[str, Any], players: list[str], numbers: set[int]
+) -> dict[str, Any]:
+    """Deal ``i`` (from 1) of an import document, read for the store under the session's rules (``switches``)
+    and ``players``; ``numbers`` holds the deal numbers seen so far (this one is added)."""
     if not isinstance(raw, Mapping):
         raise _field(f"deals[{i - 1}]", M_("an object with record, override and note"))
     number = raw.get("number")  # the export numbers its deals 1, 2, …: one listed twice is a damaged file
@@ -194,7 +194,7 @@ def _read_document_deal(raw: Any, i: int, session: dict, numbers: set[int]) -> d
     if note is not None and has_control(note):  # the one rule for notes, as when recording
         raise DocumentError(Reason("note_control", {"field": f"deals[{i - 1}].note"}))
     try:
-        record, report = prepare_deal(session, raw.get("record"), recorded_anyway=override)
+        record, report = prepare_record(switches, players, raw.get("record"), recorded_anyway=override)
     except KunkenError as err:
         raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
     if report.problems and not override:
@@ -202,7 +202,7 @@ def _read_document_deal(raw: Any, i: int, session: dict, numbers: set[int]) -> d
     return {"record": record, "override": override, "note": note or None}
 
 
-def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[dict, str | None]:
+def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[SessionRow, str | None]:
     """Store an exported session as a new session; return (session, edit token).
 
     Every deal is checked before anything is written, and the store writes the session with
@@ -259,7 +259,7 @@ def _text_cell(value: str | None) -> str:
     return "'" + value if value.startswith(_FORMULA_START) else value
 
 
-def csv_rows(board: Scoreboard) -> list[dict]:
+def csv_rows(board: Scoreboard) -> list[dict[str, Any]]:
     """One row per player per deal: the deal's scores, the running total and the deal's flags.
 
     Numbers stay numbers; names and notes are defused against spreadsheet formulas.
@@ -289,7 +289,7 @@ def csv_rows(board: Scoreboard) -> list[dict]:
     return rows
 
 
-def swaps_text(deal, name: str) -> str:
+def swaps_text(deal: Deal, name: str) -> str:
     """The joker swaps ``name`` made in ``deal``, as "K♦ → Anna 1" (card, the meld's owner and number).
 
     >>> from kunken_scorer import Deal

@@ -47,7 +47,8 @@ def qr_modules(url: str) -> list[list[bool]]:
     qr = qrcode.QRCode(border=2)
     qr.add_data(url)
     qr.make(fit=True)
-    return qr.get_matrix()
+    modules: list[list[bool]] = qr.get_matrix()
+    return modules
 
 
 def qr_svg(url: str, label: str = "QR code") -> str:

@@ -26,7 +26,17 @@ from .core.messages import M_
 from .core.reading import check_short_hands, clean_name, read_flag
 from .core.rules import GAMES
 from .core.session import SessionStatus
-from .store import NotFound, StorageUnavailable, Store
+from .store import (
+    DealRow,
+    LiveDealRow,
+    NotFound,
+    PartRow,
+    SeatRow,
+    SessionRow,
+    SessionStatsRow,
+    StorageUnavailable,
+    Store,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -35,7 +45,7 @@ _log = logging.getLogger(__name__)
 class ScoredDeal:
     """A stored deal with its report."""
 
-    row: dict
+    row: DealRow
     deal: Deal | None
     report: DealReport | None
     error: Reason | None = None
@@ -43,7 +53,9 @@ class ScoredDeal:
     @property
     def number(self) -> int:
         """The deal's place in the session (1-based)."""
-        return self.row["number"]
+        number = self.row.number
+        assert number is not None  # a scored deal is a live one: it has its place
+        return number
 
     @property
     def scores(self) -> dict[str, int]:
@@ -74,7 +86,7 @@ class DealLine:
 class Scoreboard:
     """Everything a page or the API shows about a session, derived from the store."""
 
-    session: dict
+    session: SessionRow
     rules: RuleSet
     target: Target | None
     deals: tuple[ScoredDeal, ...]
@@ -84,7 +96,7 @@ class Scoreboard:
     @property
     def players(self) -> list[str]:
         """The players in seat order."""
-        return self.session["players"]
+        return self.session.players
 
     @property
     def totals(self) -> dict[str, int]:
@@ -95,12 +107,12 @@ class Scoreboard:
     @property
     def version(self) -> int:
         """The session's version (changes with every write)."""
-        return self.session["version"]
+        return self.session.version
 
     @property
     def ended(self) -> bool:
         """True once the table ended the session."""
-        return bool(self.session.get("ended_at"))
+        return bool(self.session.ended_at)
 
     @cached_property
     def lines(self) -> tuple[DealLine, ...]:
@@ -111,14 +123,14 @@ class Scoreboard:
             by_name = {p.name: p for p in report.players} if report else {}
             lines.append(
                 DealLine(
-                    row["id"],
+                    row.id,
                     scored.number,
                     tuple(by_name.get(name) for name in self.players),
                     deal.went_out if deal else None,
                     bool(deal and deal.express),
                     bool(deal and deal.redeal),
-                    bool(row["override"]),
-                    row["note"],
+                    bool(row.override),
+                    row.note,
                     scored.error,
                     deal.swaps if deal else (),
                     report.problems if report else (),
@@ -160,20 +172,31 @@ def _score_record(record: dict | None, rules: RuleSet, key: tuple) -> tuple:
         return (None, None, Reason("stored_deal_unreadable", {"why": err.reason}), record)
 
 
-def score_row(session_id: str, rules: RuleSet, row: dict, place: Place | None = None) -> ScoredDeal:
+def score_row(session_id: str, rules: RuleSet, row: DealRow | LiveDealRow, place: Place | None = None) -> ScoredDeal:
     """Score a stored deal row; an unreadable record gets ``error``. With ``place`` (the database's
     ``identity``) the result is kept in ``CACHE`` by session, deal and revision.
 
     A row whose ``record`` is None was read without it (``Store.deals_known``): its record is the
     cached one (``LookupError`` when there is none).
     """
-    key = ("deal", session_id, row["id"], row["revision"])
+    key = ("deal", session_id, row.id, row.revision)
+    record = row.record
     if place is None:
-        hit = _score_record(row["record"], rules, key)
+        hit = _score_record(record, rules, key)
     else:
-        hit = CACHE.get_at(place, key, lambda: _score_record(row["record"], rules, key))
-    if row["record"] is None:
-        row = {**row, "record": hit[3]}
+        hit = CACHE.get_at(place, key, lambda: _score_record(record, rules, key))
+    if isinstance(row, LiveDealRow):
+        row = DealRow(
+            id=row.id,
+            number=row.number,
+            seq=row.seq,
+            record=hit[3] if record is None else record,
+            override=row.override,
+            note=row.note,
+            revision=row.revision,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
     return ScoredDeal(row, *hit[:3])
 
 
@@ -186,19 +209,19 @@ def scoreboard(store: Store, session_id: str) -> Scoreboard:
     place = place_of(store)
     known: dict[int, int] = {} if place is None else CACHE.get_at(place, ("known", session_id), dict)
     session, rows = store.session_and_deals(session_id, set(known.copy().items()))
-    rules = RuleSet.from_dict(session["rules"])
-    target = Target.from_dict(session.get("target"))
+    rules = RuleSet.from_dict(session.rules)
+    target = Target.from_dict(session.target)
     try:
         scored = [score_row(session_id, rules, row, place) for row in rows]
     except LookupError:  # deals cached before and forgotten meanwhile (a full cache): read every record
         session, rows = store.session_and_deals(session_id, ())
         scored = [score_row(session_id, rules, row, place) for row in rows]
     if place is not None:
-        known.update((row["id"], row["revision"]) for row in rows)
+        known.update((row.id, row.revision) for row in rows)
     scores = [d.scores for d in scored if d.deal is None or not d.deal.redeal]
     redeals = sum(1 for d in scored if d.deal is not None and d.deal.redeal)
-    status = session_status(session["players"], scores, target, redeals)
-    return Scoreboard(session, rules, target, tuple(scored), status, tuple(running_totals(session["players"], scores)))
+    status = session_status(session.players, scores, target, redeals)
+    return Scoreboard(session, rules, target, tuple(scored), status, tuple(running_totals(session.players, scores)))
 
 
 def session_players(rules: RuleSet, names: Any) -> list[str]:
@@ -213,17 +236,22 @@ def session_players(rules: RuleSet, names: Any) -> list[str]:
     return cleaned
 
 
-def prepare_deal(session: dict, body: Any, recorded_anyway: bool = False) -> tuple[dict, DealReport]:
+def prepare_deal(session: SessionRow, body: Any, recorded_anyway: bool = False) -> tuple[dict, DealReport]:
     """Read a deal for ``session``: its canonical record and report. Bad input raises ``KunkenError``.
 
     ``recorded_anyway``: an imported deal the table recorded anyway (``HandSummary.check_for``)."""
-    rules = RuleSet.from_dict(session["rules"])
+    return prepare_record(session.rules, session.players, body, recorded_anyway)
+
+
+def prepare_record(
+    switches: dict[str, Any], players: list[str], body: Any, recorded_anyway: bool = False
+) -> tuple[dict[str, Any], DealReport]:
+    """``prepare_deal`` for a session not stored yet (an import): its rules' ``switches`` and ``players``."""
+    rules = RuleSet.from_dict(switches)
     deal = Deal.from_dict(body)
-    if sorted(deal.names) != sorted(session["players"]):
+    if sorted(deal.names) != sorted(players):
         raise KunkenError(
-            Reason(
-                "deal_players", {"players": ", ".join(session["players"]), "got": ", ".join(deal.names) or M_("nobody")}
-            )
+            Reason("deal_players", {"players": ", ".join(players), "got": ", ".join(deal.names) or M_("nobody")})
         )
     check_short_hands(deal, rules, recorded_anyway)
     return deal.to_dict(), evaluate_deal(deal, rules)
@@ -269,14 +297,14 @@ def record_anyway(report: DealReport, override: bool, note: str | None) -> Anywa
 class Draft:
     """The stored draft of a session's next deal, checked together by the core."""
 
-    session: dict
+    session: SessionRow
     rules: RuleSet
     deal: int
     version: int
     tag: str
     end: dict
-    parts: dict
-    taken: dict
+    parts: dict[int, PartRow]
+    taken: dict[int, SeatRow]
     check: DraftCheck
     #: which draft this is (``Store.draft``): moves on only when a deal is recorded
     generation: int = 0
@@ -284,17 +312,17 @@ class Draft:
     @property
     def players(self) -> list[str]:
         """The players in seat order."""
-        return self.session["players"]
+        return self.session.players
 
 
 #: The keys of a draft's end, with their defaults.
 DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
 
 
-def _checked(rules: RuleSet, names: list[str], entries: dict, end: dict) -> tuple[dict, DraftCheck]:
+def _checked(rules: RuleSet, names: list[str], entries: dict[int, PartRow], end: dict) -> tuple[dict, DraftCheck]:
     """The end with its defaults, and the parts checked together under it."""
     end = {**DRAFT_END, **{k: v for k, v in end.items() if k in DRAFT_END}}
-    parts = {seat: entry["part"] for seat, entry in entries.items()}
+    parts = {seat: entry.part for seat, entry in entries.items()}
     return end, check_draft(
         rules, names, parts, end["went_out"], bool(end["went_out_set"]), bool(end["express"]), bool(end["redeal"])
     )
@@ -304,19 +332,19 @@ def load_draft(store: Store, session_id: str) -> Draft:
     """The session's draft with its check (raises the store's ``NotFound``)."""
     stored = store.draft(session_id)
     session = store.get_session(session_id)
-    rules = RuleSet.from_dict(session["rules"])
-    end, check = _checked(rules, session["players"], stored["parts"], stored["end"])
+    rules = RuleSet.from_dict(session.rules)
+    end, check = _checked(rules, session.players, stored.parts, stored.end)
     return Draft(
         session,
         rules,
-        stored["deal"],
-        stored["version"],
-        f"{stored['session_version']}-{stored['version']}",
+        stored.deal,
+        stored.version,
+        f"{stored.session_version}-{stored.version}",
         end,
-        stored["parts"],
-        stored["seats"],
+        stored.parts,
+        stored.seats,
         check,
-        stored["generation"],
+        stored.generation,
     )
 
 
@@ -402,9 +430,7 @@ def tally_of(board: Scoreboard) -> Tally:
         if deal.express and rules.express and deal.went_out in names:
             expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
     session = board.session
-    return Tally(
-        session["id"], board.version, session["game"], session["created_at"], tuple(names), points, deals, expresses
-    )
+    return Tally(session.id, board.version, session.game, session.created_at, tuple(names), points, deals, expresses)
 
 
 def _remember(place: Place | None, tally: Tally) -> Tally:
@@ -446,7 +472,7 @@ def session_tally(store: Store, session_id: str) -> Tally:
 MOST_STATS_POINTS = 10**15
 
 
-def stats_rows(tally: Tally) -> list[dict]:
+def stats_rows(tally: Tally) -> list[SessionStatsRow]:
     """Each player's part of the statistics from one session; none while it has no scored deal.
 
     A session counts once it has at least one scored deal (redeals do not count). Its winner
@@ -458,15 +484,15 @@ def stats_rows(tally: Tally) -> list[dict]:
     names = list(tally.players)
     winners = {s.name for s in session_status(names, [tally.points], None).standings if s.place == 1}
     return [
-        {
-            "player": name.casefold(),
-            "name": name,
-            "deals": tally.deals,
-            "points": max(-MOST_STATS_POINTS, min(MOST_STATS_POINTS, tally.points[name])),
-            "expresses": tally.expresses.get(name, 0),
-            "won": name in winners,
-            "played_at": tally.created_at,
-        }
+        SessionStatsRow(
+            player=name.casefold(),
+            name=name,
+            deals=tally.deals,
+            points=max(-MOST_STATS_POINTS, min(MOST_STATS_POINTS, tally.points[name])),
+            expresses=tally.expresses.get(name, 0),
+            won=name in winners,
+            played_at=tally.created_at,
+        )
         for name in names
     ]
 
@@ -501,16 +527,19 @@ def player_history(store: Store, game: str | None = None, limit: int | None = No
         refresh_stale_stats(store, budget=500)
     except StorageUnavailable:
         pass  # a file that cannot be written now: the statistics as they were last worked out
-    return [PlayerHistory(*row[1:]) for row in store.player_stats(game, limit)]
+    return [
+        PlayerHistory(row.name, row.sessions, row.won, row.deals, row.points, row.expresses, row.last_played)
+        for row in store.player_stats(game, limit)
+    ]
 
 
 # -- the rules desk opened from a session -------------------------------------------------------
 
 
-def session_rules(session: dict) -> RuleSet:
+def session_rules(session: SessionRow) -> RuleSet:
     """The rule set a session was played under (the session's game when the record omits it)."""
-    data = dict(session.get("rules") or {})
-    data.setdefault("game", session.get("game") or "kunken")
+    data = dict(session.rules or {})
+    data.setdefault("game", session.game or "kunken")
     try:
         return RuleSet.from_dict(data)
     except KunkenError:
@@ -546,7 +575,7 @@ def desk_session(store: Store, session_id: str) -> dict:
     return {
         "id": session_id,
         "rules": session_rules(session),
-        "players": session.get("players", []),
+        "players": session.players,
         "deal_number": deal_number,
         "table": table,
     }
@@ -631,7 +660,7 @@ def report_answer(report: DealReport, say: Say) -> dict:
 def deal_entry(scored: ScoredDeal, say: Say) -> dict:
     """A stored deal as the API shows it: as recorded, with its scores and problems."""
     row = scored.row
-    entry = {"number": row["number"], "record": row["record"], "override": row["override"], "note": row["note"]}
+    entry = {"number": row.number, "record": row.record, "override": row.override, "note": row.note}
     report = scored.report
     if report is None:
         return {
@@ -653,22 +682,22 @@ def session_answer(board: Scoreboard, say: Say) -> dict:
     session = board.session
     out = {s.name for s in board.status.standings if s.out}
     return {
-        "id": session["id"],
-        "game": session["game"],
-        "rules": session["rules"],
+        "id": session.id,
+        "game": session.game,
+        "rules": session.rules,
         "players": board.players,
         "deals": [deal_entry(d, say) for d in board.deals],
         "totals": board.totals,
         "version": board.version,
-        "target": session["target"],
+        "target": session.target,
         "target_reached": board.status.finished,
         "out": [name for name in board.players if name in out],
-        "created_at": session["created_at"],
-        "ended_at": session["ended_at"],
+        "created_at": session.created_at,
+        "ended_at": session.ended_at,
     }
 
 
-def deal_answer(number: int, report: DealReport, totals: dict[str, int], version: int, say: Say) -> dict:
+def deal_answer(number: int | None, report: DealReport, totals: dict[str, int], version: int, say: Say) -> dict:
     """The answer to a recorded deal: its number and scores, the totals and version after it."""
     return {
         "number": number,
@@ -685,24 +714,24 @@ def totals_through(board: Scoreboard, deal_id: int) -> dict[str, int]:
     for entry in board.deals:
         if entry.deal is None or not entry.deal.redeal:  # as the running totals count them
             scored += 1
-        if entry.row["id"] == deal_id:
+        if entry.row.id == deal_id:
             break
     return dict(board.running[scored - 1]) if scored else {name: 0 for name in board.players}
 
 
 def part_answer(draft: Draft, seat: int, say: Say) -> dict:
     """One seat of the draft: who, whether taken, its part and state, its problems."""
-    entry = draft.parts.get(seat) or {}
+    entry = draft.parts.get(seat)
     check = draft.check.seats[seat]
     return {
         "seat": seat,
         "player": draft.players[seat],
         "taken": seat in draft.taken,
         "state": check.state,
-        "part": entry.get("part"),
-        "revision": entry.get("revision", 0),
-        "written_by": entry.get("written_by"),
-        "written_at": entry.get("written_at"),
+        "part": entry.part if entry else None,
+        "revision": entry.revision if entry else 0,
+        "written_by": entry.written_by if entry else None,
+        "written_at": entry.written_at if entry else None,
         "problems": problems(check.problems, say),
         "waiting_for": list(check.waiting_for),
     }
@@ -745,10 +774,10 @@ def record_answered(
     versions: list[int] = []
     place = place_of(store)
 
-    def answer(deal: dict, version: int) -> dict | None:
+    def answer(deal: DealRow, version: int) -> dict[str, Any] | None:
         versions.append(version)
         tally = tally_after(place, session_id, record, report, version, rules)
-        made.append(None if tally is None else (tally, deal_answer(deal["number"], report, tally.points, version, say)))
+        made.append(None if tally is None else (tally, deal_answer(deal.number, report, tally.points, version, say)))
         return made[-1][1] if made[-1] else None
 
     deal, created = store.add_deal(session_id, record, idempotency_key=key, answer=answer, request=request, **options)
@@ -761,12 +790,12 @@ def record_answered(
         replay = store.stored_response(session_id, key, request)
         if replay is not None:
             return replay
-        report = evaluate_deal(Deal.from_dict(deal["record"]), rules)
+        report = evaluate_deal(Deal.from_dict(deal.record), rules)
     # worked out after the commit: the deals recorded since by other phones are left out of the totals
     board = scoreboard(store, session_id)
     _remember(place, tally_of(board))  # one moment's session and deals: the next recording adds to this tally
     version = versions[-1] if created else board.version
-    body = deal_answer(deal["number"], report, totals_through(board, deal["id"]), version, say)
+    body = deal_answer(deal.number, report, totals_through(board, deal.id), version, say)
     if key is not None:
         try:
             store.save_response(session_id, key, 201, body, request)

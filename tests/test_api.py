@@ -204,10 +204,10 @@ def test_create_session_stores_the_exact_rule_set(client, store):
         client, players=["Anna", "Boris", "Vera"], rules={"ace_points": 5}, target={"kind": "score", "value": 500}
     )
     session = store.get_session(s["id"])
-    assert session["rules"]["ace_points"] == 5 and session["rules"]["game"] == "kunken"
-    assert session["rules"]["opening_points"] == 50  # the whole rule set, not only the changes
+    assert session.rules["ace_points"] == 5 and session.rules["game"] == "kunken"
+    assert session.rules["opening_points"] == 50  # the whole rule set, not only the changes
     body = client.get(f"{API}/sessions/{s['id']}").get_json()
-    assert body["rules"] == session["rules"]
+    assert body["rules"] == session.rules
     assert body["players"] == ["Anna", "Boris", "Vera"]
     assert body["deals"] == [] and body["totals"] == {"Anna": 0, "Boris": 0, "Vera": 0}
     assert body["target"] == {"kind": "score", "value": 500}
@@ -404,7 +404,7 @@ def test_a_deal_rolled_back_after_its_answer_was_made_leaves_no_trace_in_later_t
         assert post_deal(client, s, key="b").status_code == 503
     assert len(store.list_deals(s["id"])) == 1
     [first] = store.list_deals(s["id"])
-    store.delete_deal(s["id"], first["id"])  # takes the version the rolled-back deal would have made
+    store.delete_deal(s["id"], first.id)  # takes the version the rolled-back deal would have made
     answer = post_deal(client, s, key="c").get_json()
     assert answer["number"] == 1 and answer["totals"] == {"Anna": 35, "Boris": -5}
     assert client.get(f"{API}/sessions/{s['id']}").get_json()["totals"] == answer["totals"]
@@ -415,10 +415,10 @@ def test_a_deal_recorded_after_a_deletion_takes_the_next_live_number(client, sto
     for key in ("a", "b", "c"):
         post_deal(client, s, key=key)
     second = store.list_deals(s["id"])[1]
-    store.delete_deal(s["id"], second["id"])
+    store.delete_deal(s["id"], second.id)
     answer = post_deal(client, s, key="d").get_json()
     assert answer["number"] == 3
-    assert [d["number"] for d in store.list_deals(s["id"])] == [1, 2, 3]
+    assert [d.number for d in store.list_deals(s["id"])] == [1, 2, 3]
 
 
 def test_without_an_idempotency_key_each_post_stores_a_deal(client, store):
@@ -445,7 +445,7 @@ def test_override_with_a_note_is_stored(client, store):
     assert deal["override"] is True and deal["note"] == "Boris swears one was K♠"
     assert [p["code"] for p in deal["problems"]] == ["illegal_meld"]
     [stored] = store.list_deals(s["id"])
-    assert stored["override"] is True and stored["note"] == "Boris swears one was K♠"
+    assert stored.override is True and stored.note == "Boris swears one was K♠"
 
 
 @pytest.mark.parametrize(
@@ -495,8 +495,8 @@ def test_russian_card_notation_is_stored_canonically(client, store):
     assert response.status_code == 201, response.get_json()
     assert response.get_json()["totals"] == {"Анна": 35, "Борис": -5}
     [stored] = store.list_deals(s["id"])
-    assert stored["record"]["players"][0]["melds"] == ["A♠ A♥ A♦"]
-    assert stored["record"]["players"][1]["hand"] == "K♣ JK"
+    assert stored.record["players"][0]["melds"] == ["A♠ A♥ A♦"]
+    assert stored.record["players"][1]["hand"] == "K♣ JK"
 
 
 def test_stale_version_is_a_conflict(client, store):
@@ -1070,7 +1070,7 @@ def test_recordings_at_once_after_an_edit_each_answer_the_totals_right_after_the
     for _ in range(5):
         first = store.list_deals(session["id"])[0]
         store.update_deal(
-            session["id"], first["id"], first["record"], override=False, note=None, expected_revision=first["revision"]
+            session["id"], first.id, first.record, override=False, note=None, expected_revision=first.revision
         )
         barrier, answers = threading.Barrier(3), []
 

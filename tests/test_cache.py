@@ -152,7 +152,7 @@ def test_two_copies_of_one_database_never_share_a_scored_deal(tmp_path):
     first = str(tmp_path / "first.sqlite")
     store = Store.open(first)
     session, _token = store.create_session("kunken", {}, ["Anna", "Boris"], None)
-    store.add_deal(session["id"], DEAL)
+    store.add_deal(session.id, DEAL)
     store.close()
     second = str(tmp_path / "second.sqlite")
     shutil.copy(first, second)
@@ -162,11 +162,9 @@ def test_two_copies_of_one_database_never_share_a_scored_deal(tmp_path):
         store = Store.open(path)
         try:
             if change is not None:
-                deal = store.list_deals(session["id"])[0]
-                store.update_deal(
-                    session["id"], deal["id"], change, override=True, note="x", expected_revision=deal["revision"]
-                )
-            return service.scoreboard(store, session["id"]).totals
+                deal = store.list_deals(session.id)[0]
+                store.update_deal(session.id, deal.id, change, override=True, note="x", expected_revision=deal.revision)
+            return service.scoreboard(store, session.id).totals
         finally:
             store.close()
 

@@ -90,7 +90,7 @@ def test_record_anyway_needs_a_note_and_the_note_shows_in_history(client, store)
     response = record(client, sid, players, override=True, note="Vera <b>swears</b> it was two decks")
     assert response.status_code == 303
     deal = store.list_deals(sid)[0]
-    assert deal["override"] and deal["note"] == "Vera <b>swears</b> it was two decks"
+    assert deal.override and deal.note == "Vera <b>swears</b> it was two decks"
     session_page = text(client.get(f"/s/{sid}"))
     assert "Vera &lt;b&gt;swears&lt;/b&gt; it was two decks" in session_page
     assert "recorded anyway" in session_page
@@ -135,7 +135,7 @@ def test_a_new_deal_from_a_stale_form_gets_a_conflict_then_may_be_saved(client, 
 def test_two_phones_editing_the_same_deal_get_a_conflict_message(client, store, app):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     other = phone(app)
     other.get(f"/s/{sid}/scorer/{client.get_cookie(f'kunken_edit_{sid}').value}")
     url = f"/s/{sid}/deals/{deal_id}/edit"
@@ -149,20 +149,20 @@ def test_two_phones_editing_the_same_deal_get_a_conflict_message(client, store, 
     assert response.status_code == 409 and 'id="conflict"' in page and "changed on another phone" in page
     assert "A♠ A♥ A♦ A♣" in page
     stored = store.get_deal(sid, deal_id)
-    assert stored["record"]["players"][1]["hand"] == "K♣" and stored["revision"] == 2
+    assert stored.record["players"][1]["hand"] == "K♣" and stored.revision == 2
 
 
 def test_edit_a_deal_and_a_double_tap_on_save_is_not_a_conflict(client, store):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     url = f"/s/{sid}/deals/{deal_id}/edit"
     page = text(client.get(url))
     data = {**deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna"), "save": "1"}
     assert client.post(url, data=data).status_code == 303
     assert client.post(url, data=data).status_code == 303
     assert totals(text(client.get(f"/s/{sid}"))) == {"Anna": 30, "Boris": 5}
-    assert store.get_deal(sid, deal_id)["revision"] == 2
+    assert store.get_deal(sid, deal_id).revision == 2
 
 
 def test_russian_notation_typed_in_the_form_works(client, store):
@@ -170,7 +170,7 @@ def test_russian_notation_typed_in_the_form_works(client, store):
     players = {0: ("Тп Тч Тб", "борис: 5ч", ""), 1: ("2ч 3ч 4ч", "", "Кт Дж")}
     response = record(client, sid, players, went_out="Анна")
     assert response.status_code == 303, text(response)
-    record_ = store.list_deals(sid)[0]["record"]
+    record_ = store.list_deals(sid)[0].record
     assert record_["players"][0]["melds"] == ["A♠ A♥ A♦"]
     assert record_["players"][0]["vists"] == [{"to": "Борис", "meld": None, "cards": "5♥"}]
     assert record_["players"][1]["hand"] == "K♣ JK"
@@ -225,7 +225,7 @@ def test_a_redeal_ignores_the_cards_and_scores_nothing(client, store):
     assert response.status_code == 303
     page = text(client.get(f"/s/{sid}"))
     assert totals(page) == {"Anna": 0, "Boris": 0} and "redeal" in page
-    assert store.list_deals(sid)[0]["record"]["redeal"] is True
+    assert store.list_deals(sid)[0].record["redeal"] is True
 
 
 def test_vist_line_syntax():
@@ -306,7 +306,7 @@ def test_an_unchanged_edit_changes_nothing_beside_players_named_like_meld_number
     path = "/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1]
     client.get(path)  # the scorer link: this phone may edit
     before = store.list_deals(sid)[0]
-    url = f"/s/{sid}/deals/{before['id']}/edit"
+    url = f"/s/{sid}/deals/{before.id}/edit"
     page = text(client.get(url))
     data = {name: hidden(page, name) for name in ("csrf_token", "expected", "form_key", "hand_mode")}
     for i in range(3):
@@ -318,8 +318,8 @@ def test_an_unchanged_edit_changes_nothing_beside_players_named_like_meld_number
     data["save"] = "1"
     assert client.post(url, data=data).status_code == 303
     after = store.list_deals(sid)[0]
-    assert after["record"]["swaps"] == before["record"]["swaps"]
-    assert after["record"]["players"][1]["vists"] == before["record"]["players"][1]["vists"]
+    assert after.record["swaps"] == before.record["swaps"]
+    assert after.record["players"][1]["vists"] == before.record["players"][1]["vists"]
 
 
 @pytest.mark.parametrize(
@@ -366,12 +366,12 @@ def test_hands_by_counts_are_recorded_as_counts(client, store):
     data = counts_data(page, {1: {"small": 2, "faces": 1, "aces": 1, "jokers": 1}}, {0: "A♠ A♥ A♦"}, "Anna")
     response = client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"})
     assert response.status_code == 303, text(response)
-    record = store.list_deals(sid)[0]["record"]
+    record = store.list_deals(sid)[0].record
     assert record["players"][1]["hand"] == {"small": 2, "faces": 1, "aces": 1, "jokers": 1}
     assert record["players"][0]["hand"] == {"small": 0, "faces": 0, "aces": 0, "jokers": 0}
     # 2 × 5 + 10 + 10 + a joker's 10
     assert re.search(r'data-player="Boris"[^>]*>.*?data-total="-40"', text(client.get(f"/s/{sid}")), re.S)
-    assert store.get_session(sid)["hand_entry"] == "counts"  # the table's choice is remembered
+    assert store.get_session(sid).hand_entry == "counts"  # the table's choice is remembered
     assert re.search(r'<input checked[^>]*value="counts"', text(client.get(f"/s/{sid}/deals/new")))
 
 
@@ -400,7 +400,7 @@ def test_a_count_out_of_range_is_explained_next_to_it(client, store):
 
 def test_the_start_form_chooses_how_hands_are_entered(client, store):
     sid = start(client, hand_entry="points")
-    assert store.get_session(sid)["hand_entry"] == "points"
+    assert store.get_session(sid).hand_entry == "points"
     page = text(client.get(f"/s/{sid}/deals/new"))
     assert re.search(r'<input checked[^>]*value="points"', page)
     hand = re.search(r'<input[^>]*id="players-0-hand"[^>]*>', page)[0]
@@ -433,7 +433,7 @@ def test_ordered_rummy_offers_no_express(client):
 
 def test_ordered_rummy_offers_no_counts(client, store):
     sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", hand_entry="counts")
-    assert store.get_session(sid)["hand_entry"] is None  # counts are not a way for this game
+    assert store.get_session(sid).hand_entry is None  # counts are not a way for this game
     page = text(client.get(f"/s/{sid}/deals/new"))
     assert 'value="counts"' not in page and re.search(r'<input checked[^>]*value="cards"', page)
 
@@ -458,7 +458,7 @@ def test_an_edit_shows_the_cards_in_the_page_notation(app, store):
     data = deal_data(page, {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥", "", "K♣ JK")}, "Anna")
     assert russian.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
     deal = store.list_deals(sid)[0]
-    edit = text(russian.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    edit = text(russian.get(f"/s/{sid}/deals/{deal.id}/edit"))
     assert "Т♠ Т♥ Т♦</textarea>" in edit
     assert "Boris: 5♥</textarea>" in edit
     assert hidden(edit, "players-1-hand") == "К♣ Дж"
@@ -496,7 +496,7 @@ def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(cl
     assert client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
     store.set_hand_entry(sid, "counts")  # the table has since moved to counts
     deal = store.list_deals(sid)[0]
-    edit = text(client.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    edit = text(client.get(f"/s/{sid}/deals/{deal.id}/edit"))
     assert re.search(r'<input checked[^>]*value="points"', edit)
     assert hidden(edit, "players-1-hand") == "35 JK"
 
@@ -513,19 +513,19 @@ def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store):
     assert post_deal(client, session, body).status_code == 201
     client.get("/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1])
     deal = store.list_deals(session["id"])[0]
-    edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
+    edit = text(client.get(f"/s/{session['id']}/deals/{deal.id}/edit"))
     assert re.search(r'<input checked[^>]*value="counts"', edit)
     body["players"][0]["hand"] = "2♣"
     body["went_out"] = None
     store.update_deal(
         session["id"],
-        deal["id"],
+        deal.id,
         Deal.from_dict(body).to_dict(),
         override=False,
         note=None,
-        expected_revision=deal["revision"],
+        expected_revision=deal.revision,
     )
-    edit = text(client.get(f"/s/{session['id']}/deals/{deal['id']}/edit"))
+    edit = text(client.get(f"/s/{session['id']}/deals/{deal.id}/edit"))
     assert re.search(r'<input checked[^>]*value="cards"', edit)
     assert hidden(edit, "players-0-hand") == "2♣" and hidden(edit, "players-1-hand") == "15 JK"
     assert client.get(f"{API}/sessions/{session['id']}").status_code == 200
@@ -546,7 +546,7 @@ def test_counts_left_over_from_another_mode_are_ignored(client, store):
     data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", "2♣")}, "Anna")
     data.update({"players-1-small": "lots", "players-1-aces": "-3"})
     assert client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"}).status_code == 303
-    assert store.list_deals(sid)[0]["record"]["players"][1]["hand"] == "2♣"
+    assert store.list_deals(sid)[0].record["players"][1]["hand"] == "2♣"
 
 
 def test_a_form_error_names_the_field_as_the_page_does(client):
@@ -601,8 +601,8 @@ def test_a_swap_and_a_short_hand_typed_in_the_form_are_recorded(client, store):
     response = submit(client, sid, SWAP_FORM, went_out="Anna")
     assert response.status_code == 303, text(response)
     deal = store.list_deals(sid)[0]
-    assert deal["record"]["swaps"] == [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}]
-    assert deal["record"]["players"][1]["hand"] == {"points": 15, "jokers": 0}
+    assert deal.record["swaps"] == [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}]
+    assert deal.record["players"][1]["hand"] == {"points": 15, "jokers": 0}
     session_page = text(client.get(f"/s/{sid}"))
     assert "Boris swapped K♦ for the joker in meld 1 of Anna" in re.sub(r"<[^>]+>", "", session_page)
     assert 'data-total="20"' in session_page and 'data-total="10"' in session_page
@@ -612,7 +612,7 @@ def test_the_swap_and_the_hand_come_back_on_the_edit_page(client, store):
     sid = start(client)
     submit(client, sid, {0: ("K♠ K♣ JK", "", "", ""), 1: ("5♥ JK 7♥", "", "35 JK", "Anna: K♥")}, went_out="Anna")
     deal = store.list_deals(sid)[0]
-    page = text(client.get(f"/s/{sid}/deals/{deal['id']}/edit"))
+    page = text(client.get(f"/s/{sid}/deals/{deal.id}/edit"))
     assert hidden(page, "players-1-hand") == "35 JK"
     assert "Anna: K♥</textarea>" in page
 
@@ -631,7 +631,7 @@ def test_a_stored_count_hand_is_shown_as_points_on_the_edit_page(client, store):
     path = "/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1]
     assert client.get(path).status_code in (302, 303)  # the scorer link: this phone may edit
     stored = store.list_deals(session["id"])[0]
-    page = text(client.get(f"/s/{session['id']}/deals/{stored['id']}/edit"))
+    page = text(client.get(f"/s/{session['id']}/deals/{stored.id}/edit"))
     assert hidden(page, "players-1-hand") == "15 JK"  # 5 + 10 points, one joker
 
 
@@ -712,7 +712,7 @@ def test_one_note_limit_for_the_api_and_the_form(client, app, store):
     assert too_long.status_code == 400
     scorer = phone(app)
     scorer.get(f"/s/{sid}/scorer/{token}")
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     page = text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
     assert f'maxlength="{MAX_NOTE}"' in page
     data = {
@@ -726,7 +726,7 @@ def test_one_note_limit_for_the_api_and_the_form(client, app, store):
 def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, store):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
     store.delete_deal(sid, deal_id)  # another phone
     typed = {0: ("K♠ K♥ K♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "Q♣")}
@@ -738,13 +738,13 @@ def test_an_edit_of_a_deal_deleted_meanwhile_keeps_what_was_typed(client, store)
     assert store.list_deals(sid) == []
     resent = {**deal_data(answer, typed, "Anna"), "save": "1"}
     assert client.post(f"/s/{sid}/deals/new", data=resent).status_code == 303
-    assert store.list_deals(sid)[0]["record"]["players"][0]["melds"] == ["K♠ K♥ K♦"]
+    assert store.list_deals(sid)[0].record["players"][0]["melds"] == ["K♠ K♥ K♦"]
 
 
 def test_a_delete_without_its_revision_is_refused(client, store):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
     response = client.post(f"/s/{sid}/deals/{deal_id}/delete", data={"csrf_token": hidden(page, "csrf_token")})
     assert response.status_code == 400 and "nothing was deleted" in text(response)

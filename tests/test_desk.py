@@ -98,7 +98,7 @@ def kunken_session(store):
     rules = RuleSet.for_game("kunken", {"joker_limit": "one"}).to_dict()
     session, _token = store.create_session("kunken", rules, ["Anna", "Boris"], None)
     store.add_deal(
-        session["id"],
+        session.id,
         {
             "players": [
                 {"name": "Anna", "melds": ["2♣ 3♣ 4♣"], "vists": [], "hand": "K♠"},
@@ -110,7 +110,7 @@ def kunken_session(store):
         },
     )
     store.add_deal(
-        session["id"],
+        session.id,
         {
             "players": [
                 {
@@ -126,7 +126,7 @@ def kunken_session(store):
             "redeal": False,
         },
     )
-    return session["id"]
+    return session.id
 
 
 # -- the desk page -------------------------------------------------------------------------
@@ -527,16 +527,16 @@ def test_the_desk_prefills_the_table_with_every_vist_whatever_the_seat_order(cli
         ],
         "went_out": "A",
     }
-    record, report = service.prepare_deal(store.get_session(session["id"]), body)
+    record, report = service.prepare_deal(store.get_session(session.id), body)
     assert report.valid, report.problems
-    store.add_deal(session["id"], record)
-    page = client.get(f"/rules/desk?session={session['id']}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    store.add_deal(session.id, record)
+    page = client.get(f"/rules/desk?session={session.id}", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "5♥ 6♥ 7♥ 8♥ 9♥" in page
 
 
 def test_a_session_stored_with_only_its_switches_still_gets_its_game(client, store):
     session, _ = store.create_session("ordered-rummy", {"ace_points": 11}, ["A", "B"], None)
-    page = ask(client, "meld", url=f"{DESK}?session={session['id']}", cards="J♠ Q♠ K♠ A♠", headers=EN)
+    page = ask(client, "meld", url=f"{DESK}?session={session.id}", cards="J♠ Q♠ K♠ A♠", headers=EN)
     assert page.text("meld-answer-points") == "41"
 
 
@@ -597,9 +597,9 @@ def test_the_desk_fills_in_the_last_deals_table_in_the_pages_notation(client, st
     """A Russian desk shows the table it takes from the last deal in Russian notation: Дж=6♥, not JK=6♥."""
     session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
     melds = {"players": [{"name": "Anna", "melds": ["5♥ JK 7♥", "K♠ K♣ K♦"]}, {"name": "Boris", "hand": "5♦"}]}
-    store.add_deal(session["id"], melds)
-    russian = client.get(f"{DESK}?session={session['id']}", headers=RU).get_data(as_text=True)
-    english = client.get(f"{DESK}?session={session['id']}", headers=EN).get_data(as_text=True)
+    store.add_deal(session.id, melds)
+    russian = client.get(f"{DESK}?session={session.id}", headers=RU).get_data(as_text=True)
+    english = client.get(f"{DESK}?session={session.id}", headers=EN).get_data(as_text=True)
     assert "5♥ Дж=6♥ 7♥" in russian and "К♠ К♣ К♦" in russian and "JK=" not in russian
     assert "5♥ JK=6♥ 7♥" in english
 
@@ -694,8 +694,8 @@ def test_a_wild_card_table_prefills_the_desk_with_the_wild_card_and_its_checks_t
         "express": False,
         "redeal": False,
     }
-    store.add_deal(session["id"], deal)
-    url = f"{DESK}?session={session['id']}"
+    store.add_deal(session.id, deal)
+    url = f"{DESK}?session={session.id}"
     page = Page(client.get(url, headers=EN))
     prefilled = re.search(r'<textarea[^>]*id="discard-melds"[^>]*>(.*?)</textarea>', page.html, re.S)[1]
     assert prefilled.split() and prefilled.strip().splitlines() == ["5♥ 7♠ 7♥ 8♥", "9♣ 10♣ J♣"]

@@ -22,16 +22,16 @@ ANNA = {"melds": ["A♠ A♥ A♦"], "vists": [], "swaps": [], "hand": ""}
 
 @pytest.fixture
 def sid(store):
-    return store.create_session("kunken", RuleSet.preset().to_dict(), NAMES, None)[0]["id"]
+    return store.create_session("kunken", RuleSet.preset().to_dict(), NAMES, None)[0].id
 
 
 def test_the_same_part_sent_again_is_stored_once_and_a_different_one_is_still_refused(store, sid):
     first = store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
-    version = store.draft(sid)["version"]
+    version = store.draft(sid).version
     again = store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")  # the answer was lost
-    assert again["revision"] == first["revision"] == 1
-    assert again["written_at"] == first["written_at"] and again["part"] == first["part"]
-    assert store.draft(sid)["version"] == version  # nothing written: the other phones see no change
+    assert again.revision == first.revision == 1
+    assert again.written_at == first.written_at and again.part == first.part
+    assert store.draft(sid).version == version  # nothing written: the other phones see no change
     with pytest.raises(Conflict):  # another part on a stale revision is still a conflict
         store.save_part(sid, 0, read_part({"melds": ["K♠ K♥ K♦"]}), revision=0, by="player")
     with pytest.raises(Conflict):  # and removing it too

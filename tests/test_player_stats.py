@@ -20,13 +20,13 @@ def from_every_deal(store: Store, game=None) -> dict:
     """The statistics worked out from scratch (the oracle)."""
     players: dict = {}
     for session, deals in store.all_sessions_with_deals():
-        if game and session["game"] != game:
+        if game and session.game != game:
             continue
-        rules = RuleSet.from_dict(session["rules"])
-        names = session["players"]
+        rules = RuleSet.from_dict(session.rules)
+        names = session.players
         scores, expresses = [], {}
         for row in deals:
-            scored = score_row(session["id"], rules, row)
+            scored = score_row(session.id, rules, row)
             if scored.deal is None or scored.deal.redeal:
                 continue
             scores.append(scored.scores)
@@ -88,9 +88,9 @@ def test_statistics_follow_every_change_through_the_pages_and_the_api(client, st
     # changes the pages make (the store's own methods here, then a look at /players)
     sid, token, names = sessions[0]
     first = store.list_deals(sid)[0]
-    store.update_deal(sid, first["id"], deal(names, rnd), override=True, note="x", expected_revision=1)
+    store.update_deal(sid, first.id, deal(names, rnd), override=True, note="x", expected_revision=1)
     store.undo_last(sessions[1][0])
-    store.delete_deal(sessions[2][0], store.list_deals(sessions[2][0])[0]["id"])
+    store.delete_deal(sessions[2][0], store.list_deals(sessions[2][0])[0].id)
     assert client.get("/players").status_code == 200
     assert kept(store) == from_every_deal(store)
     for game in ("kunken", "ordered-rummy"):
@@ -136,7 +136,7 @@ def test_players_page_shows_the_first_fifty_and_all_on_request(client, store):
         seated = names[i : i + 5]
         session, _token = store.create_session("kunken", RuleSet.preset().to_dict(), seated, None)
         # the first of each five goes out: eleven players have a win, and they come first
-        store.add_deal(session["id"], {**deal(seated, rnd), "went_out": seated[0], "redeal": False})
+        store.add_deal(session.id, {**deal(seated, rnd), "went_out": seated[0], "redeal": False})
     ranked = [p.name for p in player_history(store)]
     assert len(ranked) == PLAYERS_SHOWN + 5
 
@@ -159,7 +159,7 @@ def test_players_page_shows_the_first_fifty_and_all_on_request(client, store):
 
 def test_players_page_with_few_players_offers_no_links(client, store):
     session, _token = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
-    store.add_deal(session["id"], deal(["Anna", "Boris"], random.Random(1)))
+    store.add_deal(session.id, deal(["Anna", "Boris"], random.Random(1)))
     for path in ("/players", "/players?all=1"):
         page = client.get(path).get_data(as_text=True)
         assert "players-more" not in page
@@ -169,13 +169,13 @@ def test_a_name_shows_as_last_played_across_games(store):
     """The sums over the games keep the spelling of the latest session, whichever game it was."""
     rnd = random.Random(5)
     first, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
-    store.add_deal(first["id"], deal(["Anna", "Boris"], rnd))
+    store.add_deal(first.id, deal(["Anna", "Boris"], rnd))
     later, _ = store.create_session("ordered-rummy", RuleSet.preset("ordered-rummy").to_dict(), ["ANNA", "Vera"], None)
-    store.add_deal(later["id"], {**deal(["ANNA", "Vera"], rnd), "redeal": False})
+    store.add_deal(later.id, {**deal(["ANNA", "Vera"], rnd), "redeal": False})
     history = {p.name.casefold(): p for p in player_history(store)}
     assert history["anna"].name == "ANNA" and history["anna"].sessions == 2
     latest, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["anna", "Boris"], None)
-    store.add_deal(latest["id"], {**deal(["anna", "Boris"], rnd), "redeal": False})
+    store.add_deal(latest.id, {**deal(["anna", "Boris"], rnd), "redeal": False})
     assert {p.name.casefold(): p.name for p in player_history(store)}["anna"] == "anna"
     assert {p.name for p in player_history(store, "ordered-rummy")} == {"ANNA", "Vera"}
 
@@ -193,12 +193,12 @@ def test_players_are_ranked_by_wins_then_average_then_name_and_a_limit_keeps_the
                 seated = [next(n for n in names if n.casefold() == key) for key in seated]
                 session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), seated, None)
                 for _ in range(rnd.randint(1, 2)):
-                    store.add_deal(session["id"], {**deal(seated, rnd), "redeal": False})
+                    store.add_deal(session.id, {**deal(seated, rnd), "redeal": False})
             for pair in (["Zoë", "Öskar"], ["Émile", "ёлка"], ["Юля", "юрий"]):  # alike records: a tie each
                 session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Ян", *pair], None)
                 players = [{"name": "Ян", "melds": ["A♠ A♥ A♦"], "hand": ""}]
                 players += [{"name": n, "melds": [], "hand": "K♣"} for n in pair]
-                store.add_deal(session["id"], {"players": players, "went_out": "Ян"})
+                store.add_deal(session.id, {"players": players, "went_out": "Ян"})
             ranked = player_history(store)
             expected = sorted(ranked, key=lambda p: (-p.won, -p.average, p.name.casefold()))
             assert [p.name for p in ranked] == [p.name for p in expected]
@@ -216,13 +216,13 @@ def test_a_score_past_what_the_statistics_keep_does_not_break_them_for_everyone(
     rules = RuleSet.for_game("kunken", {"joker_in_hand": "double"})
     absurd, _ = store.create_session("kunken", rules.to_dict(), ["Anna", "Boris"], None)
     store.add_deal(
-        absurd["id"],
+        absurd.id,
         {"players": [{"name": "Anna", "hand": ""}, {"name": "Boris", "hand": {"points": 10, "jokers": 100}}]},
         override=True,
         note="as an older release let it",
     )
     plain, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Vera", "Gleb"], None)
-    store.add_deal(plain["id"], {"players": [{"name": "Vera", "hand": ""}, {"name": "Gleb", "hand": "K♣"}]})
+    store.add_deal(plain.id, {"players": [{"name": "Vera", "hand": ""}, {"name": "Gleb", "hand": "K♣"}]})
     answer = client.get("/players")
     assert answer.status_code == 200
     assert store.stale_stats() == []

@@ -26,7 +26,7 @@ def stored(app, sid: str) -> list[tuple[bool, str | None]]:
     """(override, note) of every deal the session holds."""
     store = Store.open(app.config["DATABASE"])
     try:
-        return [(d["override"], d["note"]) for d in store.list_deals(sid)]
+        return [(d.override, d.note) for d in store.list_deals(sid)]
     finally:
         store.close()
 

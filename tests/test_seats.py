@@ -88,16 +88,16 @@ def test_a_short_hand_must_fit_the_game():
 
 @pytest.fixture
 def sid(store):
-    return store.create_session("kunken", KUNKEN.to_dict(), NAMES, None)[0]["id"]
+    return store.create_session("kunken", KUNKEN.to_dict(), NAMES, None)[0].id
 
 
 def test_one_part_per_seat_with_who_wrote_it_and_when(store, sid):
     first = store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)
     second = store.save_part(sid, 0, read_part(BORIS), revision=1, by="scorer")
     draft = store.draft(sid)
-    assert (first["revision"], second["revision"]) == (1, 2)
-    assert draft["parts"][0]["written_by"] == "scorer" and draft["parts"][0]["written_at"]
-    assert draft["deal"] == 1 and draft["version"] == 2
+    assert (first.revision, second.revision) == (1, 2)
+    assert draft.parts[0].written_by == "scorer" and draft.parts[0].written_at
+    assert draft.deal == 1 and draft.version == 2
     with pytest.raises(Conflict):
         store.save_part(sid, 0, read_part(ANNA), revision=1, by="player")
     with pytest.raises(NotFound):
@@ -132,8 +132,8 @@ def test_concurrent_writes_to_one_part_store_exactly_one(app, sid):
     assert len(results) == 8 and len(winners) == 1
     stored = Store.open(path)
     try:
-        entry = stored.draft(sid)["parts"][1]
-        assert entry["revision"] == 1 and entry["part"]["melds"] == [f"{winners[0]}♣ {winners[0]}♦ {winners[0]}♥"]
+        entry = stored.draft(sid).parts[1]
+        assert entry.revision == 1 and entry.part["melds"] == [f"{winners[0]}♣ {winners[0]}♦ {winners[0]}♥"]
     finally:
         stored.close()
 
@@ -143,7 +143,7 @@ def test_recording_a_deal_empties_the_draft_and_closes_it(store, sid):
     token, _ = store.take_seat(sid, 0)
     store.add_deal(sid, {"players": []})
     draft = store.draft(sid)
-    assert draft["parts"] == {} and draft["deal"] == 2 and draft["seats"].keys() == {0}
+    assert draft.parts == {} and draft.deal == 2 and draft.seats.keys() == {0}
     assert store.seat_of(sid, token) == 0  # the seat stays taken
     with pytest.raises(DraftClosed) as err:
         store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)
@@ -160,18 +160,18 @@ def test_a_deal_deleted_or_undone_meanwhile_renumbers_the_draft_but_does_not_clo
     for _ in range(2):
         store.add_deal(sid, {"players": [], "redeal": True})
     opened = store.draft(sid)
-    assert (opened["deal"], opened["generation"]) == (3, 2)
+    assert (opened.deal, opened.generation) == (3, 2)
     store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=3, generation=2)
-    store.delete_deal(sid, store.list_deals(sid)[0]["id"])
+    store.delete_deal(sid, store.list_deals(sid)[0].id)
     store.undo_last(sid)
-    assert store.draft(sid)["deal"] == 1 and store.draft(sid)["generation"] == 2
-    assert store.save_part(sid, 0, read_part(ANNA), revision=1, by="player", deal=3, generation=2)["revision"] == 2
+    assert store.draft(sid).deal == 1 and store.draft(sid).generation == 2
+    assert store.save_part(sid, 0, read_part(ANNA), revision=1, by="player", deal=3, generation=2).revision == 2
     store.save_draft_end(sid, {"redeal": True}, deal=3, generation=2)
     store.add_deal(sid, {"players": [], "redeal": True})  # the draft is recorded as deal 1
     store.add_deal(sid, {"players": [], "redeal": True})
     store.add_deal(sid, {"players": [], "redeal": True})  # the next deal is numbered 4
-    store.delete_deal(sid, store.list_deals(sid)[0]["id"])  # ... and 3 again
-    assert store.draft(sid)["deal"] == 3
+    store.delete_deal(sid, store.list_deals(sid)[0].id)  # ... and 3 again
+    assert store.draft(sid).deal == 3
     with pytest.raises(DraftClosed):
         store.save_part(sid, 1, read_part(BORIS), revision=0, by="player", deal=3, generation=2)
     store.save_part(sid, 1, read_part(BORIS), revision=0, by="player", deal=3)  # by the number alone: let in
@@ -179,7 +179,7 @@ def test_a_deal_deleted_or_undone_meanwhile_renumbers_the_draft_but_does_not_clo
 
 def test_a_stale_draft_is_not_recorded(store, sid):
     store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
-    seen = store.draft(sid)["version"]
+    seen = store.draft(sid).version
     store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
     with pytest.raises(Conflict):
         store.add_deal(sid, {"players": []}, draft_version=seen)
@@ -255,14 +255,14 @@ def test_a_stranger_cannot_take_a_held_seat_and_is_told_whom_to_ask(app, store):
     assert 'id="move-code-form"' in shown and '<option value="0" selected>Anna</option>' in shown
     # nothing changed for Anna: her token, her part, her page
     assert store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ?", [sid]).fetchone() == holder
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]
+    assert store.draft(sid).parts[0].part["melds"] == ["A♠ A♥ A♦"]
     mine = text(anna.get(f"/s/{sid}/draft/0"))
     assert 'id="seat-lost"' not in mine and 'id="move-to-phone"' in mine
     # the stranger's page offers the seat back (it is refused the same way) and writes nothing
     told = text(stranger.get(f"/s/{sid}/draft/0"))
     assert 'id="take-back"' in told and 'id="move-to-phone"' not in told
     assert stranger.post(f"/s/{sid}/draft/0", data=part_data(told, melds="JK JK JK")).status_code == 403
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]
+    assert store.draft(sid).parts[0].part["melds"] == ["A♠ A♥ A♦"]
     # taking it again from its own phone changes nothing
     again = take(anna, sid, 0)
     assert again.status_code == 303 and again.location.endswith(f"/s/{sid}/draft/0")
@@ -306,7 +306,7 @@ def test_the_holder_moves_its_seat_with_a_one_time_link_and_the_first_phone_is_t
     told = text(first.get(f"/s/{sid}/draft/0"))
     assert 'id="seat-lost"' in told and "Another phone took the seat of Anna" in told
     assert first.post(f"/s/{sid}/draft/0", data=part_data(told, melds="K♠ K♥ K♦")).status_code == 403
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]  # the part stays
+    assert store.draft(sid).parts[0].part["melds"] == ["A♠ A♥ A♦"]  # the part stays
     # used: neither the link nor the code works again
     gone = second.get(path)
     assert gone.status_code == 404 and "This link no longer works" in text(gone)
@@ -356,7 +356,7 @@ def test_the_scorer_frees_a_seat_and_its_phone_is_told(app, store):
     draft_page = text(scorer.get(f"/s/{sid}/draft"))
     assert 'id="free-seat-0"' in draft_page
     response = scorer.post(f"/s/{sid}/seats/0/free", data={"csrf_token": CSRF.search(draft_page)[1]})
-    assert response.status_code == 303 and store.draft(sid)["seats"] == {}
+    assert response.status_code == 303 and store.draft(sid).seats == {}
     assert "The scorer freed the seat of Anna" in text(anna.get(f"/s/{sid}/draft/0"))
     viewer = phone(app)
     page = text(viewer.get(f"/s/{sid}"))
@@ -377,7 +377,7 @@ def test_without_the_seat_nothing_is_written_and_only_the_scorer_records(app, st
     for url in (f"/s/{sid}/draft", f"/s/{sid}/draft/discard"):
         for client, csrf in ((viewer, CSRF.search(page)[1]), (anna, CSRF.search(own)[1])):
             assert client.post(url, data={"csrf_token": csrf, "record": "1"}).status_code == 403
-    assert store.draft(sid)["parts"] == {} and store.list_deals(sid) == []
+    assert store.draft(sid).parts == {} and store.list_deals(sid) == []
     # CSRF as on every form
     assert (
         anna.post(f"/s/{sid}/draft/0", data={**part_data(page, melds="A♠ A♥ A♦"), "csrf_token": "forged"}).status_code
@@ -399,10 +399,10 @@ def test_two_phones_writing_one_part_the_later_is_refused_with_the_part_shown(ap
     assert "changed by the scorer" in page and "Q♠ Q♥ Q♦" in page  # what she typed is not lost
     assert re.search(r'id="player-melds"[^>]*>\s*K♠ K♥ K♦', page)  # the part as it is now
     assert hidden(page, "revision") == "1"
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["K♠ K♥ K♦"]
+    assert store.draft(sid).parts[0].part["melds"] == ["K♠ K♥ K♦"]
     # with the revision the refusal showed, her next write goes through
     assert anna.post(f"/s/{sid}/draft/0", data=part_data(page, melds="Q♠ Q♥ Q♦")).status_code == 200
-    assert store.draft(sid)["parts"][0]["revision"] == 2
+    assert store.draft(sid).parts[0].revision == 2
 
 
 def draft_form(page: str, **extra) -> dict:
@@ -442,12 +442,12 @@ def test_the_scorer_records_the_draft_with_one_tap_and_it_is_a_deal_like_any_oth
     again = scorer.post(f"/s/{sid}/draft", data=data)  # a double tap
     assert again.status_code == 303 and len(store.list_deals(sid)) == 1
     deal = store.list_deals(sid)[0]
-    assert deal["record"]["went_out"] == "Anna"
+    assert deal.record["went_out"] == "Anna"
     session = app.test_client().get(f"/api/v1/sessions/{sid}").get_json()
     assert session["totals"] == {"Anna": 35, "Boris": -35, "Vera": 0}
-    assert store.draft(sid)["parts"] == {}
+    assert store.draft(sid).parts == {}
     assert "Anna" in text(scorer.get(f"/s/{sid}/history"))
-    assert text(scorer.get(f"/s/{sid}/deals/{deal['id']}/edit")).count("A♠ A♥ A♦") >= 1
+    assert text(scorer.get(f"/s/{sid}/deals/{deal.id}/edit")).count("A♠ A♥ A♦") >= 1
     session_page = text(scorer.get(f"/s/{sid}"))
     undo = scorer.post(
         f"/s/{sid}/undo",
@@ -474,7 +474,7 @@ def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app,
     russian.set_cookie("lang", "ru")
     notice = re.search(r'<p id="drafted"[^>]*>(.*?)</p>', text(russian.get(f"/s/{sid}/deals/new")), re.S)[1]
     assert "В черновике этой партии уже есть части игроков Anna, Vera" in notice
-    deal_id = store.add_deal(sid, {"players": [{"name": n} for n in NAMES], "redeal": True})[0]["id"]
+    deal_id = store.add_deal(sid, {"players": [{"name": n} for n in NAMES], "redeal": True})[0].id
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/new"))  # recorded: the draft is empty
     assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))  # an edit drops nothing
     store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
@@ -534,7 +534,7 @@ def test_a_draft_with_problems_needs_record_anyway_and_a_note(app, store):
     response, _ = record_draft(scorer, sid, override="y", note="the table agreed")
     assert response.status_code == 303
     deal = store.list_deals(sid)[0]
-    assert deal["override"] and deal["note"] == "the table agreed"
+    assert deal.override and deal.note == "the table agreed"
 
 
 def test_a_part_written_after_its_deal_was_recorded_is_refused_clearly(app, store):
@@ -549,7 +549,7 @@ def test_a_part_written_after_its_deal_was_recorded_is_refused_clearly(app, stor
     assert late.status_code == 409
     assert "Deal 1 has already been recorded" in page and "K♠ K♥ K♦" in page
     assert hidden(page, "deal") == "2" and hidden(page, "revision") == "0"
-    assert store.draft(sid)["parts"] == {} and len(store.list_deals(sid)) == 1
+    assert store.draft(sid).parts == {} and len(store.list_deals(sid)) == 1
 
 
 def test_the_draft_live_answer_is_an_etag_and_304_until_a_part_or_seat_changes(app, store):
@@ -599,8 +599,8 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
     ):  # hidden numbers
         shown = text(anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}))
         assert shown.count("The form is damaged; reload it.") == 1, bad
-    assert store.draft(sid)["parts"] == {}
-    assert take(anna, sid, 9).status_code == 303 and store.draft(sid)["seats"].keys() == {0}
+    assert store.draft(sid).parts == {}
+    assert take(anna, sid, 9).status_code == 303 and store.draft(sid).seats.keys() == {0}
 
 
 # -- the API -----------------------------------------------------------------------------------
@@ -658,7 +658,7 @@ def _bearer(token):
 def _seat_state(store, sid):
     """(holder hash, part) of seat 0: what a refused request must leave as it was."""
     holder = store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ? AND seat = 0", [sid]).fetchone()
-    return holder, store.draft(sid)["parts"].get(0)
+    return holder, store.draft(sid).parts.get(0)
 
 
 def test_the_api_refuses_a_stranger_a_held_seat_and_nothing_changes_for_its_phone(client, store):
@@ -670,7 +670,7 @@ def test_the_api_refuses_a_stranger_a_held_seat_and_nothing_changes_for_its_phon
     )
     assert written.status_code == 200
     before = _seat_state(store, sid)
-    version = store.draft(sid)["version"]
+    version = store.draft(sid).version
     for headers, body in (({}, None), (_bearer("not-a-token"), None), ({}, {}), ({}, {"move_code": None})):
         refused = client.post(f"/api/v1/sessions/{sid}/seats/0", headers=headers, json=body)
         assert refused.status_code == 409
@@ -679,7 +679,7 @@ def test_the_api_refuses_a_stranger_a_held_seat_and_nothing_changes_for_its_phon
             "or ask Anna’s phone for its move code.",
             "code": "seat_held",
         }
-    assert _seat_state(store, sid) == before and store.draft(sid)["version"] == version
+    assert _seat_state(store, sid) == before and store.draft(sid).version == version
     again = client.put(
         f"/api/v1/sessions/{sid}/draft/parts/0",
         json={"revision": 1, "melds": ["K♠ K♥ K♦"]},
@@ -689,7 +689,7 @@ def test_the_api_refuses_a_stranger_a_held_seat_and_nothing_changes_for_its_phon
     # her own phone taking it again: the same token, nothing taken over, nothing changed
     same = client.post(f"/api/v1/sessions/{sid}/seats/0", headers=_bearer(anna["seat_token"])).get_json()
     assert same == {"seat": 0, "player": "Anna", "seat_token": anna["seat_token"], "took_over": False}
-    assert store.draft(sid)["version"] == version + 1  # the part written, not the seat taken again
+    assert store.draft(sid).version == version + 1  # the part written, not the seat taken again
     # a free seat is anyone's, as before; in Russian the refusal is Russian
     assert client.post(f"/api/v1/sessions/{sid}/seats/1").status_code == 200
     russian = client.post(f"/api/v1/sessions/{sid}/seats/0", headers={"Accept-Language": "ru"})
@@ -703,7 +703,7 @@ def test_the_api_scorer_takes_a_held_seat_over(client, store):
     moved = client.post(f"/api/v1/sessions/{sid}/seats/0", headers=_bearer(token)).get_json()
     assert moved["took_over"] is True and moved["seat_token"] not in (anna, token)
     assert store.seat_of(sid, anna) is None and store.seat_of(sid, moved["seat_token"]) == 0
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]  # the part stays
+    assert store.draft(sid).parts[0].part["melds"] == ["A♠ A♥ A♦"]  # the part stays
 
 
 def test_a_move_code_works_once_for_its_seat_and_time_only(client, store):
@@ -851,7 +851,7 @@ def test_the_scorer_discards_the_draft_and_the_seats_stay(app, store):
     response = scorer.post(f"/s/{sid}/draft/discard", data={"csrf_token": CSRF.search(page)[1]})
     assert response.status_code == 303
     draft = store.draft(sid)
-    assert draft["parts"] == {} and draft["seats"].keys() == {0} and store.list_deals(sid) == []
+    assert draft.parts == {} and draft.seats.keys() == {0} and store.list_deals(sid) == []
     assert 'data-state="waiting"' in text(scorer.get(f"/s/{sid}/draft"))
 
 
@@ -880,20 +880,20 @@ def test_a_part_written_after_a_discard_is_not_overwritten_by_a_phone_holding_th
     """Anna saved revision 1; the scorer discards the draft and writes her part himself. Her phone, still
     at revision 1, is refused (the new part numbers on from the thrown one), not silently let through."""
     session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
-    sid = session["id"]
-    assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=1)["revision"] == 1
+    sid = session.id
+    assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=1).revision == 1
     store.discard_draft(sid)
     rewritten = store.save_part(sid, 0, {"melds": ["2♥ 3♥ 4♥"]}, revision=0, by="scorer", deal=1)
-    assert rewritten["revision"] == 2
+    assert rewritten.revision == 2
     with pytest.raises(Conflict):
         store.save_part(sid, 0, {"melds": ["K♠ K♥ K♦"]}, revision=1, by="player", deal=1)
     # removed by its writer and written again: the same
     store.save_part(sid, 1, {"melds": ["5♦ 6♦ 7♦"]}, revision=0, by="player", deal=1)
     store.save_part(sid, 1, None, revision=1, by="scorer", deal=1)
-    assert store.save_part(sid, 1, {"melds": ["5♣ 6♣ 7♣"]}, revision=0, by="scorer", deal=1)["revision"] == 2
+    assert store.save_part(sid, 1, {"melds": ["5♣ 6♣ 7♣"]}, revision=0, by="scorer", deal=1).revision == 2
     # recording the deal starts the next one's parts from 1 again
     store.add_deal(sid, {"players": [{"name": "Anna"}, {"name": "Boris"}], "redeal": True})
-    assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=2)["revision"] == 1
+    assert store.save_part(sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="player", deal=2).revision == 1
 
 
 def test_a_part_page_and_the_draft_page_go_on_after_an_earlier_deal_is_deleted(app, store):
@@ -908,12 +908,12 @@ def test_a_part_page_and_the_draft_page_go_on_after_an_earlier_deal_is_deleted(a
     page = text(anna.get(f"/s/{sid}/draft/0"))
     scorer = scorer_phone(app, sid, token)
     draft_page = text(scorer.get(f"/s/{sid}/draft"))
-    store.delete_deal(sid, store.list_deals(sid)[0]["id"])
+    store.delete_deal(sid, store.list_deals(sid)[0].id)
     saved = anna.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦"))
     assert saved.status_code == 200 and "has already been recorded" not in text(saved)
-    assert store.draft(sid)["parts"][0]["part"]["melds"] == ["A♠ A♥ A♦"]
+    assert store.draft(sid).parts[0].part["melds"] == ["A♠ A♥ A♦"]
     form = {name: hidden(draft_page, name) for name in ("csrf_token", "version", "deal", "draft", "form_key")}
-    form["version"] = str(store.draft(sid)["version"])  # the page as it is after Anna's save (live refresh)
+    form["version"] = str(store.draft(sid).version)  # the page as it is after Anna's save (live refresh)
     recorded = scorer.post(f"/s/{sid}/draft", data={**form, "went_out": "auto", "redeal": "y", "record": "1"})
     assert recorded.status_code == 303, text(recorded)
     assert len(store.list_deals(sid)) == 2
@@ -939,7 +939,7 @@ def test_the_api_names_the_draft_and_a_write_naming_it_survives_an_earlier_deal_
         )
     draft = client.get(f"/api/v1/sessions/{sid}/draft").get_json()
     assert (draft["deal"], draft["draft"]) == (3, 2)
-    store.delete_deal(sid, store.list_deals(sid)[0]["id"])
+    store.delete_deal(sid, store.list_deals(sid)[0].id)
     url = f"/api/v1/sessions/{sid}/draft/parts/0"
     body = {"revision": 0, "deal": 3, "draft": 2, "melds": ["A♠ A♥ A♦"]}
     assert client.put(url, json=body, headers=auth).status_code == 200  # by the number alone: 409

@@ -166,7 +166,7 @@ def test_a_new_scorer_link_stops_the_old_token_and_every_cookie_made_from_it(cli
         api.post(f"/api/v1/sessions/{sid}/deals", json=body, headers={"Authorization": f"Bearer {new}"}).status_code
         == 201
     )
-    assert [h["action"] for h in store.history(sid)].count("token") == 1
+    assert [h.action for h in store.history(sid)].count("token") == 1
     viewer = phone(app)
     page = text(viewer.get(f"/s/{sid}"))
     assert viewer.post(f"/s/{sid}/token", data={"csrf_token": hidden(page, "csrf_token")}).status_code == 403
@@ -188,7 +188,7 @@ def test_a_new_token_replaces_only_the_token_it_was_asked_with(store):
     """Two requests made with one token at the same moment: one replaces it, the other is told its token has
     stopped (before, both wrote and one phone kept a dead cookie). The same form sent twice gets one token."""
     session, old = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
-    sid = session["id"]
+    sid = session.id
     first = store.new_token(sid, old)
     assert first and store.new_token(sid, old) is None and store.check_token(sid, first)
     key = "form-" + "k" * 22
@@ -196,7 +196,7 @@ def test_a_new_token_replaces_only_the_token_it_was_asked_with(store):
     assert second and store.new_token(sid, first, key) == second  # a double tap of one form
     assert store.new_token(sid, first, "form-" + "x" * 22) is None  # another form made with the old token
     assert store.check_token(sid, second) and not store.check_token(sid, first)
-    assert [h["action"] for h in store.history(sid)].count("token") == 2
+    assert [h.action for h in store.history(sid)].count("token") == 2
 
 
 def test_a_double_tap_on_new_scorer_link_keeps_this_phone_the_scorer(client):

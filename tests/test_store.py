@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import inspect
 import sqlite3
@@ -86,7 +87,7 @@ def test_open_applies_migrations_once(db_path):
         assert migrations.pending(second.db) == []
         assert count(second, "_sqlite_migrations") == 11
         # The tables were not recreated: the session written before re-opening is there.
-        assert second.get_session(created["id"]) == created
+        assert second.get_session(created.id) == created
     finally:
         second.close()
 
@@ -114,7 +115,7 @@ def test_memory_database_works_without_wal():
     try:
         assert mem.db.journal_mode == "memory"
         created, _ = mem.create_session("kunken", {}, PLAYERS, None)
-        assert mem.get_session(created["id"])["players"] == PLAYERS
+        assert mem.get_session(created.id).players == PLAYERS
     finally:
         mem.close()
 
@@ -124,38 +125,38 @@ def test_memory_database_works_without_wal():
 
 def test_create_session_returns_decoded_fields(store):
     created, token = store.create_session("ordered-rummy", RULES, PLAYERS, {"points": 50})
-    assert created == store.get_session(created["id"])
-    assert created["game"] == "ordered-rummy"
-    assert created["rules"] == RULES
-    assert created["players"] == PLAYERS
-    assert created["target"] == {"points": 50}
-    assert created["ended_at"] is None
-    assert created["version"] == 1
-    assert created["created_at"].endswith("+00:00")
+    assert created == store.get_session(created.id)
+    assert created.game == "ordered-rummy"
+    assert created.rules == RULES
+    assert created.players == PLAYERS
+    assert created.target == {"points": 50}
+    assert created.ended_at is None
+    assert created.version == 1
+    assert created.created_at.endswith("+00:00")
     # token_urlsafe(n) gives ceil(n * 4 / 3) characters of 6 bits each: >= 128 bits.
-    assert len(created["id"]) * 6 >= 128 and len(token) * 6 >= 128
-    assert created["id"] != token
+    assert len(created.id) * 6 >= 128 and len(token) * 6 >= 128
+    assert created.id != token
 
 
 def test_token_is_stored_only_as_its_hash(store):
     created, token = store.create_session("kunken", RULES, PLAYERS, None)
     rows = store.db.execute("SELECT * FROM sessions").fetchall()
     assert all(token not in str(value) for row in rows for value in row)
-    stored = store.db.execute("SELECT token_hash FROM sessions WHERE id = ?", [created["id"]]).fetchone()[0]
+    stored = store.db.execute("SELECT token_hash FROM sessions WHERE id = ?", [created.id]).fetchone()[0]
     assert stored == hashlib.sha256(token.encode()).hexdigest()
-    assert "token_hash" not in created
+    assert "token_hash" not in dataclasses.asdict(created)
 
 
 def test_check_token(store):
     created, token = store.create_session("kunken", RULES, PLAYERS, None)
     other, other_token = store.create_session("kunken", RULES, PLAYERS, None)
-    assert store.check_token(created["id"], token) is True
-    assert store.check_token(created["id"], other_token) is False
-    assert store.check_token(created["id"], token[:-1]) is False
-    assert store.check_token(created["id"], None) is False
-    assert store.check_token(created["id"], "") is False
+    assert store.check_token(created.id, token) is True
+    assert store.check_token(created.id, other_token) is False
+    assert store.check_token(created.id, token[:-1]) is False
+    assert store.check_token(created.id, None) is False
+    assert store.check_token(created.id, "") is False
     assert store.check_token("no-such-session", token) is False
-    assert store.check_token(other["id"], other_token) is True
+    assert store.check_token(other.id, other_token) is True
 
 
 def test_unknown_session_raises_not_found(store):
@@ -171,52 +172,52 @@ def test_unknown_session_raises_not_found(store):
 
 
 def test_recent_sessions_newest_first(store):
-    ids = [store.create_session("kunken", {}, PLAYERS, None)[0]["id"] for _ in range(4)]
-    assert [s["id"] for s in store.recent_sessions()] == ids[::-1]
-    assert [s["id"] for s in store.recent_sessions(limit=2)] == ids[:1:-1]
+    ids = [store.create_session("kunken", {}, PLAYERS, None)[0].id for _ in range(4)]
+    assert [s.id for s in store.recent_sessions()] == ids[::-1]
+    assert [s.id for s in store.recent_sessions(limit=2)] == ids[:1:-1]
 
 
 def test_version_bumps_on_every_change(store, session):
-    sid = session["id"]
+    sid = session.id
     assert store.version(sid) == 1
     deal, _ = store.add_deal(sid, deal_record(1))
     assert store.version(sid) == 2
-    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
+    store.update_deal(sid, deal.id, deal_record(2), override=False, note=None, expected_revision=1)
     assert store.version(sid) == 3
-    store.delete_deal(sid, deal["id"])
+    store.delete_deal(sid, deal.id)
     assert store.version(sid) == 4
     store.end_session(sid)
     assert store.version(sid) == 5
-    assert store.get_session(sid)["version"] == 5
+    assert store.get_session(sid).version == 5
 
 
 # -- adding deals, idempotency, versions ----------------------------------------------
 
 
 def test_add_deal_returns_numbered_deal_and_history(store, session):
-    sid = session["id"]
+    sid = session.id
     first, created = store.add_deal(sid, deal_record(1))
     second, _ = store.add_deal(sid, deal_record(2), override=True, note="the table agreed")
     assert created is True
-    assert (first["number"], second["number"]) == (1, 2)
-    assert second["override"] is True and second["note"] == "the table agreed"
-    assert second["revision"] == 1
+    assert (first.number, second.number) == (1, 2)
+    assert second.override is True and second.note == "the table agreed"
+    assert second.revision == 1
     assert store.list_deals(sid) == [first, second]
-    assert store.get_deal(sid, second["id"]) == second
+    assert store.get_deal(sid, second.id) == second
     [latest, earliest] = store.history(sid)
-    assert latest["action"] == "record" and latest["deal_id"] == second["id"]
-    assert latest["detail"]["after"]["record"] == deal_record(2)
-    assert earliest["deal_id"] == first["id"]
+    assert latest.action == "record" and latest.deal_id == second.id
+    assert latest.detail["after"]["record"] == deal_record(2)
+    assert earliest.deal_id == first.id
 
 
 def test_add_deal_rejects_non_object_record(store, session):
     with pytest.raises(TypeError):
-        store.add_deal(session["id"], ["not", "an", "object"])
+        store.add_deal(session.id, ["not", "an", "object"])
     assert count(store, "deals") == 0
 
 
 def test_idempotent_add_deal_stores_one_deal(store, session):
-    sid = session["id"]
+    sid = session.id
     first, created_first = store.add_deal(sid, deal_record(1), idempotency_key="tap-1")
     again, created_again = store.add_deal(sid, deal_record(1), idempotency_key="tap-1")
     assert created_first is True and created_again is False
@@ -227,32 +228,32 @@ def test_idempotent_add_deal_stores_one_deal(store, session):
 
 
 def test_idempotent_retry_replays_despite_changed_version(store, session):
-    sid = session["id"]
+    sid = session.id
     seen = store.version(sid)
     first, _ = store.add_deal(sid, deal_record(1), idempotency_key="k", expected_version=seen)
     # The retry carries the version the phone saw before its first attempt succeeded.
     again, created = store.add_deal(sid, deal_record(1), idempotency_key="k", expected_version=seen)
-    assert created is False and again["id"] == first["id"]
+    assert created is False and again.id == first.id
     assert count(store, "deals") == 1
 
 
 def test_idempotent_retry_returns_deleted_deal(store, session):
-    sid = session["id"]
+    sid = session.id
     first, _ = store.add_deal(sid, deal_record(1), idempotency_key="k")
-    store.delete_deal(sid, first["id"])
+    store.delete_deal(sid, first.id)
     again, created = store.add_deal(sid, deal_record(1), idempotency_key="k")
-    assert created is False and again["id"] == first["id"]
-    assert again["number"] is None  # no longer among the live deals
+    assert created is False and again.id == first.id
+    assert again.number is None  # no longer among the live deals
     assert count(store, "deals") == 1
     assert store.list_deals(sid) == []
 
 
 def test_a_key_first_sent_with_one_request_refuses_another(store, session):
     """The API keeps a digest of what a key came with; a page's form key (no digest) is never compared."""
-    sid = session["id"]
+    sid = session.id
     first, _ = store.add_deal(sid, deal_record(1), idempotency_key="api", request="digest-a")
     again, created = store.add_deal(sid, deal_record(1), idempotency_key="api", request="digest-a")
-    assert created is False and again["id"] == first["id"]
+    assert created is False and again.id == first.id
     with pytest.raises(store_module.KeyReused):
         store.add_deal(sid, deal_record(2), idempotency_key="api", request="digest-b")
     store.save_response(sid, "api", 201, {"number": 1}, "digest-a")
@@ -260,14 +261,14 @@ def test_a_key_first_sent_with_one_request_refuses_another(store, session):
     with pytest.raises(store_module.KeyReused):
         store.stored_response(sid, "api", "digest-b")
     form, _ = store.add_deal(sid, deal_record(3), idempotency_key="form-key")  # a page's key: no digest
-    assert store.add_deal(sid, deal_record(3), idempotency_key="form-key", request="any")[0]["id"] == form["id"]
+    assert store.add_deal(sid, deal_record(3), idempotency_key="form-key", request="any")[0].id == form.id
     assert count(store, "deals") == 2
 
 
 def test_a_key_kept_from_before_requests_were_remembered_is_never_pinned_to_a_retry(store, session):
     """A key stored before m010 has no digest: a retry saving its answer later must not make the retry's body
     the key's (the original body would then be refused)."""
-    sid = session["id"]
+    sid = session.id
     store.add_deal(sid, deal_record(1), idempotency_key="old")  # as before the upgrade: no digest
     store.save_response(sid, "old", 201, {"number": 1}, "retry-digest")
     assert store.stored_response(sid, "old", "original-digest") == (201, {"number": 1})
@@ -276,13 +277,13 @@ def test_a_key_kept_from_before_requests_were_remembered_is_never_pinned_to_a_re
 
 def test_idempotency_keys_are_per_session(store, session):
     other, _ = store.create_session("kunken", {}, PLAYERS, None)
-    a, created_a = store.add_deal(session["id"], deal_record(1), idempotency_key="same")
-    b, created_b = store.add_deal(other["id"], deal_record(2), idempotency_key="same")
-    assert created_a and created_b and a["id"] != b["id"]
+    a, created_a = store.add_deal(session.id, deal_record(1), idempotency_key="same")
+    b, created_b = store.add_deal(other.id, deal_record(2), idempotency_key="same")
+    assert created_a and created_b and a.id != b.id
 
 
 def test_saved_response_replays(store, session):
-    sid = session["id"]
+    sid = session.id
     assert store.stored_response(sid, "k") is None
     deal, _ = store.add_deal(sid, deal_record(1), idempotency_key="k")
     assert store.stored_response(sid, "k") is None  # stored, response not saved yet
@@ -291,11 +292,11 @@ def test_saved_response_replays(store, session):
     assert store.stored_response(sid, "k") == (201, body)
     assert store.stored_response(sid, "other") is None
     other, _ = store.create_session("kunken", {}, PLAYERS, None)
-    assert store.stored_response(other["id"], "k") is None
+    assert store.stored_response(other.id, "k") is None
 
 
 def test_saved_response_without_deal_then_claimed(store, session):
-    sid = session["id"]
+    sid = session.id
     store.save_response(sid, "k", 422, {"error": "bad deal", "problems": []})
     assert store.stored_response(sid, "k") == (422, {"error": "bad deal", "problems": []})
     deal, created = store.add_deal(sid, deal_record(1), idempotency_key="k")
@@ -305,7 +306,7 @@ def test_saved_response_without_deal_then_claimed(store, session):
 
 
 def test_expected_version_conflict_leaves_data_unchanged(store, session):
-    sid = session["id"]
+    sid = session.id
     store.add_deal(sid, deal_record(1))
     before = (store.list_deals(sid), store.history(sid), store.version(sid))
     with pytest.raises(Conflict, match="another device"):
@@ -313,117 +314,117 @@ def test_expected_version_conflict_leaves_data_unchanged(store, session):
     assert (store.list_deals(sid), store.history(sid), store.version(sid)) == before
     assert count(store, "idempotency") == 0
     deal, created = store.add_deal(sid, deal_record(2), expected_version=before[2])
-    assert created and deal["number"] == 2
+    assert created and deal.number == 2
 
 
 # -- editing, deleting, undoing -------------------------------------------------------
 
 
 def test_update_deal_bumps_revision_and_logs_before_after(store, session):
-    sid = session["id"]
+    sid = session.id
     deal, _ = store.add_deal(sid, deal_record(1))
-    updated = store.update_deal(sid, deal["id"], deal_record(9), override=True, note="recount", expected_revision=1)
-    assert updated["revision"] == 2
-    assert updated["record"] == deal_record(9)
-    assert (updated["override"], updated["note"]) == (True, "recount")
-    assert store.get_deal(sid, deal["id"]) == updated
+    updated = store.update_deal(sid, deal.id, deal_record(9), override=True, note="recount", expected_revision=1)
+    assert updated.revision == 2
+    assert updated.record == deal_record(9)
+    assert (updated.override, updated.note) == (True, "recount")
+    assert store.get_deal(sid, deal.id) == updated
     edit = store.history(sid)[0]
-    assert edit["action"] == "edit"
-    assert edit["detail"]["before"]["record"] == deal_record(1)
-    assert edit["detail"]["after"]["record"] == deal_record(9)
+    assert edit.action == "edit"
+    assert edit.detail["before"]["record"] == deal_record(1)
+    assert edit.detail["after"]["record"] == deal_record(9)
 
 
 def test_update_with_stale_revision_conflicts(store, session):
-    sid = session["id"]
+    sid = session.id
     deal, _ = store.add_deal(sid, deal_record(1))
-    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
+    store.update_deal(sid, deal.id, deal_record(2), override=False, note=None, expected_revision=1)
     version = store.version(sid)
     with pytest.raises(Conflict) as raised:
-        store.update_deal(sid, deal["id"], deal_record(3), override=True, note="mine", expected_revision=1)
+        store.update_deal(sid, deal.id, deal_record(3), override=True, note="mine", expected_revision=1)
     assert "revision 2, you edited revision 1" in str(raised.value)
-    current = store.get_deal(sid, deal["id"])
-    assert current["record"] == deal_record(2)
-    assert (current["revision"], current["override"], current["note"]) == (2, False, None)
+    current = store.get_deal(sid, deal.id)
+    assert current.record == deal_record(2)
+    assert (current.revision, current.override, current.note) == (2, False, None)
     assert store.version(sid) == version
 
 
 def test_update_of_deleted_deal_conflicts(store, session):
-    sid = session["id"]
+    sid = session.id
     deal, _ = store.add_deal(sid, deal_record(1))
-    store.delete_deal(sid, deal["id"])
+    store.delete_deal(sid, deal.id)
     with pytest.raises(Conflict, match="deleted"):
-        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
+        store.update_deal(sid, deal.id, deal_record(2), override=False, note=None, expected_revision=1)
 
 
 def test_deal_of_another_session_is_not_found(store, session):
     other, _ = store.create_session("kunken", {}, PLAYERS, None)
-    deal, _ = store.add_deal(other["id"], deal_record(1))
+    deal, _ = store.add_deal(other.id, deal_record(1))
     with pytest.raises(NotFound):
-        store.get_deal(session["id"], deal["id"])
+        store.get_deal(session.id, deal.id)
     with pytest.raises(NotFound):
-        store.update_deal(session["id"], deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
+        store.update_deal(session.id, deal.id, deal_record(2), override=False, note=None, expected_revision=1)
     with pytest.raises(NotFound):
-        store.delete_deal(session["id"], deal["id"])
-    assert store.get_deal(other["id"], deal["id"])["record"] == deal_record(1)
+        store.delete_deal(session.id, deal.id)
+    assert store.get_deal(other.id, deal.id).record == deal_record(1)
 
 
 def test_store_treats_a_huge_deal_id_as_not_found(store):
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
     with pytest.raises(NotFound):
-        store.get_deal(session["id"], 2**70)
+        store.get_deal(session.id, 2**70)
     with pytest.raises(NotFound):
-        store.delete_deal(session["id"], -(2**70))
+        store.delete_deal(session.id, -(2**70))
 
 
 def test_delete_and_undo_renumber_live_deals(store, session):
-    sid = session["id"]
+    sid = session.id
     deals = [store.add_deal(sid, deal_record(n))[0] for n in range(1, 5)]
-    store.delete_deal(sid, deals[1]["id"], expected_revision=1)
+    store.delete_deal(sid, deals[1].id, expected_revision=1)
     live = store.list_deals(sid)
-    assert [d["id"] for d in live] == [deals[0]["id"], deals[2]["id"], deals[3]["id"]]
-    assert [d["number"] for d in live] == [1, 2, 3]
-    assert [d["seq"] for d in live] == [1, 3, 4]
-    assert store.get_deal(sid, deals[3]["id"])["number"] == 3
+    assert [d.id for d in live] == [deals[0].id, deals[2].id, deals[3].id]
+    assert [d.number for d in live] == [1, 2, 3]
+    assert [d.seq for d in live] == [1, 3, 4]
+    assert store.get_deal(sid, deals[3].id).number == 3
     with pytest.raises(NotFound):
-        store.get_deal(sid, deals[1]["id"])
+        store.get_deal(sid, deals[1].id)
 
     undone = store.undo_last(sid)
-    assert undone["id"] == deals[3]["id"] and undone["number"] == 3
-    assert [d["number"] for d in store.list_deals(sid)] == [1, 2]
+    assert undone.id == deals[3].id and undone.number == 3
+    assert [d.number for d in store.list_deals(sid)] == [1, 2]
 
     added, _ = store.add_deal(sid, deal_record(5))
-    assert (added["number"], added["seq"]) == (3, 5)
+    assert (added.number, added.seq) == (3, 5)
 
     # Soft deletes: the rows remain, and the history tells what happened.
     assert count(store, "deals", "deleted_at IS NOT NULL") == 2
-    actions = [h["action"] for h in store.history(sid)]
+    actions = [h.action for h in store.history(sid)]
     assert actions == ["record", "undo", "delete"] + ["record"] * 4
     undo_entry = store.history(sid)[1]
-    assert undo_entry["deal_id"] == deals[3]["id"]
-    assert undo_entry["detail"]["before"]["record"] == deal_record(4)
+    assert undo_entry.deal_id == deals[3].id
+    assert undo_entry.detail["before"]["record"] == deal_record(4)
 
 
 def test_repeated_delete_does_nothing(store, session):
-    sid = session["id"]
+    sid = session.id
     deal, _ = store.add_deal(sid, deal_record(1))
-    store.delete_deal(sid, deal["id"])
+    store.delete_deal(sid, deal.id)
     version = store.version(sid)
-    store.delete_deal(sid, deal["id"], expected_revision=1)
+    store.delete_deal(sid, deal.id, expected_revision=1)
     assert store.version(sid) == version
-    assert [h["action"] for h in store.history(sid)] == ["delete", "record"]
+    assert [h.action for h in store.history(sid)] == ["delete", "record"]
 
 
 def test_delete_with_stale_revision_conflicts(store, session):
-    sid = session["id"]
+    sid = session.id
     deal, _ = store.add_deal(sid, deal_record(1))
-    store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
+    store.update_deal(sid, deal.id, deal_record(2), override=False, note=None, expected_revision=1)
     with pytest.raises(Conflict):
-        store.delete_deal(sid, deal["id"], expected_revision=1)
-    assert [d["id"] for d in store.list_deals(sid)] == [deal["id"]]
+        store.delete_deal(sid, deal.id, expected_revision=1)
+    assert [d.id for d in store.list_deals(sid)] == [deal.id]
 
 
 def test_undo_with_nothing_to_undo_and_stale_version(store, session):
-    sid = session["id"]
+    sid = session.id
     assert store.undo_last(sid) is None
     assert store.version(sid) == 1 and store.history(sid) == []
     store.add_deal(sid, deal_record(1))
@@ -440,29 +441,29 @@ def test_undo_with_nothing_to_undo_and_stale_version(store, session):
 
 
 def test_ended_session_rejects_writes_but_reads_work(store, session):
-    sid = session["id"]
+    sid = session.id
     deal, _ = store.add_deal(sid, deal_record(1), idempotency_key="k")
     ended = store.end_session(sid)
-    assert ended["ended_at"] is not None
+    assert ended.ended_at is not None
     with pytest.raises(SessionEnded):
         store.add_deal(sid, deal_record(2))
     with pytest.raises(SessionEnded):
-        store.update_deal(sid, deal["id"], deal_record(2), override=False, note=None, expected_revision=1)
+        store.update_deal(sid, deal.id, deal_record(2), override=False, note=None, expected_revision=1)
     with pytest.raises(SessionEnded):
-        store.delete_deal(sid, deal["id"])
+        store.delete_deal(sid, deal.id)
     with pytest.raises(SessionEnded):
         store.undo_last(sid)
-    assert store.get_session(sid)["ended_at"] == ended["ended_at"]
-    assert [d["record"] for d in store.list_deals(sid)] == [deal_record(1)]
-    assert store.get_deal(sid, deal["id"])["revision"] == 1
+    assert store.get_session(sid).ended_at == ended.ended_at
+    assert [d.record for d in store.list_deals(sid)] == [deal_record(1)]
+    assert store.get_deal(sid, deal.id).revision == 1
     # A retry of a request that succeeded before the end still gets its answer.
     assert store.add_deal(sid, deal_record(1), idempotency_key="k") == (deal, False)
 
     version = store.version(sid)
     store.end_session(sid)  # ending twice is harmless
     assert store.version(sid) == version
-    assert store.get_session(sid)["ended_at"] == ended["ended_at"]
-    assert [h["action"] for h in store.history(sid)] == ["end", "record"]
+    assert store.get_session(sid).ended_at == ended.ended_at
+    assert [h.action for h in store.history(sid)] == ["end", "record"]
 
 
 # -- import and statistics ------------------------------------------------------------
@@ -475,15 +476,13 @@ def test_import_session_stores_everything(store):
         {"record": {"redeal": True}, "override": False, "note": None},
     ]
     created, token = store.import_session("kunken", RULES, PLAYERS, None, deals)
-    assert store.check_token(created["id"], token)
-    assert created["version"] == 1 and created["players"] == PLAYERS
-    listed = store.list_deals(created["id"])
-    assert [(d["record"], d["override"], d["note"]) for d in listed] == [
-        (d["record"], d["override"], d["note"]) for d in deals
-    ]
-    assert [d["number"] for d in listed] == [1, 2, 3]
-    [entry] = store.history(created["id"])
-    assert entry["action"] == "import" and entry["detail"] == {"deals": 3}
+    assert store.check_token(created.id, token)
+    assert created.version == 1 and created.players == PLAYERS
+    listed = store.list_deals(created.id)
+    assert [(d.record, d.override, d.note) for d in listed] == [(d["record"], d["override"], d["note"]) for d in deals]
+    assert [d.number for d in listed] == [1, 2, 3]
+    [entry] = store.history(created.id)
+    assert entry.action == "import" and entry.detail == {"deals": 3}
 
 
 def test_import_is_atomic(store):
@@ -500,22 +499,22 @@ def test_import_is_atomic(store):
     assert not store.db.conn.in_transaction
     # The store is still usable afterwards.
     created, _ = store.import_session("kunken", RULES, PLAYERS, None, deals[:2])
-    assert len(store.list_deals(created["id"])) == 2
+    assert len(store.list_deals(created.id)) == 2
 
 
 def test_all_sessions_with_deals_lists_live_deals(store):
     first, _ = store.create_session("kunken", {}, PLAYERS, None)
     empty, _ = store.create_session("kunken", {}, ["Ola", "Per"], None)
-    a, _ = store.add_deal(first["id"], deal_record(1))
-    b, _ = store.add_deal(first["id"], deal_record(2))
-    c, _ = store.add_deal(first["id"], deal_record(3))
-    store.delete_deal(first["id"], b["id"])
+    a, _ = store.add_deal(first.id, deal_record(1))
+    b, _ = store.add_deal(first.id, deal_record(2))
+    c, _ = store.add_deal(first.id, deal_record(3))
+    store.delete_deal(first.id, b.id)
     result = list(store.all_sessions_with_deals())
-    assert [(s["id"], [d["id"] for d in ds]) for s, ds in result] == [
-        (first["id"], [a["id"], c["id"]]),
-        (empty["id"], []),
+    assert [(s.id, [d.id for d in ds]) for s, ds in result] == [
+        (first.id, [a.id, c.id]),
+        (empty.id, []),
     ]
-    assert result[0][1] == store.list_deals(first["id"])
+    assert result[0][1] == store.list_deals(first.id)
 
 
 # -- concurrency ----------------------------------------------------------------------
@@ -548,7 +547,7 @@ def run_in_threads(db_path, rounds, step, threads=2):
 
 
 def test_concurrent_retries_with_same_key_store_one_deal(store, session, db_path):
-    sid = session["id"]
+    sid = session.id
     rounds = 25
 
     def retry(own, _index, barrier, n):
@@ -557,7 +556,7 @@ def test_concurrent_retries_with_same_key_store_one_deal(store, session, db_path
 
     first, second = run_in_threads(db_path, rounds, retry)
     for (deal_a, created_a), (deal_b, created_b) in zip(first, second, strict=False):
-        assert deal_a["id"] == deal_b["id"]
+        assert deal_a.id == deal_b.id
         assert sorted([created_a, created_b]) == [False, True]
     assert count(store, "deals") == rounds
     assert count(store, "idempotency") == rounds
@@ -565,7 +564,7 @@ def test_concurrent_retries_with_same_key_store_one_deal(store, session, db_path
 
 
 def test_concurrent_writes_with_same_version_one_wins(store, session, db_path):
-    sid = session["id"]
+    sid = session.id
     rounds = 10
 
     def write(own, index, barrier, _n):
@@ -602,24 +601,24 @@ records = st.dictionaries(unicode_text, json_values, max_size=6)
 @given(record=records, note=st.none() | unicode_text, override=st.booleans())
 def test_records_round_trip(store, record, note, override):
     created, _ = store.create_session("kunken", {"name": "Kunken ♠"}, PLAYERS, None)
-    stored, _ = store.add_deal(created["id"], record, override=override, note=note)
-    [listed] = store.list_deals(created["id"])
-    assert listed["record"] == record
-    assert repr(listed["record"]) == repr(record)  # same key order, same int/float types
-    assert (listed["note"], listed["override"]) == (note, override)
+    stored, _ = store.add_deal(created.id, record, override=override, note=note)
+    [listed] = store.list_deals(created.id)
+    assert listed.record == record
+    assert repr(listed.record) == repr(record)  # same key order, same int/float types
+    assert (listed.note, listed.override) == (note, override)
     assert listed == stored
 
 
 def test_lone_surrogate_from_json_input_round_trips(store, session):
     # json.loads('"\\ud800"') yields a lone surrogate, which UTF-8 cannot store as is.
     record = {"name": "\ud800", "hand": "K♣ JK"}
-    store.add_deal(session["id"], record)
-    assert store.list_deals(session["id"])[0]["record"] == record
+    store.add_deal(session.id, record)
+    assert store.list_deals(session.id)[0].record == record
 
 
 def test_nan_is_not_stored(store, session):
     with pytest.raises(ValueError):
-        store.add_deal(session["id"], {"score": float("nan")})
+        store.add_deal(session.id, {"score": float("nan")})
     assert count(store, "deals") == 0
 
 
@@ -667,10 +666,10 @@ def test_a_database_from_the_first_release_is_upgraded_without_losing_data(db_pa
     store = Store.open(db_path)
     try:
         assert "creation_keys" in store.db.table_names()
-        assert store.get_session("old-session")["players"] == ["A", "B"]
+        assert store.get_session("old-session").players == ["A", "B"]
         session, token = store.create_session("kunken", RULES, PLAYERS, None, idempotency_key="k" * 22)
         again, none = store.create_session("kunken", RULES, PLAYERS, None, idempotency_key="k" * 22)
-        assert token and none is None and again["id"] == session["id"]
+        assert token and none is None and again.id == session.id
     finally:
         store.close()
 
@@ -679,12 +678,12 @@ def test_hand_entry_is_remembered_without_a_new_version(db_path):
     store = Store.open(db_path)
     try:
         session, _ = store.create_session("kunken", RULES, PLAYERS, None)
-        assert session["hand_entry"] is None
-        store.set_hand_entry(session["id"], "points")
-        again = store.get_session(session["id"])
-        assert again["hand_entry"] == "points" and again["version"] == session["version"]
+        assert session.hand_entry is None
+        store.set_hand_entry(session.id, "points")
+        again = store.get_session(session.id)
+        assert again.hand_entry == "points" and again.version == session.version
         with pytest.raises(ValueError):
-            store.set_hand_entry(session["id"], "pictures")
+            store.set_hand_entry(session.id, "pictures")
         with pytest.raises(NotFound):
             store.set_hand_entry("no-such-session", "points")
     finally:
@@ -703,5 +702,5 @@ def test_statistics_kept_from_before_a_scoring_correction_are_worked_out_again(d
     assert store.stale_stats() == []
     store.close()
     store = Store.open(db_path)
-    assert store.stale_stats() == [created["id"]]
+    assert store.stale_stats() == [created.id]
     store.close()

@@ -46,7 +46,7 @@ def player(name, melds=(), hand="", vists=()):
 def record(store, session, body, **kwargs):
     """Read a deal with the service (as the views do) and store it."""
     canonical, report = prepare_deal(session, body)
-    store.add_deal(session["id"], canonical, **kwargs)
+    store.add_deal(session.id, canonical, **kwargs)
     return report
 
 
@@ -164,7 +164,7 @@ def test_the_deal_numbers_under_the_chart_never_run_into_each_other(phone):
 
 def test_scoreboard_chart_numbers_the_axis_by_deal_skipping_redeals(store):
     session, _ = evening(store)
-    board = scoreboard(store, session["id"])
+    board = scoreboard(store, session.id)
     root = ET.fromstring(scoreboard_chart(board))
     ticks = [
         "".join(t.itertext()) for g in root.iter(f"{SVG}g") if g.get("class") == "x-axis" for t in g.iter(f"{SVG}text")
@@ -181,11 +181,11 @@ def test_bar_chart_is_wellformed_and_escapes():
 
 def test_chart_endpoint_serves_svg_with_etag(client, store):
     session, _ = evening(store)
-    response = client.get(f"/s/{session['id']}/chart.svg", headers=EN)
+    response = client.get(f"/s/{session.id}/chart.svg", headers=EN)
     assert response.status_code == 200
     assert response.mimetype == "image/svg+xml"
     ET.fromstring(response.get_data(as_text=True))
-    again = client.get(f"/s/{session['id']}/chart.svg", headers={**EN, "If-None-Match": response.headers["ETag"]})
+    again = client.get(f"/s/{session.id}/chart.svg", headers={**EN, "If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304
     assert client.get("/s/nope/chart.svg").status_code == 404
 
@@ -193,14 +193,14 @@ def test_chart_endpoint_serves_svg_with_etag(client, store):
 def test_a_phone_gets_a_narrower_chart_of_the_same_totals(client, store):
     """``?size=phone`` draws the plot narrower (its text then shows larger across a phone), with its own ETag."""
     session, _ = evening(store)
-    full = client.get(f"/s/{session['id']}/chart.svg", headers=EN)
-    phone = client.get(f"/s/{session['id']}/chart.svg?size=phone", headers=EN)
+    full = client.get(f"/s/{session.id}/chart.svg", headers=EN)
+    phone = client.get(f"/s/{session.id}/chart.svg?size=phone", headers=EN)
     width = {r: float(ET.fromstring(r.get_data(as_text=True)).get("width")) for r in (full, phone)}
     assert width[phone] < 0.7 * width[full]
     labels = {r: re.findall(r'<tspan font-weight="bold">([^<]+)<', r.get_data(as_text=True)) for r in (full, phone)}
     assert labels[phone] == labels[full] and labels[full]  # every player's total at the end of their line
     assert phone.headers["ETag"] != full.headers["ETag"]
-    page = client.get(f"/s/{session['id']}", headers=EN).get_data(as_text=True)
+    page = client.get(f"/s/{session.id}", headers=EN).get_data(as_text=True)
     assert re.search(r'<source media="\(max-width: 600px\)" srcset="[^"]*size=phone"', page)
 
 
@@ -226,15 +226,15 @@ CSV_RU += ("Записана всё равно", "Примечание")
 def test_csv_headings_are_in_the_pages_language(client, store):
     session, _ = evening(store)
     client.set_cookie("lang", "ru")
-    _text, rows = read_csv(client.get(f"/s/{session['id']}/export.csv"), "ru")
+    _text, rows = read_csv(client.get(f"/s/{session.id}/export.csv"), "ru")
     assert len(rows) == 12 and rows[0]["player"] == "Anna"
 
 
 def test_csv_has_a_row_per_player_per_deal_with_running_totals(client, store):
     session, _ = evening(store)
-    board = scoreboard(store, session["id"])
+    board = scoreboard(store, session.id)
     client.set_cookie("lang", "en")
-    response = client.get(f"/s/{session['id']}/export.csv")
+    response = client.get(f"/s/{session.id}/export.csv")
     assert response.status_code == 200
     assert response.content_type == "text/csv; charset=utf-8"
     disposition = response.headers["Content-Disposition"]
@@ -266,7 +266,7 @@ def test_csv_has_a_row_per_player_per_deal_with_running_totals(client, store):
 
 def test_csv_defuses_formulas_in_names_but_keeps_numbers(store):
     session, _ = evening(store, names=("=cmd|' /C calc'!A0", "+Boris", "@Vera"))
-    rows = csv_rows(scoreboard(store, session["id"]))
+    rows = csv_rows(scoreboard(store, session.id))
     names = {r["player"] for r in rows}
     assert names == {"'=cmd|' /C calc'!A0", "'+Boris", "'@Vera"}
     assert {r["went_out"] for r in rows if r["deal"] == 1} == {"'=cmd|' /C calc'!A0"}
@@ -283,7 +283,7 @@ def test_csv_of_an_unknown_session_is_404(client):
 
 def test_export_document_shape(client, store):
     session, _ = evening(store, switches={"opening_points": 40})
-    doc = export_document(store, session["id"])
+    doc = export_document(store, session.id)
     assert list(doc) == [
         "format",
         "id",
@@ -296,10 +296,10 @@ def test_export_document_shape(client, store):
         "hand_entry",
         "deals",
     ]
-    assert doc["format"] == FORMAT and doc["id"] == session["id"] and doc["rules"]["opening_points"] == 40
+    assert doc["format"] == FORMAT and doc["id"] == session.id and doc["rules"]["opening_points"] == 40
     assert [d["number"] for d in doc["deals"]] == [1, 2, 3, 4]
     assert doc["deals"][3]["override"] is True and doc["deals"][3]["note"] == "=SUM(A1) <we agreed>"
-    response = client.get(f"/s/{session['id']}/export.json")
+    response = client.get(f"/s/{session.id}/export.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
     assert "attachment" in response.headers["Content-Disposition"]
     assert json.loads(response.get_data(as_text=True)) == doc
@@ -307,19 +307,17 @@ def test_export_document_shape(client, store):
 
 def test_export_then_import_gives_a_new_session_with_identical_scores(store):
     session, _ = evening(store, switches={"joker_limit": "two", "ace_points": 5})
-    store.end_session(session["id"])
-    doc = json.loads(json.dumps(export_document(store, session["id"])))  # through JSON text, as a file
+    store.end_session(session.id)
+    doc = json.loads(json.dumps(export_document(store, session.id)))  # through JSON text, as a file
     imported, token = import_document(store, doc)
-    assert imported["id"] != session["id"]
-    assert store.check_token(imported["id"], token)
-    before, after = scoreboard(store, session["id"]), scoreboard(store, imported["id"])
+    assert imported.id != session.id
+    assert store.check_token(imported.id, token)
+    before, after = scoreboard(store, session.id), scoreboard(store, imported.id)
     assert after.totals == before.totals
     assert after.running == before.running
     assert after.rules == before.rules and after.players == before.players
     assert [d.scores for d in after.deals] == [d.scores for d in before.deals]
-    assert [(d.row["override"], d.row["note"]) for d in after.deals] == [
-        (d.row["override"], d.row["note"]) for d in before.deals
-    ]
+    assert [(d.row.override, d.row.note) for d in after.deals] == [(d.row.override, d.row.note) for d in before.deals]
     # The CSV of the copy is the CSV of the original, row for row.
     assert csv_rows(after) == csv_rows(before)
 
@@ -377,7 +375,7 @@ def test_a_broken_document_is_refused_and_nothing_is_stored(store, doc):
 
 def test_import_page_upload_makes_the_importer_the_scorer(client, store):
     session, _ = evening(store)
-    exported = client.get(f"/s/{session['id']}/export.json").get_data()
+    exported = client.get(f"/s/{session.id}/export.json").get_data()
     token = csrf_token(client, "/import")
     response = client.post(
         "/import",
@@ -387,16 +385,16 @@ def test_import_page_upload_makes_the_importer_the_scorer(client, store):
     )
     assert response.status_code == 302
     new_id = response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
-    assert new_id != session["id"]
+    assert new_id != session.id
     cookie = client.get_cookie(f"kunken_edit_{new_id}")
     assert cookie is not None and cookie.http_only
     assert store.check_token(new_id, cookie.value)
-    assert scoreboard(store, new_id).totals == scoreboard(store, session["id"]).totals
+    assert scoreboard(store, new_id).totals == scoreboard(store, session.id).totals
 
 
 def test_import_page_accepts_pasted_text_with_a_bom(client, store):
     session, _ = evening(store)
-    text = "\ufeff" + json.dumps(export_document(store, session["id"]), ensure_ascii=False)
+    text = "\ufeff" + json.dumps(export_document(store, session.id), ensure_ascii=False)
     response = client.post("/import", data={"csrf_token": csrf_token(client, "/import"), "text": text}, headers=EN)
     assert response.status_code == 302
     assert len(store.recent_sessions()) == 2
@@ -460,22 +458,22 @@ def test_import_page_needs_the_csrf_token(client, store):
 
 def test_export_import_keeps_created_and_ended(store):
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
-    store.end_session(session["id"])
-    doc = export_document(store, session["id"])
+    store.end_session(session.id)
+    doc = export_document(store, session.id)
     doc["created_at"] = "2025-02-14T19:30:00+00:00"
     copy, token = import_document(store, doc)
-    assert copy["id"] != session["id"] and token
-    assert copy["created_at"] == "2025-02-14T19:30:00+00:00"
-    assert copy["ended_at"] == store.get_session(session["id"])["ended_at"]
+    assert copy.id != session.id and token
+    assert copy.created_at == "2025-02-14T19:30:00+00:00"
+    assert copy.ended_at == store.get_session(session.id).ended_at
 
 
 def test_a_broken_timestamp_is_dated_now_not_refused(store):
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
-    doc = export_document(store, session["id"])
+    doc = export_document(store, session.id)
     doc["created_at"] = "yesterday<script>"
     copy, _ = import_document(store, doc)
-    assert copy["created_at"] != "yesterday<script>" and copy["created_at"].startswith("20")
-    assert copy["ended_at"] is None
+    assert copy.created_at != "yesterday<script>" and copy.created_at.startswith("20")
+    assert copy.ended_at is None
 
 
 def export_doc(**fields) -> dict:
@@ -534,7 +532,7 @@ def test_an_out_of_range_date_is_replaced_and_a_normal_one_kept(store):
     session, _ = import_document(
         store, export_doc(created_at="0001-01-01T00:00:00+14:00", ended_at="2025-02-14T23:00:00+00:00")
     )
-    assert session["created_at"].startswith("20") and session["ended_at"] == "2025-02-14T23:00:00+00:00"
+    assert session.created_at.startswith("20") and session.ended_at == "2025-02-14T23:00:00+00:00"
 
 
 def test_the_when_filter_survives_a_stored_extreme_date(app):
@@ -640,10 +638,10 @@ def test_the_api_import_still_creates_a_new_session_each_time(app):
 
 def test_store_import_with_a_repeated_key_returns_the_first_session(store):
     session, _ = store.create_session("kunken", {"game": "kunken"}, ["Anna", "Boris"], None)
-    doc = export_document(store, session["id"])
+    doc = export_document(store, session.id)
     first, token = import_document(store, doc, "form-abcdefghijklmnop")
     again, none = import_document(store, doc, "form-abcdefghijklmnop")
-    assert token and none is None and again["id"] == first["id"]
+    assert token and none is None and again.id == first.id
 
 
 # -- the summary page -----------------------------------------------------------------------
@@ -651,8 +649,8 @@ def test_store_import_with_a_repeated_key_returns_the_first_session(store):
 
 def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
     session, _ = evening(store, switches={"opening_points": 40, "joker_limit": "two"})
-    board = scoreboard(store, session["id"])
-    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    board = scoreboard(store, session.id)
+    page = client.get(f"/s/{session.id}/summary", headers=EN).get_data(as_text=True)
     # Standings in order with totals.
     standings = page[page.index('class="standings"') : page.index("</table>", page.index('class="standings"'))]
     found = re.findall(r'<th scope="row">(\w+)</th><td class="num"><strong>([−-]?\d+)</strong>', standings)
@@ -680,7 +678,7 @@ def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
 
 def test_summary_of_the_preset_says_nothing_changed(client, store):
     session, _ = new_session(store, ("Anna", "Boris"), game="ordered-rummy")
-    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    page = client.get(f"/s/{session.id}/summary", headers=EN).get_data(as_text=True)
     assert "no house rules changed" in page
     assert "Ordered rummy" in page and "No deals were recorded." in page
     assert "appears after the first scored deal" in page
@@ -690,7 +688,7 @@ def test_summary_of_the_preset_says_nothing_changed(client, store):
 def test_summary_prints_every_house_rule_default(client, store):
     """RULES.md: every default is printed on the summary, the three run switches too."""
     session, _ = new_session(store, ("Anna", "Boris"))
-    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    page = client.get(f"/s/{session.id}/summary", headers=EN).get_data(as_text=True)
     kept = set(re.findall(r'<tr data-switch="([a-z_]+)">', page))
     assert set(HOUSE_RULES) <= kept, sorted(set(HOUSE_RULES) - kept)
 
@@ -699,25 +697,25 @@ def test_summary_leaves_out_defaults_that_mean_nothing_for_the_game(client, stor
     """A wild-card table has no printed jokers (the summary said "Printed jokers in the deck: 4" while the deal
     checks counted 2, the wild cards), and a game without express has no express multiplier."""
     session, _ = new_session(store, ("Anna", "Boris"), game="ordered-rummy", switches={"wild_card": "7♠"})
-    page = client.get(f"/s/{session['id']}/summary", headers=EN).get_data(as_text=True)
+    page = client.get(f"/s/{session.id}/summary", headers=EN).get_data(as_text=True)
     shown = set(re.findall(r'<tr data-switch="([a-z_]+)">', page))
     assert 'data-switch="wild_card"' in page and "express" in shown and "short_ace" in shown
     assert "jokers" not in shown and "express_multiplier" not in shown
     plain, _ = new_session(store, ("Anna", "Boris"), target={"kind": "penalty", "value": 50})
-    store.add_deal(plain["id"], {"players": [{"name": "Anna", "hand": "K♠ " * 5}, {"name": "Boris"}]})
-    page = client.get(f"/s/{plain['id']}/summary", headers=EN).get_data(as_text=True)
+    store.add_deal(plain.id, {"players": [{"name": "Anna", "hand": "K♠ " * 5}, {"name": "Boris"}]})
+    page = client.get(f"/s/{plain.id}/summary", headers=EN).get_data(as_text=True)
     assert {"jokers", "express_multiplier"} <= set(re.findall(r'<tr data-switch="([a-z_]+)">', page))
     assert re.search(r"out at −50 points \(reached\)", re.sub(r"\s+", " ", page))
 
 
 def test_summary_survives_an_unreadable_stored_deal(client, store):
     session, _ = new_session(store, ("Anna", "Boris"))
-    store.add_deal(session["id"], {"players": "scribbles"})
-    response = client.get(f"/s/{session['id']}/summary", headers=EN)
+    store.add_deal(session.id, {"players": "scribbles"})
+    response = client.get(f"/s/{session.id}/summary", headers=EN)
     assert response.status_code == 200
     assert "could not be read" in response.get_data(as_text=True)
-    assert client.get(f"/s/{session['id']}/export.csv").status_code == 200
-    assert client.get(f"/s/{session['id']}/chart.svg").status_code == 200
+    assert client.get(f"/s/{session.id}/export.csv").status_code == 200
+    assert client.get(f"/s/{session.id}/chart.svg").status_code == 200
 
 
 def test_summary_of_an_unknown_session_is_404(client):
@@ -747,7 +745,7 @@ def test_player_history_aggregates_across_sessions(client, store):
         {"players": [player("anna", [], "K♠"), player("Gleb", ["Q♠ Q♥ Q♦"])], "went_out": "Gleb", "express": True},
     )
     new_session(store, ("Anna", "Nobody"))  # no deals: does not count
-    one = scoreboard(store, first["id"])
+    one = scoreboard(store, first.id)
     history = {p.name.casefold(): p for p in player_history(store)}
     assert set(history) == {"anna", "boris", "vera", "gleb"}
     anna = history["anna"]
@@ -798,9 +796,9 @@ def twenty_deals(store):
 def test_printed_summary_of_twenty_deals_fits_two_pages(live_server, page, store, tmp_path, language, words):
     """A4, at most two pages, the second never holding a line or two; the totals row keeps its label."""
     session = twenty_deals(store)
-    board = scoreboard(store, session["id"])
+    board = scoreboard(store, session.id)
     page.set_extra_http_headers({"Accept-Language": language})
-    page.goto(f"{live_server}/s/{session['id']}/summary")
+    page.goto(f"{live_server}/s/{session.id}/summary")
     pdf = tmp_path / "summary.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
     pages = int(
@@ -841,7 +839,7 @@ def session_with_five_jokers_in_a_hand(store, switches=None) -> tuple[dict, dict
         ],
         "went_out": "Anna",
     }
-    store.add_deal(session["id"], record, override=True, note="as the table played it")
+    store.add_deal(session.id, record, override=True, note="as the table played it")
     return session, record
 
 
@@ -849,11 +847,11 @@ def test_a_deal_recorded_before_a_newer_limit_stays_readable_and_scored(client, 
     """A short hand of 5 jokers (the decks hold 4) was recorded anyway before hands were limited to the
     decks' jokers: it is scored as before, with its "too many jokers" problem; only a new deal is refused."""
     session, record = session_with_five_jokers_in_a_hand(store)
-    board = scoreboard(store, session["id"])
+    board = scoreboard(store, session.id)
     assert board.deals[0].error is None
     assert board.totals == {"Anna": 3 * 5, "Boris": -(10 + 5 * 10)}  # a joker left in hand is −10 in Kunken
     assert [p.code for p in board.deals[0].report.problems] == ["too_many_jokers"]
-    page = client.get(f"/s/{session['id']}", headers=EN).get_data(as_text=True)
+    page = client.get(f"/s/{session.id}", headers=EN).get_data(as_text=True)
     assert "could not be read" not in page and "\u221260" in page
     # the same hand typed today is refused at the door, naming the field
     answer = client.post("/api/v1/deals/score", json=record, headers=EN)
@@ -867,13 +865,13 @@ def test_such_a_deal_goes_out_in_the_export_and_comes_back_in_an_import_within_l
     5); a deal not recorded anyway is held to today's limits. The players' statistics take every deal in."""
     switches = {"joker_in_hand": jokers_in_hand if jokers_in_hand == "double" else int(jokers_in_hand)}
     session, _record = session_with_five_jokers_in_a_hand(store, switches)
-    doc = client.get(f"/s/{session['id']}/export.json").get_json()
+    doc = client.get(f"/s/{session.id}/export.json").get_json()
     answer = client.post("/api/v1/sessions/import", json=doc, headers=EN)
     assert answer.status_code == 201, answer.get_json()
     boris = -(10 * 2**5) if jokers_in_hand == "double" else -(10 + 5 * 10)
     assert answer.get_json()["totals"] == {"Anna": 15, "Boris": boris}
     imported = store.list_deals(answer.get_json()["id"])
-    assert [(d["override"], d["note"]) for d in imported] == [(True, "as the table played it")]
+    assert [(d.override, d.note) for d in imported] == [(True, "as the table played it")]
     doc["deals"][0]["record"]["players"][1]["hand"] = {"points": 680, "jokers": 17}  # the most a file may hold
     assert client.post("/api/v1/sessions/import", json=doc, headers=EN).status_code == 201
     assert client.get("/players").status_code == 200  # its statistics are kept like any other's
@@ -931,8 +929,8 @@ def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the
     )
     with store.db.atomic():
         for _ in range(600):
-            store.add_deal(session["id"], canonical, note="a note as long as a table writes one")
-    download = client.get(f"/s/{session['id']}/export.json")
+            store.add_deal(session.id, canonical, note="a note as long as a table writes one")
+    download = client.get(f"/s/{session.id}/export.json")
     assert download.status_code == 200 and 256 * 1024 < len(download.data) < 4 * 1024 * 1024
     token = csrf_token(client, "/import")
     page = client.post(
@@ -945,7 +943,7 @@ def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the
     by_page = page.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
     by_api = client.post("/api/v1/sessions/import", data=download.data, content_type="application/json")
     assert by_api.status_code == 201, by_api.get_json()
-    totals = scoreboard(store, session["id"]).totals
+    totals = scoreboard(store, session.id).totals
     assert totals == {name: 600 * score for name, score in report.scores.items()}
     for imported in (by_page, by_api.get_json()["id"]):
         board = scoreboard(store, imported)
@@ -969,13 +967,13 @@ def test_a_body_past_its_limit_is_told_the_limit(client):
 def test_an_import_keeps_how_the_table_enters_hands(store):
     """The table's way of entering hands (counts, points or cards) is in the export and comes back with it."""
     session, _ = evening(store)
-    store.set_hand_entry(session["id"], "counts")
-    doc = export_document(store, session["id"])
+    store.set_hand_entry(session.id, "counts")
+    doc = export_document(store, session.id)
     assert doc["hand_entry"] == "counts"
     imported, _ = import_document(store, doc)
-    assert store.get_session(imported["id"])["hand_entry"] == "counts"
+    assert store.get_session(imported.id).hand_entry == "counts"
     plain, _ = import_document(store, {**doc, "hand_entry": None})
-    assert store.get_session(plain["id"])["hand_entry"] is None
+    assert store.get_session(plain.id).hand_entry is None
     with pytest.raises(KunkenError) as caught:
         import_document(store, {**doc, "hand_entry": "pebbles"})
     assert caught.value.reason.message == (
@@ -988,18 +986,18 @@ def test_an_import_keeps_how_the_table_enters_hands(store):
 
 def test_an_ended_session_whose_end_cannot_be_read_is_imported_ended(store):
     session, _ = evening(store)
-    store.end_session(session["id"])
-    doc = export_document(store, session["id"])
+    store.end_session(session.id)
+    doc = export_document(store, session.id)
     for damaged in ("yesterday", "2026-13-45T25:00:00", 12):
         imported, _ = import_document(store, {**doc, "ended_at": damaged})
-        assert store.get_session(imported["id"])["ended_at"], damaged  # not reopened
+        assert store.get_session(imported.id).ended_at, damaged  # not reopened
     still_open, _ = import_document(store, {**doc, "ended_at": None})
-    assert store.get_session(still_open["id"])["ended_at"] is None
+    assert store.get_session(still_open.id).ended_at is None
 
 
 def test_a_deal_listed_twice_is_refused_and_nothing_is_stored(store):
     session, _ = evening(store)
-    doc = export_document(store, session["id"])
+    doc = export_document(store, session.id)
     before = len(store.recent_sessions(100))
     twice = {**doc, "deals": [*doc["deals"], doc["deals"][0]]}
     with pytest.raises(KunkenError) as caught:
@@ -1017,7 +1015,7 @@ def test_a_deal_listed_twice_is_refused_and_nothing_is_stored(store):
     )
     unnumbered = {**doc, "deals": [{k: v for k, v in d.items() if k != "number"} for d in twice["deals"]]}
     imported, _ = import_document(store, unnumbered)  # a hand-made file without numbers is read as it comes
-    assert len(store.list_deals(imported["id"])) == len(twice["deals"])
+    assert len(store.list_deals(imported.id)) == len(twice["deals"])
 
 
 @pytest.mark.parametrize(
@@ -1047,9 +1045,9 @@ def test_a_printed_summary_keeps_every_players_column_on_a4(live_server, page, s
             "went_out": out,
         }
         record(store, session, body)
-    board = scoreboard(store, session["id"])
+    board = scoreboard(store, session.id)
     page.set_extra_http_headers({"Accept-Language": "en"})
-    page.goto(f"{live_server}/s/{session['id']}/summary")
+    page.goto(f"{live_server}/s/{session.id}/summary")
     pdf = tmp_path / "summary.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
     subprocess.run(

@@ -61,7 +61,7 @@ def test_start_session_sets_the_scorer_cookie_and_shows_the_session(client, stor
 
 def test_unchanged_switches_take_the_chosen_games_defaults(client, store):
     sid = start(client, ["A", "B", "C", "D", "E", "F"], game="ordered-rummy", shown="kunken")
-    rules = store.get_session(sid)["rules"]
+    rules = store.get_session(sid).rules
     assert rules["game"] == "ordered-rummy" and rules["joker_in_hand"] == 25 and rules["max_players"] == 12
 
 
@@ -73,7 +73,7 @@ def test_a_changed_switch_is_kept_over_the_chosen_games_preset(client, store):
         shown="kunken",
         **{"rules-joker_in_hand": "double", "rules-opening_points": "40"},
     )
-    rules = store.get_session(sid)["rules"]
+    rules = store.get_session(sid).rules
     assert rules["joker_in_hand"] == "double" and rules["opening_points"] == 40
     assert rules["ace_points"] == 15  # left as shown: ordered rummy's own value
 
@@ -115,7 +115,7 @@ def test_a_name_past_the_forms_twelve_seats_is_refused_not_dropped(client, store
     response = client.post("/sessions", data=data)
     assert response.status_code == 303
     [session] = store.recent_sessions()
-    assert session["players"] == [f"P{i}" for i in range(13) if i != 3]
+    assert session.players == [f"P{i}" for i in range(13) if i != 3]
 
 
 def test_hand_made_seat_fields_are_refused_or_read_never_a_500(client, store):
@@ -133,8 +133,8 @@ def test_hand_made_seat_fields_are_refused_or_read_never_a_500(client, store):
     ):
         response = client.post("/sessions", data={**base, **twelve, **extra}, content_type="multipart/form-data")
         assert response.status_code == status, extra
-    assert [s["players"] for s in store.recent_sessions()] == [list(twelve.values())] * 5
-    sid = store.recent_sessions()[0]["id"]
+    assert [s.players for s in store.recent_sessions()] == [list(twelve.values())] * 5
+    sid = store.recent_sessions()[0].id
     page = client.get(f"/s/{sid}/deals/new")  # this phone started the session: it is the scorer
     assert page.status_code == 200
     for key in ("players-²-melds", "players-" + "9" * 5000 + "-melds"):
@@ -162,12 +162,12 @@ def test_bad_switch_target_and_oversized_name_are_form_errors(client, store):
     assert store.recent_sessions() == []
     minus = {**base, "target_kind": "penalty", "target_value": "-500"}  # "to minus 500", as the API reads it
     assert client.post("/sessions", data=minus).status_code == 303
-    assert store.recent_sessions()[0]["target"] == {"kind": "penalty", "value": 500}
+    assert store.recent_sessions()[0].target == {"kind": "penalty", "value": 500}
 
 
 def test_target_is_stored_and_shown(client, store):
     sid = start(client, target=("penalty", "100"))
-    assert store.get_session(sid)["target"] == {"kind": "penalty", "value": 100}
+    assert store.get_session(sid).target == {"kind": "penalty", "value": 100}
     assert 'id="target-progress"' in text(client.get(f"/s/{sid}"))
 
 
@@ -224,10 +224,10 @@ def test_delete_undo_and_end_are_recorded_in_the_history(client, store):
     for _ in range(3):
         assert record(client, sid).status_code == 303
     deals = store.list_deals(sid)
-    edit_page = text(client.get(f"/s/{sid}/deals/{deals[0]['id']}/edit"))
+    edit_page = text(client.get(f"/s/{sid}/deals/{deals[0].id}/edit"))
     response = client.post(
-        f"/s/{sid}/deals/{deals[0]['id']}/delete",
-        data={"csrf_token": hidden(edit_page, "csrf_token"), "revision": deals[0]["revision"]},
+        f"/s/{sid}/deals/{deals[0].id}/delete",
+        data={"csrf_token": hidden(edit_page, "csrf_token"), "revision": deals[0].revision},
     )
     assert response.status_code == 303 and len(store.list_deals(sid)) == 2
     assert "Deal 1 deleted." in text(client.get(f"/s/{sid}"))
@@ -249,7 +249,7 @@ def test_delete_undo_and_end_are_recorded_in_the_history(client, store):
     assert totals(page) == {"Anna": 35, "Boris": -5}
     assert '<span class="badge">won</span>' in page and ">leads<" not in page  # an ended session has a winner
 
-    actions = [e["action"] for e in store.history(sid)]
+    actions = [e.action for e in store.history(sid)]
     assert actions == ["end", "undo", "delete", "record", "record", "record"]
     history = text(client.get(f"/s/{sid}/history"))
     for action in ("end", "undo", "delete", "record"):
@@ -260,7 +260,7 @@ def test_an_ended_session_refuses_writes_with_a_message(client, store):
     sid = start(client)
     record(client, sid)
     page = text(client.get(f"/s/{sid}/deals/new"))
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     store.end_session(sid)
     response = client.post(f"/s/{sid}/deals/new", data={**deal_data(page, GOOD, "Anna"), "save": "1"})
     assert response.status_code == 303
@@ -293,7 +293,7 @@ def write_routes(sid: str, deal_id: int) -> list[tuple[str, str]]:
 def test_the_viewer_link_is_read_only(client, store, app):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     scorer_page = text(client.get(f"/s/{sid}/deals/new"))
     before = store.version(sid)
     viewer = phone(app)
@@ -317,7 +317,7 @@ def test_the_viewer_link_is_read_only(client, store, app):
     assert viewer.post(f"/s/{sid}/undo", data={"csrf_token": token}).status_code == 403
     assert viewer.get(f"/s/{sid}/scorer/not-the-token").status_code == 403
     assert store.version(sid) == before and len(store.list_deals(sid)) == 1
-    assert store.get_session(sid)["ended_at"] is None
+    assert store.get_session(sid).ended_at is None
 
 
 def test_the_scorer_link_makes_another_phone_a_scorer(client, app):
@@ -336,9 +336,9 @@ def test_the_scorer_link_makes_another_phone_a_scorer(client, app):
 def test_every_form_post_needs_the_csrf_token(client, store, route):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     page = text(client.get(f"/s/{sid}/deals/{deal_id}/edit"))
-    before = (store.version(sid), len(store.recent_sessions()), store.get_deal(sid, deal_id)["revision"])
+    before = (store.version(sid), len(store.recent_sessions()), store.get_deal(sid, deal_id).revision)
     form = deal_data(page, GOOD, "Anna")
     url = {
         "create": "/sessions",
@@ -356,7 +356,7 @@ def test_every_form_post_needs_the_csrf_token(client, store, route):
             data["csrf_token"] = bad
         response = client.post(url, data=data)
         assert response.status_code == 400
-    after = (store.version(sid), len(store.recent_sessions()), store.get_deal(sid, deal_id)["revision"])
+    after = (store.version(sid), len(store.recent_sessions()), store.get_deal(sid, deal_id).revision)
     assert after == before
 
 
@@ -368,7 +368,7 @@ def test_names_with_html_are_escaped_everywhere(client, store):
     sid = start(client, [evil, '"><img src=x>'])
     players = {0: ("A♠ A♥ A♦", '"><img src=x>: 5♥', ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}
     assert record(client, sid, players, went_out=evil).status_code == 303
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     pages = [
         text(client.get(url))
         for url in ("/", f"/s/{sid}", f"/s/{sid}/history", f"/s/{sid}/deals/new", f"/s/{sid}/deals/{deal_id}/edit")
@@ -511,7 +511,7 @@ def test_qr_code_is_served_as_svg(client):
 def test_pages_have_no_inline_scripts_styles_or_handlers(client, store):
     sid = start(client)
     record(client, sid)
-    deal_id = store.list_deals(sid)[0]["id"]
+    deal_id = store.list_deals(sid)[0].id
     for url in ("/", f"/s/{sid}", f"/s/{sid}/deals/new", f"/s/{sid}/deals/{deal_id}/edit", f"/s/{sid}/history"):
         page = text(client.get(url))
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), url
@@ -578,7 +578,7 @@ def test_undo_is_offered_only_with_a_deal_and_can_be_taken_back_once(client, sto
         "expected_version": re.search(r'id="redo-form".*?name="expected_version" value="(\d+)"', page, re.S)[1],
     }
     assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
-    assert [d["number"] for d in store.list_deals(sid)] == [1, 2]
+    assert [d.number for d in store.list_deals(sid)] == [1, 2]
     assert "Deal 2 is back." in text(client.get(f"/s/{sid}"))
     # a second tap brings back nothing more; the history tells both steps
     assert client.post(f"/s/{sid}/redo", data=redo).status_code == 303
@@ -671,7 +671,7 @@ def test_a_redeal_takes_a_deal_number_and_a_penalty_limit_shows_true_minus_signs
     "and 1 redeal" is singular; the lowest total against the limit is printed with true minus signs."""
     rules = RuleSet.preset().to_dict()
     session, token = store.create_session("kunken", rules, ["Anna", "Boris"], {"kind": "penalty", "value": 300})
-    sid = session["id"]
+    sid = session.id
     store.add_deal(sid, Deal.from_dict({"players": ["Anna", "Boris"], "redeal": True}).to_dict())
     store.add_deal(sid, Deal.from_dict(DEAL).to_dict())
     screen = text(client.get(f"/s/{sid}/table"))

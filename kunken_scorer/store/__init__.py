@@ -13,7 +13,8 @@ The package, one concern a module: ``errors``, ``migrations``, ``db`` (the conne
 the backup and the shared helpers: the base class ``Database``), and a mixin of ``Store`` per concern:
 ``sessions``, ``deals``, ``keys`` (idempotency keys), ``reads`` (the deals and the history as read),
 ``drafts`` (the draft of the next deal), ``seats`` (seats and move codes), ``stats`` (player statistics,
-import and export).
+import and export). What the store answers with is typed: the frozen rows of ``rows`` (``SessionRow``,
+``DealRow``, ``DraftRow`` …), plain data that never reads the database again.
 """
 
 from __future__ import annotations
@@ -34,17 +35,43 @@ from .errors import (
 from .keys import KeysMixin
 from .migrations import migrations
 from .reads import ReadsMixin
+from .rows import (
+    BackupReport,
+    DealRow,
+    DraftRow,
+    HistoryRow,
+    LiveDealRow,
+    MoveCode,
+    PartRow,
+    PlayerStatsRow,
+    SavedPart,
+    SeatRow,
+    SessionRow,
+    SessionStatsRow,
+)
 from .seats import SeatsMixin
 from .sessions import SessionsMixin
 from .stats import StatsMixin
 
 __all__ = [
+    "BackupReport",
     "Conflict",
+    "DealRow",
     "DraftClosed",
+    "DraftRow",
+    "HistoryRow",
     "KeyReused",
+    "LiveDealRow",
+    "MoveCode",
     "NotFound",
+    "PartRow",
+    "PlayerStatsRow",
+    "SavedPart",
     "SeatHeld",
+    "SeatRow",
     "SessionEnded",
+    "SessionRow",
+    "SessionStatsRow",
     "StorageUnavailable",
     "Store",
     "StoreError",

@@ -21,6 +21,7 @@ import sqlite_utils
 
 from .errors import Conflict, NotFound, SessionEnded, StorageUnavailable, StoreError
 from .migrations import migrations
+from .rows import BackupReport, SessionRow
 
 #: The values ``set_hand_entry`` stores (the store imports no core module: ``reading.HAND_ENTRIES`` is the
 #: same list, and which of them a game offers is the core's ``hand_entries``).
@@ -143,7 +144,8 @@ class Database:
         if kept is None or kept[0] != key:
             cls.drop_kept()
             _KEPT.store = (key, cls.connect(path, max_bytes=max_bytes))
-        return _KEPT.store[1]
+        store: Self = _KEPT.store[1]
+        return store
 
     @staticmethod
     def drop_kept() -> None:
@@ -153,11 +155,11 @@ class Database:
         if kept is not None:
             kept[1].close()
 
-    def backup(self, target: str) -> dict:
+    def backup(self, target: str) -> BackupReport:
         """Copy the whole database to ``target`` with SQLite's online backup (consistent while others write).
 
         The copy is written beside ``target`` and renamed into place once it passes
-        ``integrity_check``; returns ``{"sessions", "deals", "integrity"}`` of the copy.
+        ``integrity_check``; returns what the copy holds (its sessions and live deals) and its integrity.
         """
         final = Path(target).resolve()
         final.parent.mkdir(parents=True, exist_ok=True)  # "backups/kunken-<date>.db" on a fresh clone
@@ -169,9 +171,9 @@ class Database:
             raise StoreError(f"cannot write {partial}: {err}") from None
         try:
             self.db.conn.backup(copy)
-            integrity = copy.execute("PRAGMA integrity_check").fetchone()[0]
-            sessions = copy.execute("SELECT count(*) FROM sessions").fetchone()[0]
-            deals = copy.execute("SELECT count(*) FROM deals WHERE deleted_at IS NULL").fetchone()[0]
+            integrity: str = copy.execute("PRAGMA integrity_check").fetchone()[0]
+            sessions: int = copy.execute("SELECT count(*) FROM sessions").fetchone()[0]
+            deals: int = copy.execute("SELECT count(*) FROM deals WHERE deleted_at IS NULL").fetchone()[0]
         except sqlite3.Error as err:
             raise StoreError(f"the copy could not be made: {err}") from None
         finally:
@@ -180,7 +182,7 @@ class Database:
             partial.unlink(missing_ok=True)
             raise StoreError(f"the copy failed its integrity check: {integrity}")
         partial.replace(final)
-        return {"sessions": sessions, "deals": deals, "integrity": integrity}
+        return BackupReport(sessions=sessions, deals=deals, integrity=integrity)
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
@@ -228,7 +230,7 @@ class Database:
         except sqlite3.Error:
             pass  # the transaction is gone with the file
 
-    def _one(self, sql: str, params: list) -> dict | None:
+    def _one(self, sql: str, params: list[Any]) -> dict[str, Any] | None:
         """Return the first row of a query as a dict, or None."""
         cursor = self.db.execute(sql, params)
         row = cursor.fetchone()
@@ -236,7 +238,7 @@ class Database:
             return None
         return dict(zip((column[0] for column in cursor.description), row, strict=True))
 
-    def _session_row(self, session_id: str) -> dict:
+    def _session_row(self, session_id: str) -> dict[str, Any]:
         """Return the raw sessions row or raise NotFound."""
         row = self._one("SELECT * FROM sessions WHERE id = ?", [session_id])
         if row is None:
@@ -244,33 +246,33 @@ class Database:
         return row
 
     @staticmethod
-    def _session(row: dict) -> dict:
-        """Turn a sessions row into the public session dict."""
-        return {
-            "id": row["id"],
-            "game": row["game"],
-            "rules": json.loads(row["rules"]),
-            "players": json.loads(row["players"]),
-            "target": None if row["target"] is None else json.loads(row["target"]),
-            "created_at": row["created_at"],
-            "ended_at": row["ended_at"],
-            "version": row["version"],
-            "hand_entry": row.get("hand_entry"),
-        }
+    def _session(row: dict[str, Any]) -> SessionRow:
+        """Turn a sessions row into the public session row."""
+        return SessionRow(
+            id=row["id"],
+            game=row["game"],
+            rules=json.loads(row["rules"]),
+            players=json.loads(row["players"]),
+            target=None if row["target"] is None else json.loads(row["target"]),
+            created_at=row["created_at"],
+            ended_at=row["ended_at"],
+            version=row["version"],
+            hand_entry=row.get("hand_entry"),
+        )
 
     @staticmethod
-    def _check_writable(row: dict) -> None:
+    def _check_writable(row: dict[str, Any]) -> None:
         """Raise SessionEnded if the session (a sessions row) has ended."""
         if row["ended_at"] is not None:
             raise SessionEnded("This score sheet has ended; it can no longer be changed.")
 
-    def _writable_session(self, session_id: str) -> dict:
+    def _writable_session(self, session_id: str) -> dict[str, Any]:
         """Return the sessions row, raising NotFound or SessionEnded."""
         row = self._session_row(session_id)
         self._check_writable(row)
         return row
 
-    def _check_version(self, row: dict, expected_version: int | None) -> None:
+    def _check_version(self, row: dict[str, Any], expected_version: int | None) -> None:
         """Raise Conflict if the caller saw a different session version."""
         if expected_version is not None and row["version"] != expected_version:
             raise Conflict(
@@ -283,7 +285,7 @@ class Database:
         self.db.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", [session_id])
 
     def _log(
-        self, session_id: str, action: str, detail: dict, deal_id: int | None = None, at: str | None = None
+        self, session_id: str, action: str, detail: dict[str, Any], deal_id: int | None = None, at: str | None = None
     ) -> None:
         """Append one history row."""
         assert action in HISTORY_ACTIONS, action

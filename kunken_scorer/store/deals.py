@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .db import Database, _dumps, _now
 from .errors import Conflict, NotFound
+from .rows import DealRow
 
 
 def _check_record(record: Any) -> None:
@@ -23,10 +24,18 @@ class DealsMixin(Database):
     # Defined by another mixin of Store; declared here for the type checker only.
     if TYPE_CHECKING:
 
-        def _key_row(self, session_id: str, key: str, request: str | None) -> tuple | None: ...
+        def _key_row(
+            self, session_id: str, key: str, request: str | None
+        ) -> tuple[int | None, int | None, str | None] | None: ...
 
         def _claim_key(
-            self, session_id: str, key: str, deal_id: int, response: dict | None, now: str, request: str | None = None
+            self,
+            session_id: str,
+            key: str,
+            deal_id: int,
+            response: dict[str, Any] | None,
+            now: str,
+            request: str | None = None,
         ) -> None: ...
 
         def _draft_version(self, session_id: str) -> int: ...
@@ -34,22 +43,22 @@ class DealsMixin(Database):
         def _clear_draft(self, session_id: str, now: str) -> None: ...
 
     @staticmethod
-    def _deal(row: dict, number: int | None) -> dict:
-        """Turn a deals row into the public deal dict."""
-        return {
-            "id": row["id"],
-            "number": number,
-            "seq": row["seq"],
-            "record": json.loads(row["record"]),
-            "override": bool(row["override"]),
-            "note": row["note"],
-            "revision": row["revision"],
-            "created_at": row["created_at"],
-            "updated_at": row["updated_at"],
-        }
+    def _deal(row: dict[str, Any], number: int | None) -> DealRow:
+        """Turn a deals row into the public deal row."""
+        return DealRow(
+            id=row["id"],
+            number=number,
+            seq=row["seq"],
+            record=json.loads(row["record"]),
+            override=bool(row["override"]),
+            note=row["note"],
+            revision=row["revision"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )
 
     @staticmethod
-    def _snapshot(row: dict) -> dict:
+    def _snapshot(row: dict[str, Any]) -> dict[str, Any]:
         """Return the parts of a deal the history records before and after a change."""
         return {
             "record": json.loads(row["record"]),
@@ -58,7 +67,7 @@ class DealsMixin(Database):
             "revision": row["revision"],
         }
 
-    def _deal_row(self, session_id: str, deal_id: int) -> dict:
+    def _deal_row(self, session_id: str, deal_id: int) -> dict[str, Any]:
         """Return the raw deals row (deleted or not) of this session, or raise NotFound."""
         if isinstance(deal_id, int) and not -(2**63) <= deal_id < 2**63:
             # Beyond SQLite's INTEGER (a hand-typed URL): no such deal, not an OverflowError.
@@ -68,26 +77,29 @@ class DealsMixin(Database):
             raise NotFound(f"This score sheet has no deal with id {deal_id!r}.")
         return rows[0]
 
-    def _number(self, row: dict) -> int | None:
+    def _number(self, row: dict[str, Any]) -> int | None:
         """Return the deal's 1-based position among live deals (None if deleted)."""
         if row["deleted_at"] is not None:
             return None
-        return self.db.execute(
+        number: int = self.db.execute(
             "SELECT count(*) FROM deals WHERE session_id = ? AND deleted_at IS NULL AND seq <= ?",
             [row["session_id"], row["seq"]],
         ).fetchone()[0]
+        return number
 
-    def _live_deal_row(self, session_id: str, deal_id: int) -> dict:
+    def _live_deal_row(self, session_id: str, deal_id: int) -> dict[str, Any]:
         """Return a live deal of this session for changing it, or raise Conflict/NotFound."""
         row = self._deal_row(session_id, deal_id)
         if row["deleted_at"] is not None:
             raise Conflict("This deal was deleted on another device. Reload to see the current deals.")
         return row
 
-    def _insert_deal(self, session_id: str, seq: int, record: dict, override: bool, note: str | None, now: str) -> dict:
+    def _insert_deal(
+        self, session_id: str, seq: int, record: dict[str, Any], override: bool, note: str | None, now: str
+    ) -> dict[str, Any]:
         """Insert one deals row and return it."""
         _check_record(record)
-        row = {
+        row: dict[str, Any] = {
             "session_id": session_id,
             "seq": seq,
             "record": _dumps(record),
@@ -109,16 +121,16 @@ class DealsMixin(Database):
     def add_deal(
         self,
         session_id: str,
-        record: dict,
+        record: dict[str, Any],
         *,
         override: bool = False,
         note: str | None = None,
         idempotency_key: str | None = None,
         expected_version: int | None = None,
         draft_version: int | None = None,
-        answer: Callable[[dict, int], dict | None] | None = None,
+        answer: Callable[[DealRow, int], dict[str, Any] | None] | None = None,
         request: str | None = None,
-    ) -> tuple[dict, bool]:
+    ) -> tuple[DealRow, bool]:
         """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
 
         The draft of the next deal is emptied (the deal it was for is now recorded); with
@@ -136,8 +148,8 @@ class DealsMixin(Database):
                 # Checked before the version and the end: a retry of a request that
                 # succeeded must replay it, although it has since changed the version.
                 if claimed is not None and claimed[0] is not None:
-                    deal = self._deal_row(session_id, claimed[0])
-                    return self._deal(deal, self._number(deal)), False
+                    done = self._deal_row(session_id, claimed[0])
+                    return self._deal(done, self._number(done)), False
             self._check_writable(row)
             self._check_version(row, expected_version)
             if draft_version is not None and self._draft_version(session_id) != draft_version:
@@ -159,8 +171,15 @@ class DealsMixin(Database):
             return deal, True
 
     def update_deal(
-        self, session_id: str, deal_id: int, record: dict, *, override: bool, note: str | None, expected_revision: int
-    ) -> dict:
+        self,
+        session_id: str,
+        deal_id: int,
+        record: dict[str, Any],
+        *,
+        override: bool,
+        note: str | None,
+        expected_revision: int,
+    ) -> DealRow:
         """Replace a deal's record, override and note if it is still at expected_revision."""
         _check_record(record)
         with self._write():
@@ -194,7 +213,7 @@ class DealsMixin(Database):
             )
             return self._deal(after, self._number(after))
 
-    def _soft_delete(self, session_id: str, row: dict, action: str) -> dict:
+    def _soft_delete(self, session_id: str, row: dict[str, Any], action: str) -> DealRow:
         """Mark a live deal deleted, log it and return it as it was (with its number)."""
         deal = self._deal(row, self._number(row))
         now = _now()
@@ -221,7 +240,7 @@ class DealsMixin(Database):
                 )
             self._soft_delete(session_id, row, "delete")
 
-    def undo_last(self, session_id: str, *, expected_version: int | None = None) -> dict | None:
+    def undo_last(self, session_id: str, *, expected_version: int | None = None) -> DealRow | None:
         """Soft-delete the last live deal and return it, or return None if there is none."""
         with self._write():
             row = self._writable_session(session_id)
@@ -238,7 +257,7 @@ class DealsMixin(Database):
                 return None
             return self._soft_delete(session_id, last[0], "undo")
 
-    def redo_undone(self, session_id: str, deal_id: int, *, expected_version: int | None = None) -> dict | None:
+    def redo_undone(self, session_id: str, deal_id: int, *, expected_version: int | None = None) -> DealRow | None:
         """Bring back a deal taken back by an undo, as the last deal again, and return it; None when there
         is nothing to bring back (already back, or not an undone deal). Conflict when the session changed
         since the undo (a deal recorded after it would otherwise be overtaken)."""

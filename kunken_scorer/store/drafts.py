@@ -7,6 +7,7 @@ from typing import Any
 
 from .db import Database, _dumps, _now
 from .errors import Conflict, DraftClosed, NotFound
+from .rows import DraftRow, PartRow, SavedPart, SeatRow
 
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
@@ -17,15 +18,17 @@ class DraftsMixin(Database):
 
     def next_number(self, session_id: str) -> int:
         """The number the next recorded deal will have."""
-        return self.db.execute(
+        number: int = self.db.execute(
             "SELECT count(*) + 1 FROM deals WHERE session_id = ? AND deleted_at IS NULL", [session_id]
         ).fetchone()[0]
+        return number
 
     def _draft_version(self, session_id: str) -> int:
         row = self.db.execute("SELECT version FROM drafts WHERE session_id = ?", [session_id]).fetchone()
-        return row[0] if row else 0
+        version: int = row[0] if row else 0
+        return version
 
-    def _touch_draft(self, session_id: str, now: str, end: dict | None = None) -> int:
+    def _touch_draft(self, session_id: str, now: str, end: dict[str, Any] | None = None) -> int:
         """Bump the draft's version (creating the draft), optionally replacing its end; return the version."""
         self.db.execute(
             "INSERT INTO drafts (session_id, [end], version, updated_at) VALUES (?, ?, 1, ?)"
@@ -59,9 +62,10 @@ class DraftsMixin(Database):
     def _generation(self, session_id: str) -> int:
         """Which draft is open: the deals ever recorded in the session, deleted and undone ones too. Only
         recording a deal moves it on; deleting or undoing an earlier deal renumbers the next deal, not this."""
-        return self.db.execute("SELECT coalesce(max(seq), 0) FROM deals WHERE session_id = ?", [session_id]).fetchone()[
-            0
-        ]
+        generation: int = self.db.execute(
+            "SELECT coalesce(max(seq), 0) FROM deals WHERE session_id = ?", [session_id]
+        ).fetchone()[0]
+        return generation
 
     def _check_deal_number(self, session_id: str, deal: int | None, generation: int | None = None) -> None:
         """Raise DraftClosed when the caller's draft was for another deal than the next one: by its
@@ -75,20 +79,20 @@ class DraftsMixin(Database):
         elif deal is not None and deal != number:
             raise DraftClosed(f"Deal {deal} is no longer being entered; the draft is for deal {number}.", number)
 
-    def _seat_row(self, session_id: str, seat: int) -> dict:
+    def _seat_row(self, session_id: str, seat: int) -> dict[str, Any]:
         """The sessions row, after checking that ``seat`` is one of its seats (NotFound otherwise)."""
         row = self._session_row(session_id)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(json.loads(row["players"])):
             raise NotFound(f"This score sheet has no seat {seat!r}.")
         return row
 
-    def draft(self, session_id: str) -> dict:
+    def draft(self, session_id: str) -> DraftRow:
         """The draft of the next deal: its number and version, the end, every part and every taken seat."""
         with self.db.atomic():  # one snapshot
             row = self._session_row(session_id)
             found = self._one("SELECT [end], version, updated_at FROM drafts WHERE session_id = ?", [session_id])
             parts = {
-                r[0]: {"part": json.loads(r[1]), "revision": r[2], "written_by": r[3], "written_at": r[4]}
+                r[0]: PartRow(part=json.loads(r[1]), revision=r[2], written_by=r[3], written_at=r[4])
                 for r in self.db.execute(
                     "SELECT seat, part, revision, written_by, written_at FROM draft_parts WHERE session_id = ?"
                     " ORDER BY seat",
@@ -96,23 +100,23 @@ class DraftsMixin(Database):
                 )
             }
             seats = {
-                r[0]: {"taken_at": r[1]}
+                r[0]: SeatRow(taken_at=r[1])
                 for r in self.db.execute(
                     "SELECT seat, taken_at FROM seats WHERE session_id = ? ORDER BY seat", [session_id]
                 )
             }
             number = self.next_number(session_id)
             generation = self._generation(session_id)
-        return {
-            "deal": number,
-            "generation": generation,
-            "version": found["version"] if found else 0,
-            "session_version": row["version"],
-            "end": json.loads(found["end"]) if found else {},
-            "parts": parts,
-            "seats": seats,
-            "ended": row["ended_at"] is not None,
-        }
+        return DraftRow(
+            deal=number,
+            generation=generation,
+            version=found["version"] if found else 0,
+            session_version=row["version"],
+            end=json.loads(found["end"]) if found else {},
+            parts=parts,
+            seats=seats,
+            ended=row["ended_at"] is not None,
+        )
 
     def draft_tag(self, session_id: str) -> str:
         """A tag that changes whenever the session or its draft (parts, end, seats) changes: an ETag."""
@@ -129,13 +133,13 @@ class DraftsMixin(Database):
         self,
         session_id: str,
         seat: int,
-        part: dict | None,
+        part: dict[str, Any] | None,
         *,
         revision: int | None,
         by: str,
         deal: int | None = None,
         generation: int | None = None,
-    ) -> dict:
+    ) -> SavedPart:
         """Write (or with ``None`` remove) one seat's part; return it with its new revision.
 
         ``revision`` is the part's revision the writer last saw (0: no part yet); another one means
@@ -159,18 +163,18 @@ class DraftsMixin(Database):
             if revision is not None and revision != stored:
                 if current is not None and part is not None and json.loads(current["part"]) == part:
                     # the same part sent again (a phone that did not hear the answer): stored once, not a conflict
-                    return {
-                        "part": part,
-                        "revision": stored,
-                        "written_by": current["written_by"],
-                        "written_at": current["written_at"],
-                        "version": self._draft_version(session_id),
-                    }
+                    return SavedPart(
+                        part=part,
+                        revision=stored,
+                        written_by=current["written_by"],
+                        written_at=current["written_at"],
+                        version=self._draft_version(session_id),
+                    )
                 raise Conflict("This part was changed on another phone since you saw it.")
             now = _now()
             if part is None:
                 self._throw_parts(session_id, seat)
-                entry: dict[str, Any] = {"part": None, "revision": 0, "written_by": by, "written_at": now}
+                written = 0
             else:
                 if current is None:  # a first part of this deal, or one written again after being thrown away
                     floor = self._one(
@@ -184,12 +188,13 @@ class DraftsMixin(Database):
                     " written_at = excluded.written_at",
                     [session_id, seat, _dumps(part), stored + 1, by, now],
                 )
-                entry = {"part": part, "revision": stored + 1, "written_by": by, "written_at": now}
-            entry["version"] = self._touch_draft(session_id, now)
-            return entry
+                written = stored + 1
+            return SavedPart(
+                part=part, revision=written, written_by=by, written_at=now, version=self._touch_draft(session_id, now)
+            )
 
     def save_draft_end(
-        self, session_id: str, end: dict, *, deal: int | None = None, generation: int | None = None
+        self, session_id: str, end: dict[str, Any], *, deal: int | None = None, generation: int | None = None
     ) -> int:
         """Keep how the deal ended (who went out, express, redeal) in the draft; return its version."""
         if not isinstance(end, dict):

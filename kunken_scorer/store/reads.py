@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from .db import Database
 from .errors import NotFound
+from .rows import DealRow, HistoryRow, LiveDealRow, SessionRow
 
 
 class ReadsMixin(Database):
@@ -16,27 +18,29 @@ class ReadsMixin(Database):
     if TYPE_CHECKING:
 
         @staticmethod
-        def _deal(row: dict, number: int | None) -> dict: ...
+        def _deal(row: dict[str, Any], number: int | None) -> DealRow: ...
 
-        def _deal_row(self, session_id: str, deal_id: int) -> dict: ...
+        def _deal_row(self, session_id: str, deal_id: int) -> dict[str, Any]: ...
 
-        def _number(self, row: dict) -> int | None: ...
+        def _number(self, row: dict[str, Any]) -> int | None: ...
 
-        def get_session(self, session_id: str) -> dict: ...
+        def get_session(self, session_id: str) -> SessionRow: ...
 
-    def list_deals(self, session_id: str) -> list[dict]:
+    def list_deals(self, session_id: str) -> list[DealRow]:
         """Return the live deals in recorded order, numbered from 1."""
         self._session_row(session_id)
         rows = self.db.table("deals").rows_where("session_id = ? AND deleted_at IS NULL", [session_id], order_by="seq")
         return [self._deal(row, number) for number, row in enumerate(rows, start=1)]
 
-    def session_and_deals(self, session_id: str, known: Any) -> tuple[dict, list[dict]]:
+    def session_and_deals(
+        self, session_id: str, known: Collection[tuple[int, int]]
+    ) -> tuple[SessionRow, list[LiveDealRow]]:
         """The session and its live deals (``deals_known``) read in one read transaction: the deals are those of
         the session's version (a tally kept by that version holds exactly them)."""
         with self.db.atomic():
             return self.get_session(session_id), self.deals_known(session_id, known)
 
-    def deals_known(self, session_id: str, known: Any) -> list[dict]:
+    def deals_known(self, session_id: str, known: Collection[tuple[int, int]]) -> list[LiveDealRow]:
         """The live deals in order, like ``list_deals``, reading the record only of the deals whose
         ``(id, revision)`` is not in ``known`` (a caller's cache): ``record`` is None for the others.
 
@@ -49,35 +53,34 @@ class ReadsMixin(Database):
                 " WHERE session_id = ? AND deleted_at IS NULL ORDER BY seq",
                 [session_id],
             )
-            rows = [
-                {
-                    "id": r[0],
-                    "number": n,
-                    "seq": r[1],
-                    "revision": r[2],
-                    "record": None,
-                    "override": bool(r[3]),
-                    "note": r[4],
-                    "created_at": r[5],
-                    "updated_at": r[6],
-                }
-                for n, r in enumerate(cursor, start=1)
-            ]
-            wanted = [r["id"] for r in rows if (r["id"], r["revision"]) not in known]
+            heads = cursor.fetchall()
+            wanted = [r[0] for r in heads if (r[0], r[2]) not in known]
+            records: dict[int, dict[str, Any]] = {}
             for start in range(0, len(wanted), 500):
                 chunk = wanted[start : start + 500]
                 marks = ",".join("?" * len(chunk))
-                records = dict(
-                    self.db.execute(
+                records.update(
+                    (deal_id, json.loads(record))
+                    for deal_id, record in self.db.execute(
                         f"SELECT id, record FROM deals WHERE session_id = ? AND id IN ({marks})", [session_id, *chunk]
                     ).fetchall()
                 )
-                for r in rows:
-                    if r["id"] in records:
-                        r["record"] = json.loads(records[r["id"]])
-        return rows
+        return [
+            LiveDealRow(
+                id=r[0],
+                number=n,
+                seq=r[1],
+                revision=r[2],
+                record=records.get(r[0]),
+                override=bool(r[3]),
+                note=r[4],
+                created_at=r[5],
+                updated_at=r[6],
+            )
+            for n, r in enumerate(heads, start=1)
+        ]
 
-    def get_deal(self, session_id: str, deal_id: int) -> dict:
+    def get_deal(self, session_id: str, deal_id: int) -> DealRow:
         """Return one live deal of this session, or raise NotFound."""
         row = self._deal_row(session_id, deal_id)
         if row["deleted_at"] is not None:
@@ -91,18 +94,18 @@ class ReadsMixin(Database):
         except NotFound:
             return False
 
-    def history(self, session_id: str) -> list[dict]:
+    def history(self, session_id: str) -> list[HistoryRow]:
         """Return the session's history, newest first, with details decoded."""
         self._session_row(session_id)
         rows = self.db.table("history").rows_where("session_id = ?", [session_id], order_by="id DESC")
         return [
-            {
-                "id": row["id"],
-                "session_id": row["session_id"],
-                "deal_id": row["deal_id"],
-                "action": row["action"],
-                "detail": json.loads(row["detail"]),
-                "at": row["at"],
-            }
+            HistoryRow(
+                id=row["id"],
+                session_id=row["session_id"],
+                deal_id=row["deal_id"],
+                action=row["action"],
+                detail=json.loads(row["detail"]),
+                at=row["at"],
+            )
             for row in rows
         ]

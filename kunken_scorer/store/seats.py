@@ -5,10 +5,11 @@ from __future__ import annotations
 import hmac
 import secrets
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .db import Database, _hash_token, _now
 from .errors import SeatHeld
+from .rows import MoveCode
 
 #: How long a seat's move code (and its one-time link) works, how many digits it has, and how many wrong
 #: tries it takes before it stops working: one guess in 200,000 per code, and a new code needs the holder
@@ -29,9 +30,9 @@ class SeatsMixin(Database):
     # Defined by another mixin of Store; declared here for the type checker only.
     if TYPE_CHECKING:
 
-        def _seat_row(self, session_id: str, seat: int) -> dict: ...
+        def _seat_row(self, session_id: str, seat: int) -> dict[str, Any]: ...
 
-        def _touch_draft(self, session_id: str, now: str, end: dict | None = None) -> int: ...
+        def _touch_draft(self, session_id: str, now: str, end: dict[str, Any] | None = None) -> int: ...
 
     def take_seat(
         self, session_id: str, seat: int, *, token: str | None = None, scorer: bool = False, move: str | None = None
@@ -93,9 +94,9 @@ class SeatsMixin(Database):
     def _drop_move(self, session_id: str, seat: int) -> None:
         self.db.execute("DELETE FROM seat_moves WHERE session_id = ? AND seat = ?", [session_id, seat])
 
-    def new_move_code(self, session_id: str, seat: int, token: str | None = None) -> dict | None:
-        """A new one-time move code for ``seat``, replacing the seat's earlier one: ``{"code", "link",
-        "expires_at"}`` (``code`` to type, ``link`` the secret of the one-time link; only their hashes are kept).
+    def new_move_code(self, session_id: str, seat: int, token: str | None = None) -> MoveCode | None:
+        """A new one-time move code for ``seat``, replacing the seat's earlier one: ``code`` to type, ``link`` the
+        secret of the one-time link (only their hashes are kept), and when they stop working.
 
         With ``token``, only for the phone holding the seat; without, the caller is the scorer (it checked the
         edit token). None when nobody holds the seat, or ``token`` does not hold it.
@@ -123,7 +124,7 @@ class SeatsMixin(Database):
                     expires_at,
                 ],
             )
-        return {"code": code, "link": link, "expires_at": expires_at}
+        return MoveCode(code=code, link=link, expires_at=expires_at)
 
     def move_of(self, session_id: str, link: str) -> int | None:
         """The seat a one-time link's secret moves, while it still works (unused, in time, not tried too often);
@@ -134,7 +135,8 @@ class SeatsMixin(Database):
         )
         if row is None or row["expires_at"] <= _now() or row["wrong_tries"] >= MOVE_CODE_TRIES:
             return None
-        return row["seat"]
+        seat: int = row["seat"]
+        return seat
 
     def free_seat(self, session_id: str, seat: int, token: str | None = None) -> bool:
         """Free ``seat`` (only if ``token`` holds it, when given); return True if it was held."""

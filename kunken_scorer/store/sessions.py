@@ -7,9 +7,11 @@ import hashlib
 import hmac
 import secrets
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from .db import HAND_ENTRIES, Database, _dumps, _hash_token, _now
 from .errors import NotFound
+from .rows import SessionRow
 
 
 def _derived_token(old: str, key: str) -> str:
@@ -23,7 +25,13 @@ class SessionsMixin(Database):
     """Sessions and their edit tokens."""
 
     def _insert_session(
-        self, game: str, rules: dict, players: list[str], target: dict | None, now: str, ended_at: str | None = None
+        self,
+        game: str,
+        rules: dict[str, Any],
+        players: list[str],
+        target: dict[str, Any] | None,
+        now: str,
+        ended_at: str | None = None,
     ) -> tuple[str, str]:
         """Insert a sessions row; return (id, edit token)."""
         session_id = secrets.token_urlsafe(18)  # 144 random bits
@@ -55,8 +63,14 @@ class SessionsMixin(Database):
             self.db.table("creation_keys").insert({"key": key, "session_id": session_id, "created_at": now})
 
     def create_session(
-        self, game: str, rules: dict, players: list[str], target: dict | None, *, idempotency_key: str | None = None
-    ) -> tuple[dict, str | None]:
+        self,
+        game: str,
+        rules: dict[str, Any],
+        players: list[str],
+        target: dict[str, Any] | None,
+        *,
+        idempotency_key: str | None = None,
+    ) -> tuple[SessionRow, str | None]:
         """Create a session; return (session, edit token) — the token is stored only hashed.
 
         A repeated ``idempotency_key`` (a double tap on Start) stores nothing and returns the
@@ -71,11 +85,11 @@ class SessionsMixin(Database):
             self._remember_creation(idempotency_key, session_id, now)
         return self.get_session(session_id), token
 
-    def get_session(self, session_id: str) -> dict:
+    def get_session(self, session_id: str) -> SessionRow:
         """Return the session with its JSON fields decoded, or raise NotFound."""
         return self._session(self._session_row(session_id))
 
-    def session_for(self, session_id: str, token: str | None) -> tuple[dict, bool]:
+    def session_for(self, session_id: str, token: str | None) -> tuple[SessionRow, bool]:
         """The session (NotFound when unknown) and whether ``token`` is its edit token, from one read."""
         row = self._session_row(session_id)
         return self._session(row), bool(token and hmac.compare_digest(_hash_token(token), row["token_hash"]))
@@ -106,7 +120,7 @@ class SessionsMixin(Database):
             self._log(session_id, "token", {})
         return token
 
-    def recent_sessions(self, limit: int = 20) -> list[dict]:
+    def recent_sessions(self, limit: int = 20) -> list[SessionRow]:
         """Return up to limit sessions, the last stored first (an imported session's own date does not count)."""
         rows = self.db.table("sessions").rows_where(order_by="rowid DESC", limit=limit)
         return [self._session(row) for row in rows]
@@ -117,7 +131,7 @@ class SessionsMixin(Database):
         since = (now - timedelta(seconds=window)).isoformat(timespec="microseconds")
         with self._write():
             self.db.execute("DELETE FROM creations WHERE at < ?", [since])
-            count = self.db.execute(
+            count: int = self.db.execute(
                 "SELECT count(*) FROM creations WHERE address = ? AND at >= ?", [address, since]
             ).fetchone()[0]
             if count >= limit:
@@ -132,7 +146,8 @@ class SessionsMixin(Database):
         row = self.db.execute("SELECT version FROM sessions WHERE id = ?", [session_id]).fetchone()
         if row is None:
             raise NotFound(f"There is no score sheet with id {session_id!r}.")
-        return row[0]
+        version: int = row[0]
+        return version
 
     def set_hand_entry(self, session_id: str, hand_entry: str) -> None:
         """Remember how the table enters hands (not a change of the score sheet: no new version)."""
@@ -142,7 +157,7 @@ class SessionsMixin(Database):
             self._session_row(session_id)
             self.db.execute("UPDATE sessions SET hand_entry = ? WHERE id = ?", [hand_entry, session_id])
 
-    def end_session(self, session_id: str) -> dict:
+    def end_session(self, session_id: str) -> SessionRow:
         """End the session (a no-op if it already ended); return the session."""
         with self._write():
             row = self._session_row(session_id)

@@ -48,7 +48,7 @@ from ..service import (
     session_players,
     with_end,
 )
-from ..store import Conflict, DraftClosed, KeyReused, NotFound, SeatHeld, SessionEnded, Store
+from ..store import Conflict, DraftClosed, KeyReused, NotFound, SeatHeld, SessionEnded, SessionRow, Store
 from .auth import bearer_token, scorer_session
 from .database import get_store
 from .limits import creation_allowed
@@ -312,7 +312,7 @@ def create_session():
         rules.game, rules.to_dict(), players, target.to_dict() if target else None
     )
     assert token is not None  # no idempotency key: always a new session, with its token
-    return _created(_links(session["id"], token), session["id"])
+    return _created(_links(session.id, token), session.id)
 
 
 @bp.get("/sessions/<session_id>")
@@ -323,7 +323,7 @@ def get_session(session_id: str):
     return service.session_answer(scoreboard(get_store(), session_id), reason_text)
 
 
-def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, Any]:
+def _open_to_record(store: Store, session_id: str) -> tuple[SessionRow, str | None, Any]:
     """(session, Idempotency-Key, replay): the edit token checked, the session open; ``replay`` is the
     answer already sent for a repeated key (nothing more to do)."""
     session = scorer_session(session_id)
@@ -332,7 +332,7 @@ def _open_to_record(store: Store, session_id: str) -> tuple[dict, str | None, An
         replay = store.stored_response(session_id, key, _request_digest())
         if replay is not None:
             return session, key, _replay(*replay)
-    if session["ended_at"]:
+    if session.ended_at:
         raise SessionEnded()
     return session, key, None
 
@@ -380,7 +380,7 @@ def record_deal(session_id: str):
         return replay
     body = _body()
     expected = _expected_version(body)
-    rules = RuleSet.from_dict(session["rules"])
+    rules = RuleSet.from_dict(session.rules)
     service.same_rules(body, rules)
     override = read_flag(body, "override")
     note = read_note(body)
@@ -431,9 +431,9 @@ def import_session():
         # A deal with problems that the table did not record anyway: 422, as when recording it.
         raise ApiError(422, reason_text(err.reason), problems=_problems(err.reason.params["why"])) from None
     assert token is not None  # no idempotency key: always a new session, with its token
-    answer = _links(session["id"], token)
-    answer["totals"] = scoreboard(store, session["id"]).totals
-    return _created(answer, session["id"])
+    answer = _links(session.id, token)
+    answer["totals"] = scoreboard(store, session.id).totals
+    return _created(answer, session.id)
 
 
 # -- seats and the draft of the next deal (each player enters their own part) -------------------
@@ -491,7 +491,7 @@ def take_seat(session_id: str, seat: int):
     moves only for the scorer (edit token) or with its ``move_code``; its own phone taking it again changes
     nothing (``store.take_seat`` keeps the rule)."""
     store = get_store()
-    name = _seat_index(store.get_session(session_id)["players"], seat)
+    name = _seat_index(store.get_session(session_id).players, seat)
     move = _move_code()
     token = bearer_token()
     scorer = store.check_token(session_id, token)
@@ -507,7 +507,7 @@ def take_seat(session_id: str, seat: int):
 def move_seat(session_id: str, seat: int):
     """A one-time move code (and link) for a held seat: the phone holding it (seat token) or the scorer."""
     store = get_store()
-    name = _seat_index(store.get_session(session_id)["players"], seat)
+    name = _seat_index(store.get_session(session_id).players, seat)
     writer = _part_writer(
         store,
         session_id,
@@ -526,9 +526,9 @@ def move_seat(session_id: str, seat: int):
     body = {
         "seat": seat,
         "player": name,
-        "move_code": made["code"],
-        "move_url": move_url(session_id, made["link"]),
-        "expires_at": made["expires_at"],
+        "move_code": made.code,
+        "move_url": move_url(session_id, made.link),
+        "expires_at": made.expires_at,
     }
     return _replay(201, body)
 
@@ -537,7 +537,7 @@ def move_seat(session_id: str, seat: int):
 def free_seat(session_id: str, seat: int):
     """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
     store = get_store()
-    name = _seat_index(store.get_session(session_id)["players"], seat)
+    name = _seat_index(store.get_session(session_id).players, seat)
     writer = _part_writer(store, session_id, seat)
     freed = store.free_seat(session_id, seat, None if writer == "scorer" else bearer_token())
     return {"seat": seat, "player": name, "freed": freed}

@@ -10,7 +10,7 @@ from typing import Any
 from flask import abort, request
 from flask_babel import gettext
 
-from ..store import SessionEnded
+from ..store import SessionEnded, SessionRow
 from .database import get_store
 
 #: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
@@ -52,7 +52,7 @@ def bearer_token() -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def scorer_session(sid: str, open_only: bool = False) -> dict:
+def scorer_session(sid: str, open_only: bool = False) -> SessionRow:
     """The session, read once, for its scorer only (and, with ``open_only``, only while it has not ended).
 
     An unknown session is a 404. A page wants the scorer's cookie (or a Bearer token) and answers
@@ -76,7 +76,7 @@ def scorer_session(sid: str, open_only: bool = False) -> dict:
             if api
             else gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."),
         )
-    if open_only and session["ended_at"]:
+    if open_only and session.ended_at:
         raise SessionEnded()  # said before the store is asked to write (a read-only file would answer first)
     return session
 

@@ -20,7 +20,7 @@ from ..core.draft import read_part
 from ..core.messages import KunkenError
 from ..core.notation import hand_entry, part_texts
 from ..qrcodes import qr_svg
-from ..store import Conflict, DraftClosed, NotFound, SeatHeld
+from ..store import Conflict, DraftClosed, NotFound, SeatHeld, SessionRow
 from .auth import can_edit, held_seat, scorer_required, scorer_session, seat_claim, seat_cookie, set_seat_cookie
 from .database import get_store
 from .errors import refuse_ended
@@ -64,7 +64,7 @@ def take_seat(sid: str):
     the seat's move code (``store.take_seat`` keeps the rule); anyone else is told whom to ask."""
     seat = request.form.get("seat", type=int)
     store = get_store()
-    names = store.get_session(sid)["players"]
+    names = store.get_session(sid).players
     if seat is None or not 0 <= seat < len(names):
         return go_to("views.session", gettext("Choose one of the players."), "error", sid=sid)
     claimed, mine = seat_claim(sid)
@@ -89,7 +89,7 @@ def move_seat(sid: str, seat: int):
     """A one-time move code and link for a held seat: made by the phone holding it, or by the scorer. Its page
     is the answer to the POST; a GET (the language switched on it, a reload) makes no code and goes back."""
     store = get_store()
-    names = store.get_session(sid)["players"]
+    names = store.get_session(sid).players
     if seat >= len(names):
         abort(404)
     name, scorer = names[seat], can_edit(sid)
@@ -108,8 +108,8 @@ def move_seat(sid: str, seat: int):
             return go_to("seats.draft", message, "error", sid=sid)
         return go_to("seats.part", sid=sid, seat=seat)  # this phone lost the seat meanwhile: its page says so
     no_store()  # the page shows the code and the link
-    url = move_url(sid, made["link"])
-    code = made["code"]
+    url = move_url(sid, made.link)
+    code = made.code
     return render_template(
         "seat_move.html",
         sid=sid,
@@ -118,7 +118,7 @@ def move_seat(sid: str, seat: int):
         code=f"{code[:3]} {code[3:]}",
         url=url,
         qr=Markup(qr_svg(url, gettext("QR code to take the seat of %(name)s", name=name))),
-        expires_at=made["expires_at"],
+        expires_at=made.expires_at,
         back=url_for("seats.draft", sid=sid) if scorer else url_for("seats.part", sid=sid, seat=seat),
     )
 
@@ -127,7 +127,7 @@ def move_seat(sid: str, seat: int):
 def move_link(sid: str, link: str):
     """The one-time link's page: it changes nothing; its one button takes the seat (``take_seat``)."""
     store = get_store()
-    names = store.get_session(sid)["players"]
+    names = store.get_session(sid).players
     seat = store.move_of(sid, link) if len(link) <= MAX_MOVE_CODE else None
     no_store()  # the page holds the link's secret in its form
     return render_template(
@@ -156,11 +156,11 @@ def leave_seat(sid: str):
 
 @bp.post("/s/<sid>/seats/<int:seat>/free")
 @scorer_required
-def free_seat(sid: str, seat: int, session: dict):
+def free_seat(sid: str, seat: int, session: SessionRow):
     """The scorer frees a seat (a lost phone, a player who left)."""
-    if seat >= len(session["players"]):
+    if seat >= len(session.players):
         abort(404)
-    name, freed = session["players"][seat], get_store().free_seat(sid, seat)
+    name, freed = session.players[seat], get_store().free_seat(sid, seat)
     message = gettext("The seat of %(name)s is free: another phone can take it.", name=name) if freed else None
     return go_to("seats.draft", message, sid=sid)
 
@@ -206,7 +206,7 @@ def _render_part(
     status: int = 200,
     conflict: str | None = None,
 ):
-    sid = draft.session["id"]
+    sid = draft.session.id
     writer = _writer(sid, seat)
     check = draft.check
     report = check.report
@@ -239,7 +239,7 @@ def _render_part(
         lost=lost,
         entry=entry,
         conflict=conflict,
-        rules_game=draft.session["game"],
+        rules_game=draft.session.game,
         scorer=can_edit(sid),
     ), status
 
@@ -248,9 +248,9 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
     """The part form filled with the stored part (or empty), for the draft's deal."""
     entry = draft.parts.get(seat)
     data = part_texts(
-        entry["part"] if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
+        entry.part if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
     )
-    mode = mode or hand_entry(draft.session, draft.rules)
+    mode = mode or hand_entry({"hand_entry": draft.session.hand_entry}, draft.rules)
     return part_form(
         draft.players,
         draft.rules,
@@ -259,7 +259,7 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
             "player": data,
             "deal": str(draft.deal),
             "draft": str(draft.generation),
-            "revision": str(entry["revision"] if entry else 0),
+            "revision": str(entry.revision if entry else 0),
             "hand_mode": mode,
         },
     )
@@ -282,7 +282,7 @@ def part(sid: str, seat: int):
                 name=name,
             ),
         )
-    if draft.session["ended_at"]:
+    if draft.session.ended_at:
         return refuse_ended()
     form = part_form(draft.players, draft.rules)
     if not form.validate():
@@ -318,9 +318,7 @@ def part(sid: str, seat: int):
             message = gettext(
                 "This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
                 "it is now is shown. What you typed: %(typed)s",
-                who=gettext("the scorer")
-                if current and current["written_by"] == "scorer"
-                else gettext("another phone"),
+                who=gettext("the scorer") if current and current.written_by == "scorer" else gettext("another phone"),
                 typed=_entered(form) or "—",
             )
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
@@ -362,7 +360,7 @@ def _end_data(draft: service.Draft) -> dict:
 
 
 def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, message: str | None = None):
-    sid = draft.session["id"]
+    sid = draft.session.id
     return render_template(
         "draft.html",
         sid=sid,
@@ -372,7 +370,7 @@ def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, m
         form=form,
         editor=can_edit(sid),
         message=message,
-        rules_game=draft.session["game"],
+        rules_game=draft.session.game,
         mine=held_seat(sid),
     ), status
 
@@ -401,12 +399,12 @@ def draft(sid: str):
 
 
 def _record(current: service.Draft, form: DraftForm, end: dict):
-    sid = current.session["id"]
+    sid = current.session.id
     store = get_store()
     key = form.form_key.data
     done = store.deal_for_key(sid, key)
     if done is not None:
-        return go_to("views.session", deal_saved(done["number"], created=False), sid=sid)
+        return go_to("views.session", deal_saved(done.number, created=False), sid=sid)
     expected = int(form.version.data)
     generation = _generation(form)
     if expected != current.version or (
@@ -437,12 +435,12 @@ def _record(current: service.Draft, form: DraftForm, end: dict):
     except Conflict:
         fresh = service.load_draft(store, sid)
         return _changed_since(fresh)
-    return go_to("views.session", deal_saved(stored["number"], created), sid=sid)
+    return go_to("views.session", deal_saved(stored.number, created), sid=sid)
 
 
 @bp.post("/s/<sid>/draft/discard")
 @scorer_required
-def discard(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by scorer_required (its check is what counts here)
+def discard(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by scorer_required (its check is what counts here)
     """Throw the draft away: every part and the end (the seats stay taken)."""
     get_store().discard_draft(sid)
     return go_to("seats.draft", gettext("The draft was discarded: every part is empty again."), sid=sid)

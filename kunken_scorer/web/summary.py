@@ -6,6 +6,7 @@ always computed by ``service``/the core from the stored deal records; this modul
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from babel import numbers
@@ -82,7 +83,7 @@ def summary(sid: str):
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
     board = service.scoreboard(get_store(), sid)
     rows = board.lines
-    created = local_time(board.session["created_at"])
+    created = local_time(board.session.created_at)
     return render_template(
         "summary.html",
         sid=sid,
@@ -91,7 +92,7 @@ def summary(sid: str):
         overrides=[row for row in rows if row.override or row.note],
         rules=rules_in_force(board.rules),
         date=day_text(created, "long") if created else "",
-        ended=when_filter(board.session["ended_at"]) if board.session["ended_at"] else None,
+        ended=when_filter(board.session.ended_at) if board.session.ended_at else None,
         redeals=sum(1 for row in rows if row.redeal),
     )
 
@@ -112,7 +113,9 @@ def chart(sid: str):
 def csv_export(sid: str):
     """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
     board = service.scoreboard(get_store(), sid)
-    return _download(csv_text(board, gettext).encode("utf-8"), "text/csv", download_name(board.session, "csv"))
+    return _download(
+        csv_text(board, gettext).encode("utf-8"), "text/csv", download_name(dataclasses.asdict(board.session), "csv")
+    )
 
 
 @bp.get("/s/<sid>/export.json")
@@ -177,7 +180,7 @@ def import_page():
         except KunkenError as err:
             form.form_errors.append(gettext("Nothing was imported: %(why)s", why=reason_text(err.reason)))
         else:
-            response = redirect(url_for("views.session", sid=session["id"]))
+            response = redirect(url_for("views.session", sid=session.id))
             # token None: a double tap or a resent form; that import is stored already (whatever file this
             # form now holds), and the phone that sent it got the scorer cookie with the first answer.
             if token is None:
@@ -197,7 +200,7 @@ def import_page():
                     ),
                     "success",
                 )
-            return response if token is None else set_scorer_cookie(response, session["id"], token)
+            return response if token is None else set_scorer_cookie(response, session.id, token)
     status = 400 if request.method == "POST" else 200
     return render_template("import.html", form=form), status
 

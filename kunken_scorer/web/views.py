@@ -7,6 +7,7 @@ scorer's phone (the edit token in its cookie) may change a session; a viewer get
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from typing import Any
@@ -26,7 +27,7 @@ from ..core.reading import Deal, hand_entries
 from ..core.rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
 from ..core.session import TARGET_KINDS, Target, TargetError
 from ..qrcodes import qr_svg
-from ..store import Conflict, KeyReused, NotFound
+from ..store import Conflict, DealRow, KeyReused, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .database import get_store
 from .forms import FORM_KEY, SessionForm, add_error, deal_form, new_form_key, raw_switch, switch_values
@@ -129,7 +130,7 @@ def home():
     key = (
         "home",
         game if game in GAMES else "kunken",
-        tuple((r["id"], r["ended_at"]) for r in recent),
+        tuple((r.id, r.ended_at) for r in recent),
         current_language(),
     )
     return _shared_page(key, render, form_key)
@@ -155,11 +156,11 @@ def create_session():
         form.game.data, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key
     )
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
-        return go_to("views.session", sid=session["id"])
+        return go_to("views.session", sid=session.id)
     if form.hand_entry.data in hand_entries(rules):
-        get_store().set_hand_entry(session["id"], form.hand_entry.data)
+        get_store().set_hand_entry(session.id, form.hand_entry.data)
     message = gettext("The session has started. Let the others scan the QR code to watch.")
-    return set_scorer_cookie(go_to("views.session", message, sid=session["id"]), session["id"], token)
+    return set_scorer_cookie(go_to("views.session", message, sid=session.id), session.id, token)
 
 
 def _chosen_target(form: SessionForm) -> Target | None:
@@ -250,15 +251,15 @@ def session(sid: str):
     undone = request.args.get("undone", type=int) if editor else None
 
     def render() -> str:
-        version, ended, live_html = _rendered_live(sid, record["version"], current_language(), editor)
+        version, ended, live_html = _rendered_live(sid, record.version, current_language(), editor)
         view_url = public_base_url() + url_for("views.session", sid=sid)
         scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
         return render_template(
             "session.html",
             sid=sid,
             session=record,
-            rules=RuleSet.from_dict(record["rules"]),
-            target=Target.from_dict(record.get("target")),
+            rules=RuleSet.from_dict(record.rules),
+            target=Target.from_dict(record.target),
             version=version,
             ended=ended,
             editor=editor,
@@ -279,7 +280,7 @@ def session(sid: str):
             no_store()  # the page shows the scorer link, token and all
     else:  # every watching phone sees the same page: rendered once per version of the session and its seats
         page = _shared_page(
-            ("session", sid, record["version"], store.draft_tag(sid), current_language(), public_base_url()), render
+            ("session", sid, record.version, store.draft_tag(sid), current_language(), public_base_url()), render
         )
     response = Response(page)
     response.headers["Cache-Control"] = "no-cache"
@@ -391,8 +392,8 @@ def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
 
 def _render_deal(
     form: Any,
-    session: dict,
-    deal: dict | None,
+    session: SessionRow,
+    deal: DealRow | None,
     *,
     status: int = 200,
     report=None,
@@ -402,18 +403,18 @@ def _render_deal(
     conflict: str | None = None,
     action: str | None = None,
 ):
-    board = service.scoreboard(get_store(), session["id"])
+    board = service.scoreboard(get_store(), session.id)
     preview = None
     if report is not None:
         details = report.details or (None,) * len(report.players)
         preview = list(zip(report.checked_players, details, strict=False))
     empty = [] if report is None or form.body is None else Deal.from_dict(form.body).empty_hands
     # a new deal recorded here empties the draft: say whose parts, saved on their phones, that would drop
-    drafted = [session["players"][i] for i in get_store().written_seats(session["id"])] if deal is None else []
+    drafted = [session.players[i] for i in get_store().written_seats(session.id)] if deal is None else []
     return render_template(
         "deal_form.html",
         form=form,
-        sid=session["id"],
+        sid=session.id,
         deal=deal,
         board=board,
         report=report,
@@ -422,14 +423,14 @@ def _render_deal(
         general=list(general),
         form_errors=list(form_errors),
         conflict=conflict,
-        rules_game=session["game"],
+        rules_game=session.game,
         went_out_suggestion=empty[0] if len(empty) == 1 else "",
         action=action or request.path,
         drafted=drafted,
     ), status
 
 
-def _post_deal(form: Any, session: dict, deal: dict | None):
+def _post_deal(form: Any, session: SessionRow, deal: DealRow | None):
     """Check or save a submitted deal form (new when ``deal`` is None): read it, check it with the core,
     remember the table's way of entering hands, then (on Save) store it or show why not."""
     if not form.validate():
@@ -461,17 +462,17 @@ def _post_deal(form: Any, session: dict, deal: dict | None):
     except Conflict:
         message = _conflict_message(session, deal, record, override, note, form)
         if message is None:  # the other phone saved exactly this: nothing to tell
-            return go_to("views.session", sid=session["id"])
+            return go_to("views.session", sid=session.id)
         return _render_deal(form, session, deal, status=409, conflict=message, **show)
-    return go_to("views.session", sid=session["id"])
+    return go_to("views.session", sid=session.id)
 
 
-def _remember_hand_entry(session: dict, mode: str) -> dict:
+def _remember_hand_entry(session: SessionRow, mode: str) -> SessionRow:
     """The table chose how to enter hands: keep it for the next deal."""
-    if mode == session.get("hand_entry"):
+    if mode == session.hand_entry:
         return session
-    get_store().set_hand_entry(session["id"], mode)
-    return {**session, "hand_entry": mode}
+    get_store().set_hand_entry(session.id, mode)
+    return dataclasses.replace(session, hand_entry=mode)
 
 
 def _mark_missing(form: Any, anyway: service.Anyway) -> None:
@@ -487,12 +488,14 @@ def _mark_missing(form: Any, anyway: service.Anyway) -> None:
         add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
 
 
-def _store_deal(session: dict, deal: dict | None, record: dict, override: bool, note: str | None, form: Any) -> None:
+def _store_deal(
+    session: SessionRow, deal: DealRow | None, record: dict, override: bool, note: str | None, form: Any
+) -> None:
     """Add the deal (idempotent by the form's key) or change it (at the revision the form was made from)."""
-    store, sid, expected = get_store(), session["id"], int(form.expected.data)
+    store, sid, expected = get_store(), session.id, int(form.expected.data)
     if deal is not None:
-        stored = store.update_deal(sid, deal["id"], record, override=override, note=note, expected_revision=expected)
-        flash(gettext("Deal %(n)s changed.", n=stored["number"]), "ok")
+        stored = store.update_deal(sid, deal.id, record, override=override, note=note, expected_revision=expected)
+        flash(gettext("Deal %(n)s changed.", n=stored.number), "ok")
         return
     stored, created = store.add_deal(
         sid,
@@ -503,14 +506,14 @@ def _store_deal(session: dict, deal: dict | None, record: dict, override: bool, 
         expected_version=expected,
         request=service.request_digest({"record": record, "override": override, "note": note}),
     )
-    flash(deal_saved(stored["number"], created), "ok")
+    flash(deal_saved(stored.number, created), "ok")
 
 
 def _conflict_message(
-    session: dict, deal: dict | None, record: dict, override: bool, note: str | None, form: Any
+    session: SessionRow, deal: DealRow | None, record: dict, override: bool, note: str | None, form: Any
 ) -> str | None:
     """What to tell a phone whose save met another phone's change (None: that change was this very deal)."""
-    store, sid = get_store(), session["id"]
+    store, sid = get_store(), session.id
     if deal is None:
         form.expected.data = str(store.version(sid))
         return gettext(
@@ -518,11 +521,11 @@ def _conflict_message(
             "Check the deals on the session page: if your deal is not there, press Save again."
         )
     try:
-        current = store.get_deal(sid, deal["id"])
+        current = store.get_deal(sid, deal.id)
     except NotFound:
         return gettext("This deal was deleted on another phone. Nothing was saved.")
-    if (current["record"], current["override"], current["note"]) == (record, override, note):
-        flash(gettext("Deal %(n)s changed.", n=current["number"]), "ok")
+    if (current.record, current.override, current.note) == (record, override, note):
+        flash(gettext("Deal %(n)s changed.", n=current.number), "ok")
         return None
     return gettext(
         "This deal was changed on another phone while you were editing it. Nothing was saved and nothing was "
@@ -532,25 +535,25 @@ def _conflict_message(
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
 @change_required
-def record_deal(sid: str, session: dict):  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
+def record_deal(sid: str, session: SessionRow):  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
     """Record a deal: check it (preview with every problem in words), then save it."""
-    rules = RuleSet.from_dict(session["rules"])
+    rules = RuleSet.from_dict(session.rules)
     if request.method == "GET":
         form = deal_form(
-            session["players"],
+            session.players,
             rules,
-            data={"expected": str(session["version"]), "hand_mode": hand_entry(session, rules)},
+            data={"expected": str(session.version), "hand_mode": hand_entry({"hand_entry": session.hand_entry}, rules)},
         )
         return _render_deal(form, session, None)
-    return _post_deal(deal_form(session["players"], rules), session, None)
+    return _post_deal(deal_form(session.players, rules), session, None)
 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
 @change_required
-def edit_deal(sid: str, deal_id: int, session: dict):
+def edit_deal(sid: str, deal_id: int, session: SessionRow):
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
-    names = session["players"]
-    rules = RuleSet.from_dict(session["rules"])
+    names = session.players
+    rules = RuleSet.from_dict(session.rules)
     try:
         deal = get_store().get_deal(sid, deal_id)
     except NotFound:
@@ -558,27 +561,25 @@ def edit_deal(sid: str, deal_id: int, session: dict):
             return _edit_of_deleted(session, rules)
         abort(404)
     if request.method == "GET":
-        data = deal_texts(
-            deal["record"], names, deal["override"], deal["note"], rules, russian=current_language() == "ru"
-        )
-        mode = entered_as(deal["record"], hand_entry(session, rules))
-        form = deal_form(names, rules, data={**data, "expected": str(deal["revision"]), "hand_mode": mode})
+        data = deal_texts(deal.record, names, deal.override, deal.note, rules, russian=current_language() == "ru")
+        mode = entered_as(deal.record, hand_entry({"hand_entry": session.hand_entry}, rules))
+        form = deal_form(names, rules, data={**data, "expected": str(deal.revision), "hand_mode": mode})
         return _render_deal(form, session, deal)
     return _post_deal(deal_form(names, rules), session, deal)
 
 
-def _edit_of_deleted(session: dict, rules: RuleSet):
+def _edit_of_deleted(session: SessionRow, rules: RuleSet):
     """An edit sent for a deal deleted meanwhile: nothing saved, the typed deal kept as a new one to save."""
-    form = deal_form(session["players"], rules)
+    form = deal_form(session.players, rules)
     form.validate()
-    form.expected.data = str(session["version"])
+    form.expected.data = str(session.version)
     form.save.data = False
     return _render_deal(
         form,
         session,
         None,
         status=409,
-        action=url_for("views.record_deal", sid=session["id"]),
+        action=url_for("views.record_deal", sid=session.id),
         conflict=gettext(
             "This deal was deleted on another phone, so your change was not saved. "
             "What you typed is kept below: Save records it as a new deal."
@@ -588,12 +589,12 @@ def _edit_of_deleted(session: dict, rules: RuleSet):
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
 @change_required
-def delete_deal(sid: str, deal_id: int, session: dict):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
+def delete_deal(sid: str, deal_id: int, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Delete a deal (kept in the history)."""
     store = get_store()
     revision = _hidden_number("revision")
     try:
-        number = store.get_deal(sid, deal_id)["number"]
+        number = store.get_deal(sid, deal_id).number
     except NotFound:
         number = None
     if revision is None and number is not None:
@@ -638,7 +639,7 @@ def _shown_version() -> int:
 
 @bp.post("/s/<sid>/undo")
 @change_required
-def undo(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
+def undo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Take back the last deal (kept in the history)."""
     try:
         undone = get_store().undo_last(sid, expected_version=_shown_version())
@@ -650,12 +651,12 @@ def undo(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by 
         return go_to("views.session", message, "error", sid=sid)
     if undone is None:
         return go_to("views.session", gettext("There is no deal to undo."), sid=sid)
-    return go_to("views.session", gettext("Deal %(n)s was undone.", n=undone["number"]), sid=sid, undone=undone["id"])
+    return go_to("views.session", gettext("Deal %(n)s was undone.", n=undone.number), sid=sid, undone=undone.id)
 
 
 @bp.post("/s/<sid>/redo")
 @change_required
-def redo(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
+def redo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     try:
         back = get_store().redo_undone(sid, _hidden_number("deal_id") or 0, expected_version=_shown_version())
@@ -669,14 +670,14 @@ def redo(sid: str, session: dict):  # noqa: ARG001 -- session passed by name by 
         return go_to("views.session", message, "error", sid=sid)
     if back is None:
         return go_to("views.session", gettext("There is no undone deal to bring back."), sid=sid)
-    return go_to("views.session", gettext("Deal %(n)s is back.", n=back["number"]), sid=sid)
+    return go_to("views.session", gettext("Deal %(n)s is back.", n=back.number), sid=sid)
 
 
 @bp.post("/s/<sid>/end")
 @scorer_required
-def end_session(sid: str, session: dict):
+def end_session(sid: str, session: SessionRow):
     """End the session: it stays readable, nothing can be changed."""
-    if session["ended_at"]:
+    if session.ended_at:
         return go_to("views.session", gettext("This session has already ended."), sid=sid)
     get_store().end_session(sid)
     return go_to("views.session", gettext("The session has ended. It stays readable here."), sid=sid)
@@ -686,6 +687,6 @@ def end_session(sid: str, session: dict):
 def history(sid: str):
     """Every change to the session: what, and when."""
     board = service.scoreboard(get_store(), sid)
-    numbers = {scored.row["id"]: scored.number for scored in board.deals}
+    numbers = {scored.row.id: scored.number for scored in board.deals}
     entries = get_store().history(sid)
     return render_template("history.html", board=board, sid=sid, entries=entries, numbers=numbers)

@@ -1,0 +1,198 @@
+"""The rows the store answers with: plain, frozen data, one class per kind of answer.
+
+A row is what the store read, nothing more: it has no method that reads or writes the database, and a JSON
+column holding a document (a deal's record, a session's rules, a history entry's detail) stays a dict inside
+it. Field names are the keys the store's answers always had, so a template's ``session.players`` (and
+``session["players"]``: Jinja falls back from an item to an attribute) reads a row as it read the dict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "BackupReport",
+    "DealRow",
+    "DraftRow",
+    "HistoryRow",
+    "LiveDealRow",
+    "MoveCode",
+    "PartRow",
+    "PlayerStatsRow",
+    "SavedPart",
+    "SeatRow",
+    "SessionRow",
+    "SessionStatsRow",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A session (a score sheet), its JSON columns decoded."""
+
+    id: str
+    game: str
+    #: the rule set's switches (``RuleSet.to_dict``)
+    rules: dict[str, Any]
+    #: the players' names in seat order
+    players: list[str]
+    #: the target (``Target.to_dict``), or None for none
+    target: dict[str, Any] | None
+    created_at: str
+    ended_at: str | None
+    #: bumped by every change of the score sheet
+    version: int
+    #: how the table enters hands (``"counts"``, ``"points"``, ``"cards"``), or None: the game's default
+    hand_entry: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """A stored deal, its record decoded."""
+
+    id: int
+    #: its 1-based place among the session's live deals; None for a deal since deleted
+    number: int | None
+    seq: int
+    #: the deal as the table recorded it
+    record: dict[str, Any]
+    #: recorded anyway (with problems)
+    override: bool
+    note: str | None
+    #: bumped by every change of the deal
+    revision: int
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class LiveDealRow:
+    """A live deal as ``deals_known`` reads it: a ``DealRow``'s fields, its record None when the caller's cache
+    holds it already (read only for a deal whose ``(id, revision)`` the cache lacks)."""
+
+    id: int
+    number: int
+    seq: int
+    revision: int
+    record: dict[str, Any] | None
+    override: bool
+    note: str | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One change of a session, as its history keeps it."""
+
+    id: int
+    session_id: str
+    #: the deal it changed, if any
+    deal_id: int | None
+    #: ``"record"``, ``"edit"``, ``"delete"``, ``"undo"``, ``"redo"``, ``"end"``, ``"import"`` or ``"token"``
+    action: str
+    #: what changed (``before``/``after`` of a deal, the deals imported)
+    detail: dict[str, Any]
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartRow:
+    """One seat's part of the draft of the next deal."""
+
+    part: dict[str, Any]
+    revision: int
+    #: ``"player"`` (the phone holding the seat) or ``"scorer"``
+    written_by: str
+    written_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class SavedPart:
+    """A seat's part as ``save_part`` wrote it (``part`` None: removed), and the draft's version after it."""
+
+    part: dict[str, Any] | None
+    revision: int
+    written_by: str
+    written_at: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat a phone holds."""
+
+    taken_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class DraftRow:
+    """The draft of a session's next deal, read in one snapshot."""
+
+    #: the number the deal will have when recorded
+    deal: int
+    #: which draft this is: the deals ever recorded in the session (moves on only when one is recorded)
+    generation: int
+    #: the draft's version (0: never written)
+    version: int
+    #: the session's version
+    session_version: int
+    #: how the deal ended (who went out, express, redeal), as written
+    end: dict[str, Any]
+    #: each written seat's part, by seat
+    parts: dict[int, PartRow]
+    #: each seat a phone holds, by seat
+    seats: dict[int, SeatRow]
+    #: the session has ended
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCode:
+    """A seat's new one-time move code: ``code`` to type, ``link`` the secret of its one-time link (the store
+    keeps only their hashes), working until ``expires_at``."""
+
+    code: str
+    link: str
+    expires_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class BackupReport:
+    """What a backup copied: the sessions, the live deals, and the copy's ``integrity_check`` (``"ok"``)."""
+
+    sessions: int
+    deals: int
+    integrity: str
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStatsRow:
+    """One player's part of the statistics of one session (``set_session_stats``)."""
+
+    #: the name casefolded: the key a player's statistics are summed by
+    player: str
+    #: the name as written in the session
+    name: str
+    deals: int
+    points: int
+    expresses: int
+    won: bool
+    played_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatsRow:
+    """One player's statistics summed over the sessions of a game, or of every game (``player_stats``)."""
+
+    #: the name casefolded
+    player: str
+    #: the name as written when last played
+    name: str
+    sessions: int
+    won: int
+    deals: int
+    points: int
+    expresses: int
+    last_played: str
