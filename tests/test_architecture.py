@@ -27,6 +27,12 @@ CORE = [
     "charts",
     "notation",
     "disputes",
+    "checker",
+    "meldcheck",
+    "runs",
+    "switches",
+    "table",
+    "fields",
 ]
 FORBIDDEN = {
     "flask",
@@ -280,3 +286,44 @@ def test_the_cycle_check_finds_a_cycle(tmp_path):
         ["kunken_scorer.core", "kunken_scorer.other"],
         ["kunken_scorer.web.helpers", "kunken_scorer.web.views"],
     ]
+
+
+# -- sizes (issue 34): a module, a class and a function a reader can hold in mind --------------------
+
+#: The limits: lines of a module, of a class, of a function or method (its decorators and docstring included).
+MODULE_LINES, CLASS_LINES, FUNCTION_LINES = 600, 300, 80
+#: The web layer as a whole (``wc -l kunken_scorer/web/*.py``): routes are adapters over ``service``.
+WEB_LINES = 2900
+
+
+def oversized(root: pathlib.Path = PACKAGE) -> list[str]:
+    """Every module, class and function of the package past its limit, as "path:line name (lines)"."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(root.parent)
+        if len(text.splitlines()) > MODULE_LINES:
+            found.append(f"{where} ({len(text.splitlines())} lines)")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+                lines = node.end_lineno - first + 1
+                limit = CLASS_LINES if isinstance(node, ast.ClassDef) else FUNCTION_LINES
+                if lines > limit:
+                    found.append(f"{where}:{node.lineno} {node.name} ({lines} lines)")
+    return found
+
+
+def test_no_module_class_or_function_is_past_its_size():
+    assert oversized() == []
+
+
+def test_the_size_check_finds_a_long_function(tmp_path):
+    body = "\n".join(f"    x{i} = {i}" for i in range(FUNCTION_LINES))
+    (tmp_path / "long.py").write_text(f"def long():\n{body}\n", encoding="utf-8")
+    assert oversized(tmp_path) == [f"{tmp_path.name}/long.py:1 long ({FUNCTION_LINES + 1} lines)"]
+
+
+def test_the_web_layer_stays_within_its_lines():
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (PACKAGE / "web").glob("*.py"))
+    assert lines <= WEB_LINES, f"the web layer has {lines} lines; routes belong in service, as adapters over it"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .deal import DealReport, evaluate_deal
-from .messages import M_, Reason
+from .messages import M_, Located, Reason
 from .reading import Deal, DealInputError, read_player, read_swaps
 from .rules import RuleSet
 
@@ -36,8 +36,9 @@ _NEEDS_TARGET = frozenset(
 )
 
 
-def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> dict[str, Any]:
-    """One seat's part in canonical form: ``{"melds", "vists", "swaps", "hand"}``; bad input raises.
+def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None, seat: int | None = None) -> dict[str, Any]:
+    """One seat's part in canonical form: ``{"melds", "vists", "swaps", "hand"}``; bad input raises,
+    located at the part's field (``Reason.field``) and, when given, its ``seat``.
 
     A swap here leaves out ``by`` (the part's own player made it). With ``rules``, a hand given in
     short must be one this game's cards can make.
@@ -47,23 +48,28 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None) -> di
     >>> read_part({"hand": "11♥"})
     Traceback (most recent call last):
     ...
-    kunken_scorer.core.reading.DealInputError: part.hand: "11♥": no such rank
+    kunken_scorer.core.fields.DealInputError: part.hand: "11♥": no such rank
+    >>> read_part({"vists": [{"cards": "5♥"}]}, seat=2)
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.fields.DealInputError: part.vists[0].to: expected a player's name.
     """
     if not isinstance(raw, Mapping):
-        raise DealInputError(
-            Reason("bad_field", {"field": where, "expected": M_("an object with melds, vists, swaps and hand")})
-        )
+        expected = M_("an object with melds, vists, swaps and hand")
+        raise DealInputError(Reason("bad_field", {"field": where, "expected": expected}, seat=seat))
     unknown = sorted(set(raw) - {"melds", "vists", "swaps", "hand"})
     if unknown:
-        raise DealInputError(Reason("unknown_field", {"field": f"{where}.{unknown[0]}"}))
-    player = read_player({**raw, "name": "-"}, where)
+        raise DealInputError(Reason("unknown_field", {"field": f"{where}.{unknown[0]}"}, seat=seat))
+    player = read_player({**raw, "name": "-"}, where, seat=seat)
     if rules is not None and player.hand_summary is not None:
-        player.hand_summary.check_for(rules, f"{where}.hand")
+        with Located(seat, "hand"):
+            player.hand_summary.check_for(rules, f"{where}.hand")
     record = player.to_dict()
     raw_swaps = raw.get("swaps")
     if isinstance(raw_swaps, list):
         raw_swaps = [{**s, "by": "-"} if isinstance(s, Mapping) else s for s in raw_swaps]
-    swaps = read_swaps(raw_swaps, f"{where}.swaps")  # a bad field is named inside the part
+    with Located(seat):
+        swaps = read_swaps(raw_swaps, f"{where}.swaps")  # a bad field is named inside the part
     return {
         "melds": record["melds"],
         "vists": record["vists"],

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
+from types import TracebackType
+from typing import Any, Self
 
 
 def N_(text: str) -> str:
@@ -213,16 +215,53 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
 
 @dataclass(frozen=True)
 class Reason:
-    """A rule violation or remark: a message code with its parameters.
+    """A rule violation or remark: a message code with its parameters, and where in a deal it belongs.
 
     >>> Reason("too_few_cards", {"count": 2}).message
     'A meld needs at least 3 cards; this one has 2.'
     >>> Reason("too_few_cards", {"count": 2}).rule
     'melds'
+
+    The location is set wherever the core knows it (reading a deal or a player's part, a deal's problems):
+    ``seat``, the player's index in the deal's players (None: a field of the deal's own, or a part read
+    on its own), and ``field``, the key of the field: of a player's record or part (``name``, ``melds``,
+    ``vists``, ``swaps``, ``hand``, or the count of a short-form hand ``small``, ``faces``, ``aces``,
+    ``jokers``: what the deal form's fields are called; a hand's ``points`` are the ``hand``'s), or of the
+    deal (``went_out``, ``express``, ``redeal``, ``note``). Both are None where the core does not know.
+    Neither takes part in equality: a reason is its code and parameters.
+
+    >>> located = Reason("illegal_meld", {"player": "Boris"}, seat=1, field="melds")
+    >>> located, located == Reason("illegal_meld", {"player": "Boris"})
+    (Reason(code='illegal_meld', params={'player': 'Boris'}, seat=1, field='melds'), True)
     """
 
     code: str
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = dataclass_field(default_factory=dict)
+    seat: int | None = dataclass_field(default=None, compare=False)
+    field: str | None = dataclass_field(default=None, compare=False)
+
+    def __repr__(self) -> str:
+        """The dataclass's repr; the location only when there is one.
+
+        >>> Reason("no_cards")
+        Reason(code='no_cards', params={})
+        """
+        where = "" if self.seat is None and self.field is None else f", seat={self.seat!r}, field={self.field!r}"
+        return f"Reason(code={self.code!r}, params={self.params!r}{where})"
+
+    def at(self, seat: int | None = None, field: str | None = None) -> Reason:
+        """This reason located at ``seat`` and ``field``; what it already says of its place is kept (the
+        field a hand's reader names, ``small``, stays when the player's part adds the seat and ``hand``).
+
+        >>> reason = Reason("hand_count_too_big", {"field": "players[1].hand.small", "limit": 72})
+        >>> reason.at(field="small").at(1, "hand")
+        Reason(code='hand_count_too_big', params={'field': 'players[1].hand.small', 'limit': 72}, seat=1, field='small')
+        """
+        seat = self.seat if self.seat is not None else seat
+        field = self.field if self.field is not None else field
+        if seat == self.seat and field == self.field:
+            return self
+        return replace(self, seat=seat, field=field)
 
     @property
     def template(self) -> str | Plural:
@@ -385,6 +424,44 @@ class KunkenError(ValueError):
     def code(self) -> str:
         """The reason's message code."""
         return self.reason.code
+
+    def at(self, seat: int | None = None, field: str | None = None) -> Self:
+        """The same error, its reason located (``Reason.at``).
+
+        >>> err = KunkenError(Reason("missing_field", {"field": "players[0].hand"})).at(0, "hand")
+        >>> type(err).__name__, err.reason.seat, err.reason.field, str(err)
+        ('KunkenError', 0, 'hand', 'players[0].hand is missing.')
+        """
+        reason = self.reason.at(seat, field)
+        return self if reason is self.reason else type(self)(reason)
+
+
+class Located:
+    """``with Located(seat, field):`` locates a ``KunkenError`` raised inside (``KunkenError.at``), as the
+    same kind of error: the place a reader is reading, for errors raised deeper that do not know it.
+
+    >>> try:
+    ...     with Located(2, "vists"):
+    ...         raise KunkenError(Reason("missing_field", {"field": "players[2].vists[0].to"}))
+    ... except KunkenError as err:
+    ...     err.reason.seat, err.reason.field
+    (2, 'vists')
+    """
+
+    __slots__ = ("seat", "field")
+
+    def __init__(self, seat: int | None = None, field: str | None = None) -> None:
+        self.seat = seat
+        self.field = field
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        if isinstance(error, KunkenError):
+            raise error.at(self.seat, self.field) from None
 
 
 MESSAGES.update(

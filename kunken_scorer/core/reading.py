@@ -1,9 +1,11 @@
 """A deal as the table records it, and reading it from untrusted JSON.
 
-The record's values (``Deal``, ``PlayerRecord``, ``Vist``, ``Swap``, ``HandSummary``) and the readers of
-its fields (``read_player``, ``read_swaps``, ``read_cards``, ``read_note``, ``clean_name`` …): a field
-that cannot be read raises ``DealInputError`` naming it. Scoring a deal read here is ``deal``'s
-(``evaluate_deal``), which imports this module and never the other way round.
+The record's values (``Deal``, ``PlayerRecord``, ``Vist``, ``Swap``, ``HandSummary``) and their readers
+(``Deal.from_dict``, ``read_player``, ``read_swaps``): a field that cannot be read raises ``DealInputError``
+naming it, located at the seat and the field of the player's part it is in (``Reason.seat``,
+``Reason.field``). Reading one field (``read_cards``, ``clean_name``, ``read_note`` …) is ``fields``'s, whose
+names are importable from here as before. Scoring a deal read here is ``deal``'s (``evaluate_deal``),
+which imports this module and never the other way round.
 
 >>> deal = Deal.from_dict({"players": [{"name": " Anna ", "melds": ["тп тч тб"], "hand": ""},
 ...                                    {"name": "Boris", "hand": {"points": 15, "jokers": 1}}]})
@@ -12,30 +14,74 @@ that cannot be read raises ``DealInputError`` naming it. Scoring a deal read her
 >>> Deal.from_dict({"players": [{"name": "Anna", "vists": [{"to": "Boris", "cards": "5♥ 6"}]}]})
 Traceback (most recent call last):
 ...
-kunken_scorer.core.reading.DealInputError: players[0].vists[0].cards: "6": the suit is missing
+kunken_scorer.core.fields.DealInputError: players[0].vists[0].cards: "6": the suit is missing
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from math import gcd
-from typing import Any, TypeGuard
+from typing import Any
 
-from .cards import Card, CardError, Rank, format_cards, parse_cards
-from .messages import M_, KunkenError, Reason
+from .cards import Card, Rank, format_cards
+from .fields import (
+    MAX_LISTED_MELDS,
+    MAX_MELDS,
+    MAX_NAME,
+    MAX_NOTE,
+    DealInputError,
+    bad_field,
+    clean_name,
+    has_control,
+    meld_index,
+    read_cards,
+    read_flag,
+    read_melds,
+    read_note,
+    read_whole,
+    text_cards,
+)
+from .fields import is_tidy_name as _tidy
+from .messages import M_, KunkenError, Located, Reason
 from .rules import RuleSet
 
-MAX_NAME = 40
+__all__ = [
+    # the record and its reading, this module's own
+    "HAND_COUNTS",
+    "HAND_ENTRIES",
+    "HAND_POINTS",
+    "MAX_DEAL_CARDS",
+    "MAX_PLAYERS",
+    "MAX_SWAPS",
+    "MAX_VISTS",
+    "Deal",
+    "HandSummary",
+    "PlayerRecord",
+    "Swap",
+    "Vist",
+    "check_short_hands",
+    "hand_entries",
+    "read_player",
+    "read_swaps",
+    # the readers of one field (``fields``): importable from here as before
+    "MAX_LISTED_MELDS",
+    "MAX_MELDS",
+    "MAX_NAME",
+    "MAX_NOTE",
+    "DealInputError",
+    "clean_name",
+    "has_control",
+    "read_cards",
+    "read_flag",
+    "read_melds",
+    "read_note",
+    "read_whole",
+]
+
 MAX_PLAYERS = 12
-MAX_MELDS = 40
 MAX_VISTS = 40
 MAX_SWAPS = 40
-#: The longest note a recorded deal may carry (why the table recorded it anyway), everywhere.
-MAX_NOTE = 1000
-#: The most melds a list of melds (a table, an opening) may hold: two decks have 108 cards.
-MAX_LISTED_MELDS = 108
 #: The most cards a deal's record may hold in all (a short-form hand's counted cards and jokers too): twice
 #: what four decks hold. More is no deal, mistakes and all, and its vists would be tried against every meld
 #: pass after pass (a second of work or more).
@@ -47,10 +93,6 @@ HAND_POINTS = ("points", "jokers")
 _PER_DECK = {"small": 9 * 4, "faces": 3 * 4, "aces": 4}
 #: The ways a table may enter the cards left in hand (counts only where small cards score alike).
 HAND_ENTRIES = ("counts", "points", "cards")
-
-
-class DealInputError(KunkenError):
-    """A deal record that cannot be read (wrong shape, bad card, bad name)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +136,7 @@ class HandSummary:
     >>> HandSummary.from_value({"points": -5}, "hand")
     Traceback (most recent call last):
     ...
-    kunken_scorer.core.reading.DealInputError: hand.points: expected a whole number, 0 or more.
+    kunken_scorer.core.fields.DealInputError: hand.points: expected a whole number, 0 or more.
     """
 
     jokers: int = 0
@@ -109,14 +151,16 @@ class HandSummary:
         keys = HAND_POINTS if "points" in value else HAND_COUNTS
         for key in value:
             if key not in keys:
-                raise DealInputError(Reason("hand_unknown_key", {"field": f"{where}.{key}", "keys": ", ".join(keys)}))
+                unknown = {"field": f"{where}.{key}", "keys": ", ".join(keys)}
+                raise DealInputError(Reason("hand_unknown_key", unknown, field=_hand_field(key)))
         counts = {}
         for key in keys:
             n = value.get(key, 0)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise _bad(f"{where}.{key}", M_("a whole number, 0 or more"))
+                raise bad_field(f"{where}.{key}", M_("a whole number, 0 or more")).at(field=_hand_field(key))
             if n > 100_000:  # more than any decks hold, whatever the game: not worth reading
-                raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": 100_000}))
+                params = {"field": f"{where}.{key}", "limit": 100_000}
+                raise DealInputError(Reason("hand_count_too_big", params, field=_hand_field(key)))
             counts[key] = n
         return cls(**counts)
 
@@ -131,25 +175,25 @@ class HandSummary:
         # more jokers than the decks hold (14,300 of them, each doubling the minus, made a score with no str())
         most_jokers = rules.deck_jokers + (rules.hand_size if recorded_anyway else 0)
         if self.jokers > most_jokers:
-            raise DealInputError(Reason("hand_count_too_big", {"field": f"{where}.jokers", "limit": most_jokers}))
+            params = {"field": f"{where}.jokers", "limit": most_jokers}
+            raise DealInputError(Reason("hand_count_too_big", params, field="jokers"))
         if self.points is None:
             if self.small and rules.number_points is None:
-                raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}))
+                raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}, field="small"))
             for key, per_deck in _PER_DECK.items():
                 if getattr(self, key) > per_deck * rules.decks:
-                    raise DealInputError(
-                        Reason("hand_count_too_big", {"field": f"{where}.{key}", "limit": per_deck * rules.decks})
-                    )
+                    params = {"field": f"{where}.{key}", "limit": per_deck * rules.decks}
+                    raise DealInputError(Reason("hand_count_too_big", params, field=key))
             return
         values = set(rules.points_by_rank.values())
         step = gcd(*values)  # 0 when no card is worth anything
         most = rules.decks * 4 * sum(rules.points_by_rank.values())
         if (step and self.points % step) or self.points > most:
-            raise DealInputError(
-                Reason("hand_points_impossible", {"field": f"{where}.points", "step": step, "most": most})
-            )
+            params = {"field": f"{where}.points", "step": step, "most": most}
+            raise DealInputError(Reason("hand_points_impossible", params, field="hand"))
         if not rules.hand_points >> self.points & 1:  # 1 point, or all the cards' 792 less 1 (ordered rummy)
-            raise DealInputError(Reason("hand_points_no_cards", {"field": f"{where}.points", "points": self.points}))
+            params = {"field": f"{where}.points", "points": self.points}
+            raise DealInputError(Reason("hand_points_no_cards", params, field="hand"))
 
     def points_under(self, rules: RuleSet) -> int:
         """The natural cards' points under ``rules``."""
@@ -220,24 +264,22 @@ class Deal:
         >>> Deal.from_dict({"players": [{"name": "Anna", "hand": "11♥"}]})
         Traceback (most recent call last):
         ...
-        kunken_scorer.core.reading.DealInputError: players[0].hand: "11♥": no such rank
+        kunken_scorer.core.fields.DealInputError: players[0].hand: "11♥": no such rank
         """
         if not isinstance(data, Mapping):
-            raise _bad("deal", M_("an object"))
+            raise bad_field("deal", M_("an object"))
         raw_players = data.get("players")
         if raw_players is None:
             raise DealInputError(Reason("missing_field", {"field": "players"}))
         if not isinstance(raw_players, list):
-            raise _bad("players", M_("a list of players"))
+            raise bad_field("players", M_("a list of players"))
         if len(raw_players) > MAX_PLAYERS:
             raise DealInputError(Reason("too_many_items", {"field": "players", "limit": MAX_PLAYERS}))
-        redeal = read_flag(data, "redeal")
-        players = tuple(read_player(p, f"players[{i}]", redeal) for i, p in enumerate(raw_players))
-        went_out = data.get("went_out")
-        if went_out is not None and not isinstance(went_out, str):
-            raise _bad("went_out", M_("a player's name or null"))
-        went_out = clean_name(went_out, "went_out") if went_out and went_out.strip() else None
-        swaps = () if redeal else read_swaps(data.get("swaps"))
+        redeal = _deal_flag(data, "redeal")
+        players = tuple(read_player(p, f"players[{i}]", redeal, i) for i, p in enumerate(raw_players))
+        went_out = _went_out(data.get("went_out"))
+        raw_swaps = None if redeal else data.get("swaps")
+        swaps = () if raw_swaps is None else read_swaps(raw_swaps, names=[p.name for p in players])
         count = len(swaps)
         for p in players:
             count += len(p.hand) + sum(map(len, p.melds))
@@ -247,7 +289,7 @@ class Deal:
                 count += sum(len(v.cards) for v in p.vists)
         if count > MAX_DEAL_CARDS:
             raise DealInputError(Reason("deal_too_many_cards", {"count": count, "limit": MAX_DEAL_CARDS}))
-        return cls(players, went_out, read_flag(data, "express"), redeal, swaps)
+        return cls(players, went_out, _deal_flag(data, "express"), redeal, swaps)
 
     def to_dict(self) -> dict[str, Any]:
         """The deal in the API's JSON shape (canonical card notation).
@@ -280,147 +322,65 @@ class Deal:
         return [p.name for p in self.players if not p.holds_cards]
 
 
-def _bad(name: str, expected: str | Reason) -> DealInputError:
-    return DealInputError(Reason("bad_field", {"field": name, "expected": expected}))
-
-
-def read_flag(data: Mapping[str, Any], key: str) -> bool:
-    """A true-or-false field of a record (missing or null: false); ``DealInputError`` naming it otherwise.
-
-    >>> read_flag({"express": True}, "express"), read_flag({}, "redeal")
-    (True, False)
-    """
-    value = data.get(key, False)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise _bad(key, M_("true or false"))
-    return value
-
-
-def read_note(data: Mapping[str, Any], key: str = "note") -> str | None:
-    """A note: text of at most ``MAX_NOTE`` characters (blank or left out: None); ``DealInputError`` naming it.
-
-    >>> read_note({"note": " misdeal "}), read_note({})
-    ('misdeal', None)
-    """
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str) or len(value) > MAX_NOTE:
-        raise _bad(key, Reason("expected_text_at_most", {"limit": MAX_NOTE}))
-    if has_control(value):
-        raise DealInputError(Reason("note_control", {"field": key}))
-    return value.strip() or None
-
-
-#: Characters no typed text holds: control characters other than tabs and line breaks.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-#: The invisible joiners some names are written with (Persian, emoji): allowed in a name, unlike the
-#: other formatting characters (a right-to-left override would disguise a name).
-_JOINERS = str.maketrans("", "", "\u200c\u200d")
-
-
-def has_control(text: str) -> bool:
-    r"""True when ``text`` holds a control character other than a tab or a line break.
-
-    >>> has_control("two\nlines"), has_control("bell\x07")
-    (False, True)
-    """
-    return _CONTROL.search(text) is not None
-
-
-def read_cards(value: Any, where: str, required: bool = False) -> tuple[Card, ...]:
-    """The cards of one field (text, or a list of card tokens); ``DealInputError`` naming the field.
-
-    >>> format_cards(read_cards(["K♠", "10h"], "hand")), read_cards(None, "hand")
-    ('K♠ 10♥', ())
-    """
-    if type(value) is not str or not value:  # the usual field is text: straight to parse_cards
-        if value is None or value == "" or value == []:
-            if required:
-                raise DealInputError(Reason("missing_field", {"field": where}))
-            return ()
-        if not isinstance(value, (str, list)) or (
-            isinstance(value, list) and not all(isinstance(t, str) for t in value)
-        ):
-            raise _bad(where, M_('cards as text, like "K♠ 10♥ JK"'))
+def _deal_flag(data: Mapping[str, Any], key: str) -> bool:
+    """A true-or-false field of the deal's own (``redeal``, ``express``), an error located at it."""
     try:
-        cards = parse_cards(value)
-    except CardError as err:
-        raise DealInputError(Reason("field_error", {"field": where, "why": err.reason})) from None
-    if required and not cards:
-        raise DealInputError(Reason("missing_field", {"field": where}))
-    return cards
+        return read_flag(data, key)
+    except DealInputError as err:
+        raise err.at(field=key) from None
 
 
-def read_melds(data: Mapping[str, Any], key: str, required: bool = False) -> list[tuple[Card, ...]]:
-    """A list of melds (each as text or a list of tokens), every meld holding cards; ``DealInputError`` naming it.
-
-    >>> [format_cards(m) for m in read_melds({"table": ["6♥ 7♥ 8♥", ["K♠", "K♥", "JK"]]}, "table")]
-    ['6♥ 7♥ 8♥', 'K♠ K♥ JK']
-    """
-    value = data.get(key)
-    if value is None or value == []:
-        if required:
-            raise DealInputError(Reason("missing_field", {"field": key}))
-        return []
-    if not isinstance(value, list):
-        raise _bad(key, M_('a list of melds, like ["6♥ 7♥ 8♥"]'))
-    if len(value) > MAX_LISTED_MELDS:
-        raise DealInputError(Reason("too_many_items", {"field": key, "limit": MAX_LISTED_MELDS}))
-    return [read_cards(meld, f"{key}[{i}]", required=True) for i, meld in enumerate(value)]
+def _went_out(value: Any) -> str | None:
+    """Who went out: a name, or None (left out, null or blank); an error located at ``went_out``."""
+    if value is not None and not isinstance(value, str):
+        raise bad_field("went_out", M_("a player's name or null")).at(field="went_out")
+    try:
+        return clean_name(value, "went_out") if value and value.strip() else None
+    except DealInputError as err:
+        raise err.at(field="went_out") from None
 
 
-def read_whole(data: Mapping[str, Any], key: str, required: bool = False) -> int | None:
-    """A whole-number field, 0 or more (left out: None, unless ``required``); ``DealInputError`` naming it.
-
-    >>> read_whole({"revision": 3}, "revision"), read_whole({}, "deal")
-    (3, None)
-    """
-    value = data.get(key)
-    if value is None and not required:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**9:
-        if value is None:
-            raise DealInputError(Reason("missing_field", {"field": key}))
-        raise _bad(key, M_("a whole number, 0 or more"))
-    return value
-
-
-def read_swaps(raw: Any, where: str = "swaps") -> tuple[Swap, ...]:
-    """A deal's joker swaps (a list, or None for none); ``DealInputError`` naming the field (``where``).
+def read_swaps(raw: Any, where: str = "swaps", names: list[str] | None = None) -> tuple[Swap, ...]:
+    """A deal's joker swaps (a list, or None for none); ``DealInputError`` naming the field (``where``),
+    located at ``swaps`` and, when its ``by`` is one of the players' ``names``, at that player's seat.
 
     >>> read_swaps([{"by": "Boris", "from": "Anna", "meld": 0, "card": "kб"}])[0].to_dict()
     {'by': 'Boris', 'from': 'Anna', 'meld': 0, 'card': 'K♦'}
     >>> read_swaps([{"by": "Boris", "from": "Anna", "card": "K♦ K♥"}], "part.swaps")
     Traceback (most recent call last):
     ...
-    kunken_scorer.core.reading.DealInputError: part.swaps[0].card: expected exactly one card.
+    kunken_scorer.core.fields.DealInputError: part.swaps[0].card: expected exactly one card.
     """
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise _bad(where, M_("a list of swaps"))
+        raise bad_field(where, M_("a list of swaps")).at(field="swaps")
     if len(raw) > MAX_SWAPS:
-        raise DealInputError(Reason("too_many_items", {"field": where, "limit": MAX_SWAPS}))
+        raise DealInputError(Reason("too_many_items", {"field": where, "limit": MAX_SWAPS}, field="swaps"))
     out = []
     for j, s in enumerate(raw):
-        at = f"{where}[{j}]"
-        if not isinstance(s, Mapping):
-            raise _bad(at, M_("an object with by, from, meld and card"))
-        meld = _meld_index(s.get("meld"), f"{at}.meld")
-        card = read_cards(s.get("card"), f"{at}.card")
-        if len(card) != 1:
-            raise _bad(f"{at}.card", M_("exactly one card"))
-        out.append(Swap(clean_name(s.get("by"), f"{at}.by"), clean_name(s.get("from"), f"{at}.from"), card[0], meld))
+        try:
+            out.append(_read_swap(s, f"{where}[{j}]"))
+        except DealInputError as err:
+            by = s.get("by") if isinstance(s, Mapping) else None
+            raise err.at(names.index(by) if names and by in names else None, "swaps") from None
     return tuple(out)
 
 
-def _meld_index(meld: Any, where: str) -> int | None:
-    if meld is not None and (isinstance(meld, bool) or not isinstance(meld, int) or not 0 <= meld < MAX_MELDS):
-        raise _bad(where, M_("a meld number counted from 0 (at most 39), or null"))
-    return meld
+def _read_swap(s: Any, at: str) -> Swap:
+    """One swap of a list, ``at`` naming it in errors."""
+    if not isinstance(s, Mapping):
+        raise bad_field(at, M_("an object with by, from, meld and card"))
+    meld = meld_index(s.get("meld"), f"{at}.meld")
+    card = read_cards(s.get("card"), f"{at}.card")
+    if len(card) != 1:
+        raise bad_field(f"{at}.card", M_("exactly one card"))
+    return Swap(clean_name(s.get("by"), f"{at}.by"), clean_name(s.get("from"), f"{at}.from"), card[0], meld)
+
+
+def _hand_field(key: str) -> str:
+    """The field a short-form hand's ``key`` is entered in: a count, its own; the points, the hand's."""
+    return key if key in HAND_COUNTS else "hand"
 
 
 def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], HandSummary | None]:
@@ -429,61 +389,41 @@ def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], HandSummary | None]:
     return read_cards(raw, where), None
 
 
-def clean_name(value: Any, where: str = "name") -> str:
-    """A player's name, trimmed; 1 to 40 characters.
-
-    >>> clean_name("  Анна ")
-    'Анна'
-    """
-    if _tidy(value):
-        return value
-    if not isinstance(value, str):
-        raise _bad(where, M_("a player's name"))
-    name = " ".join(value.split())
-    if not name or len(name) > MAX_NAME:
-        raise DealInputError(Reason("bad_name", {"limit": MAX_NAME, "field": where}))
-    if not name.isprintable() and not name.translate(_JOINERS).isprintable():  # the joiners looked for only then
-        raise DealInputError(Reason("name_characters", {"field": where}))
-    return name
-
-
-def _tidy(value: Any) -> TypeGuard[str]:
-    """True for a name as typed most of the time: text of 1 to 40 printable characters, spaced once, not at its
-    ends (printable text holds no space but the ASCII one), which ``clean_name`` would give back as it is."""
-    return (
-        type(value) is str
-        and 0 < len(value) <= MAX_NAME
-        and value.isprintable()
-        and value[0] != " " != value[-1]
-        and "  " not in value
-    )
-
-
-def read_player(raw: Any, where: str = "player", redeal: bool = False) -> PlayerRecord:
+def read_player(raw: Any, where: str = "player", redeal: bool = False, seat: int | None = None) -> PlayerRecord:
     """One player's record from ``{"name", "melds", "vists", "hand"}``; ``DealInputError`` naming the field.
 
-    ``where`` names the record in errors; in a ``redeal``, the player's name alone may stand for the record.
+    ``where`` names the record in errors, which are located at ``seat`` (the player's index in the deal)
+    and the field; in a ``redeal``, the player's name alone may stand for the record.
 
     >>> read_player({"name": "Anna", "melds": "тп тч тб", "hand": {"points": 5}}).to_dict()
     {'name': 'Anna', 'melds': ['A♠ A♥ A♦'], 'vists': [], 'hand': {'points': 5, 'jokers': 0}}
     >>> read_player({"name": "Anna", "melds": ["5♥ 6♥ 7♥", "K♠ 11♦"]}, "players[1]")
     Traceback (most recent call last):
     ...
-    kunken_scorer.core.reading.DealInputError: players[1].melds[1]: "11♦": no such rank
+    kunken_scorer.core.fields.DealInputError: players[1].melds[1]: "11♦": no such rank
     """
     if isinstance(raw, str) and redeal:
-        return PlayerRecord(clean_name(raw, where))
+        with Located(seat, "name"):
+            return PlayerRecord(clean_name(raw, where))
     if type(raw) is not dict and not isinstance(raw, Mapping):
-        raise _bad(where, M_("an object with name, melds, vists and hand"))
-    given = raw.get("name")
-    name = given if _tidy(given) else clean_name(given, f"{where}.name")
-    parsed_melds = _read_player_melds(raw.get("melds") or [], f"{where}.melds")
-    parsed_vists = _read_player_vists(raw.get("vists") or [], f"{where}.vists")
-    hand = raw.get("hand")
-    summary = None
-    cards = _text_cards(hand)
-    if cards is None:
-        cards, summary = _hand(hand, f"{where}.hand")
+        raise bad_field(where, M_("an object with name, melds, vists and hand")).at(seat)
+    field = "name"  # the field being read: an error is located there (``Reason.at``)
+    try:
+        name = raw.get("name")
+        if not _tidy(name):
+            name = clean_name(name, f"{where}.name")
+        field = "melds"
+        parsed_melds = _read_player_melds(raw.get("melds") or [], f"{where}.melds")
+        field = "vists"
+        parsed_vists = _read_player_vists(raw.get("vists") or [], f"{where}.vists")
+        field = "hand"
+        hand = raw.get("hand")
+        summary = None
+        cards = text_cards(hand)
+        if cards is None:
+            cards, summary = _hand(hand, f"{where}.hand")
+    except KunkenError as err:
+        raise err.at(seat, field) from None
     return PlayerRecord(name, tuple(parsed_melds), tuple(parsed_vists), cards, summary)
 
 
@@ -492,12 +432,12 @@ def _read_player_melds(melds: Any, where: str) -> list[tuple[Card, ...]]:
     if isinstance(melds, str):
         melds = [line for line in melds.splitlines() if line.strip()]
     if not isinstance(melds, list):
-        raise _bad(where, M_("a list of melds"))
+        raise bad_field(where, M_("a list of melds"))
     if len(melds) > MAX_MELDS:
         raise DealInputError(Reason("too_many_items", {"field": where, "limit": MAX_MELDS}))
     parsed_melds = []
     for j, meld in enumerate(melds):
-        cards = _text_cards(meld)
+        cards = text_cards(meld)
         if cards is None:  # not plain card text: read_cards says what is wrong, naming the field
             cards = read_cards(meld, f"{where}[{j}]")
         if cards:
@@ -508,32 +448,21 @@ def _read_player_melds(melds: Any, where: str) -> list[tuple[Card, ...]]:
 def _read_player_vists(vists: Any, where: str) -> list[Vist]:
     """A player's vists (``{to, meld, cards}`` each), those without cards left out; ``where`` names the field."""
     if not isinstance(vists, list):
-        raise _bad(where, M_("a list of vists"))
+        raise bad_field(where, M_("a list of vists"))
     if len(vists) > MAX_VISTS:
         raise DealInputError(Reason("too_many_items", {"field": where, "limit": MAX_VISTS}))
     parsed_vists = []
     for j, v in enumerate(vists):
         vw = f"{where}[{j}]"
         if not isinstance(v, Mapping):
-            raise _bad(vw, M_("an object with to, meld and cards"))
+            raise bad_field(vw, M_("an object with to, meld and cards"))
         meld = v.get("meld")
         if meld is not None:
-            _meld_index(meld, f"{vw}.meld")
+            meld_index(meld, f"{vw}.meld")
         cards = read_cards(v.get("cards"), f"{vw}.cards")
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
     return parsed_vists
-
-
-def _text_cards(value: Any) -> tuple[Card, ...] | None:
-    """The cards of a field written as card text (the usual field); None for anything else, or text that does
-    not read as cards: ``read_cards`` then says what is wrong, naming the field (built only then)."""
-    if type(value) is not str:
-        return () if value is None else None
-    try:
-        return parse_cards(value)
-    except CardError:
-        return None
 
 
 def hand_entries(rules: RuleSet) -> tuple[str, ...]:
@@ -557,8 +486,9 @@ def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False)
     >>> check_short_hands(Deal.from_dict({"players": [{"name": "A", "hand": {"jokers": 5}}]}), RuleSet.preset())
     Traceback (most recent call last):
     ...
-    kunken_scorer.core.reading.DealInputError: players[0].hand.jokers: at most 4; the decks hold no more.
+    kunken_scorer.core.fields.DealInputError: players[0].hand.jokers: at most 4; the decks hold no more.
     """
     for i, p in enumerate(deal.players):
         if p.hand_summary is not None:
-            p.hand_summary.check_for(rules, f"players[{i}].hand", recorded_anyway)
+            with Located(i, "hand"):
+                p.hand_summary.check_for(rules, f"players[{i}].hand", recorded_anyway)
