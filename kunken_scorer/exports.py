@@ -28,7 +28,8 @@ from .core.messages import M_, N_, KunkenError, Reason
 from .core.reading import MAX_NOTE, Deal, hand_entries, has_control
 from .core.rules import RuleSet
 from .core.session import Target
-from .service import Scoreboard, prepare_record, session_players
+from .service.board import Scoreboard
+from .service.reading import check_record, session_players
 from .store import SessionRow, Store
 
 __all__ = [
@@ -143,7 +144,7 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
     """Check an import document; return (rules, players, target, deals ready for the store).
 
     Raises ``DocumentError`` (or another ``KunkenError`` naming the bad value) and reads every
-    deal with ``service.prepare_record``, so nothing reaches the store unless all of it is good.
+    deal with ``service.check_record``, so nothing reaches the store unless all of it is good.
     """
     if not isinstance(doc, Mapping):
         raise DocumentError(Reason("import_not_document", {}))
@@ -163,15 +164,12 @@ def read_document(doc: Any) -> tuple[RuleSet, list[str], Target | None, list[dic
         raise _field("deals", M_("a list of deals"))
     if len(raw_deals) > MAX_DEALS:
         raise _field("deals", Reason("expected_at_most", {"limit": MAX_DEALS}))
-    switches = rules.to_dict()
     numbers: set[int] = set()
-    deals = [_read_document_deal(raw, i, switches, players, numbers) for i, raw in enumerate(raw_deals, start=1)]
+    deals = [_read_document_deal(raw, i, rules, players, numbers) for i, raw in enumerate(raw_deals, start=1)]
     return rules, players, target, deals
 
 
-def _read_document_deal(
-    raw: Any, i: int, switches: dict[str, Any], players: list[str], numbers: set[int]
-) -> dict[str, Any]:
+def _read_document_deal(raw: Any, i: int, rules: RuleSet, players: list[str], numbers: set[int]) -> dict[str, Any]:
     """Deal ``i`` (from 1) of an import document, read for the store under the session's rules (``switches``)
     and ``players``; ``numbers`` holds the deal numbers seen so far (this one is added)."""
     if not isinstance(raw, Mapping):
@@ -194,7 +192,8 @@ def _read_document_deal(
     if note is not None and has_control(note):  # the one rule for notes, as when recording
         raise DocumentError(Reason("note_control", {"field": f"deals[{i - 1}].note"}))
     try:
-        record, report = prepare_record(switches, players, raw.get("record"), recorded_anyway=override)
+        checked = check_record(rules, players, raw.get("record"), recorded_anyway=override)
+        record, report = checked.record, checked.report
     except KunkenError as err:
         raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
     if report.problems and not override:

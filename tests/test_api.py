@@ -307,7 +307,7 @@ def test_a_key_sent_again_with_another_body_is_refused_and_stores_nothing(client
     say): it is told so, instead of getting the first deal's answer as if the second had been stored."""
     s = new_session(client)
     if not totals_known:
-        service._TALLIES.clear()
+        service.CACHE.clear()
     first = post_deal(client, s, key="deal-1")
     assert first.status_code == 201
     other = {**DEAL, "express": False, "went_out": None}
@@ -381,11 +381,11 @@ def test_answer_for_a_key_is_kept_whether_or_not_the_totals_before_were_known(cl
     s = new_session(client)
     post_deal(client, s, key="first")
     if not totals_known:
-        service._TALLIES.clear()
+        service.CACHE.clear()
     second = post_deal(client, s, key="second")
     assert second.status_code == 201 and second.get_json()["totals"] == {"Anna": 70, "Boris": -10}
     assert store.stored_response(s["id"], "second") == (201, second.get_json())
-    service._TALLIES.clear()
+    service.CACHE.clear()
     assert post_deal(client, s, key="second").get_json() == second.get_json()
     assert len(store.list_deals(s["id"])) == 2
 

@@ -527,7 +527,8 @@ def test_the_desk_prefills_the_table_with_every_vist_whatever_the_seat_order(cli
         ],
         "went_out": "A",
     }
-    record, report = service.prepare_deal(store.get_session(session.id), body)
+    checked = service.check_deal(store.get_session(session.id), body)
+    record, report = checked.record, checked.report
     assert report.valid, report.problems
     store.add_deal(session.id, record)
     page = client.get(f"/rules/desk?session={session.id}", headers={"Accept-Language": "en"}).get_data(as_text=True)

@@ -19,7 +19,7 @@ from kunken_scorer import KunkenError, RuleSet
 from kunken_scorer.core.charts import bar_chart, running_chart
 from kunken_scorer.core.rules import HOUSE_RULES
 from kunken_scorer.exports import CSV_COLUMNS, FORMAT, csv_rows, download_name, export_document, import_document
-from kunken_scorer.service import prepare_deal, scoreboard
+from kunken_scorer.service import check_deal, scoreboard
 from kunken_scorer.web import create_app
 from kunken_scorer.web.filters import when_filter
 from kunken_scorer.web.summary import player_history, scoreboard_chart
@@ -45,7 +45,8 @@ def player(name, melds=(), hand="", vists=()):
 
 def record(store, session, body, **kwargs):
     """Read a deal with the service (as the views do) and store it."""
-    canonical, report = prepare_deal(session, body)
+    checked = check_deal(session, body)
+    canonical, report = checked.record, checked.report
     store.add_deal(session.id, canonical, **kwargs)
     return report
 
@@ -916,7 +917,7 @@ def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the
     """The summary's JSON download of 600 deals (760 KB, past the 256 KB any other request may send) is
     taken back whole by the import page and the API: an import's limit is its own, 4 MB."""
     session, _ = new_session(store)
-    canonical, report = prepare_deal(
+    canonical = check_deal(
         session,
         {
             "players": [
@@ -926,7 +927,7 @@ def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the
             ],
             "went_out": "Anna",
         },
-    )
+    ).record
     with store.db.atomic():
         for _ in range(600):
             store.add_deal(session.id, canonical, note="a note as long as a table writes one")

@@ -296,9 +296,8 @@ def part_texts(
     return players[seat]
 
 
-def hand_entry(session: Mapping[str, Any], rules: RuleSet) -> str:
-    """How this table enters the cards left in hand: its remembered choice, else by card."""
-    chosen = session.get("hand_entry")
+def hand_entry(chosen: str | None, rules: RuleSet) -> str:
+    """How this table enters the cards left in hand: its remembered choice (if the rules have it), else by card."""
     return chosen if isinstance(chosen, str) and chosen in hand_entries(rules) else "cards"
 
 

@@ -37,18 +37,8 @@ from ..core.draft import read_part
 from ..core.messages import M_, Text
 from ..core.reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..core.rules import read_rules
-from ..exports import DocumentError, export_document, import_document, read_json
-from ..service import (
-    Draft,
-    asked_end,
-    draft_deal,
-    load_draft,
-    prepare_deal,
-    scoreboard,
-    session_players,
-    with_end,
-)
-from ..store import Conflict, DraftClosed, KeyReused, NotFound, SeatHeld, SessionEnded, SessionRow, Store
+from ..exports import export_document, read_json
+from ..store import Conflict, KeyReused, NotFound, SessionEnded, SessionRow
 from .auth import bearer_token, scorer_session
 from .database import get_store
 from .limits import creation_allowed
@@ -165,7 +155,7 @@ def _problems(reasons) -> list[dict]:
     return service.problems(reasons, reason_text)
 
 
-def _draft(draft: Draft) -> dict:
+def _draft(draft: service.Draft) -> dict:
     return service.draft_answer(draft, reason_text)
 
 
@@ -187,9 +177,11 @@ def _replay(status: int, body: dict):
     return response
 
 
-def _created(body: dict, session_id: str):
-    response = _replay(201, body)
-    response.headers["Location"] = url_for("api.get_session", session_id=session_id)
+def _created(created: service.Created, **extra: Any):
+    """201 for a session just started or imported: its id, edit token and addresses (and ``extra``)."""
+    assert created.token is not None  # no idempotency key: always a new session, with its token
+    response = _replay(201, {**_links(created.session.id, created.token), **extra})
+    response.headers["Location"] = url_for("api.get_session", session_id=created.session.id)
     return response
 
 
@@ -305,14 +297,11 @@ def create_session():
     """Start a score sheet; answers its id, edit token and the addresses to share."""
     body = _body()
     rules = read_rules(body)
-    players = session_players(rules, body.get("players"))
+    players = service.session_players(rules, body.get("players"))
     target = Target.from_dict(body.get("target"))
     creation_allowed()
-    session, token = get_store().create_session(
-        rules.game, rules.to_dict(), players, target.to_dict() if target else None
-    )
-    assert token is not None  # no idempotency key: always a new session, with its token
-    return _created(_links(session.id, token), session.id)
+    created = service.create_session(get_store(), rules, players, target)
+    return _created(created)
 
 
 @bp.get("/sessions/<session_id>")
@@ -320,91 +309,70 @@ def get_session(session_id: str):
     """A score sheet: rules, players, every deal with its scores, totals and version."""
     if session_id == "import":  # the import's own address, asked with GET: 405, as any other address would
         raise MethodNotAllowed(valid_methods=["POST"])
-    return service.session_answer(scoreboard(get_store(), session_id), reason_text)
+    return service.session_answer(service.scoreboard(get_store(), session_id), reason_text)
 
 
-def _open_to_record(store: Store, session_id: str) -> tuple[SessionRow, str | None, Any]:
-    """(session, Idempotency-Key, replay): the edit token checked, the session open; ``replay`` is the
-    answer already sent for a repeated key (nothing more to do)."""
-    session = scorer_session(session_id)
+def _ask(body: dict, expected: int | None) -> service.Ask:
+    """How a recording asks to be stored: "record anyway", its note, its Idempotency-Key and the version seen."""
     key = _idempotency_key()
-    if key is not None:
-        replay = store.stored_response(session_id, key, _request_digest())
-        if replay is not None:
-            return session, key, _replay(*replay)
-    if session.ended_at:
-        raise SessionEnded()
-    return session, key, None
+    digest = _request_digest() if key is not None else None
+    return service.Ask(read_flag(body, "override"), read_note(body), key, digest, expected)
 
 
 def _request_digest() -> str:
     """What a request with an Idempotency-Key asks for: its JSON body, key order and spacing aside, without
     ``version`` (a precondition, which a retry may bring up to date), and where it was sent (a deal or the
     draft). The same key asking for another deal, or sent to the other address, is ``KeyReused``."""
-    if "request_digest" not in g:
-        asked = {name: value for name, value in _body().items() if name != "version"}
-        # a deal keeps the body alone: keys stored before still match
-        where = None if request.endpoint == "api.record_deal" else request.endpoint
-        g.request_digest = service.request_digest(asked, where)
-    return g.request_digest
+    asked = {name: value for name, value in _body().items() if name != "version"}
+    # a deal keeps the body alone: keys stored before still match
+    return service.request_digest(asked, None if request.endpoint == "api.record_deal" else request.endpoint)
 
 
-def _refuse_problems(report, override: bool, note: str | None, message: str) -> bool:
-    """Whether the deal is stored marked "recorded anyway" (``service.record_anyway``: the pages' rule); 422 with
-    ``message`` for a deal with problems sent without ``override`` and a note: nothing is stored."""
-    anyway = service.record_anyway(report, override, note)
-    if anyway.refused:
-        raise ApiError(
-            422,
-            message,
-            problems=_problems(report.problems),
-            warnings=_problems(report.warnings),
-        )
-    return anyway.override
-
-
-def _store_deal(store: Store, session_id: str, record: dict, report, rules: RuleSet, key: str | None, **options: Any):
-    """Store the deal; answer 201 with its scores, the totals and the version (``service.record_answered``)."""
-    request_digest = _request_digest() if key is not None else None
-    return _replay(
-        *service.record_answered(store, session_id, record, report, rules, key, reason_text, request_digest, **options)
-    )
+def _recorded(outcome: service.Recording, problems_message: str):
+    """A recording's outcome as the API answers it: 201 with the deal's scores, or the refusal."""
+    if isinstance(outcome, service.Recorded):
+        return _replay(201, outcome.answer)
+    if isinstance(outcome, service.Refused):
+        report = outcome.report
+        raise ApiError(422, problems_message, problems=_problems(report.problems), warnings=_problems(report.warnings))
+    if isinstance(outcome, service.Waiting):
+        reason = Reason("draft_waiting", {"players": ", ".join(outcome.players)})
+        raise ApiError(422, reason_text(reason), waiting_for=list(outcome.players))
+    if isinstance(outcome, service.KeyClash):
+        raise KeyReused("")
+    assert isinstance(outcome, service.Changed)
+    raise Conflict("")
 
 
 @bp.post("/sessions/<session_id>/deals")
 def record_deal(session_id: str):
     """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
-    store = get_store()
-    session, key, replay = _open_to_record(store, session_id)
-    if replay is not None:
-        return replay
-    body = _body()
-    expected = _expected_version(body)
-    rules = RuleSet.from_dict(session.rules)
-    service.same_rules(body, rules)
-    override = read_flag(body, "override")
-    note = read_note(body)
-    record, report = prepare_deal(session, body)
-    override = _refuse_problems(
-        report,
-        override,
-        note,
-        gettext('The deal has problems; correct it, or send "override": true with a note to record it anyway.'),
+    store, session, body = get_store(), scorer_session(session_id), _body()
+    ask = _ask(body, _expected_version(body))
+    outcome: service.Recording | None = service.replayed(store, session_id, ask, reason_text)
+    if outcome is None:
+        _still_open(session)
+        service.same_rules(body, RuleSet.from_dict(session.rules))
+        outcome = service.record_deal(store, session, service.check_deal(session, body), ask, reason_text)
+    return _recorded(
+        outcome, gettext('The deal has problems; correct it, or send "override": true with a note to record it anyway.')
     )
-    return _store_deal(
-        store, session_id, record, report, rules, key, override=override, note=note, expected_version=expected
-    )
+
+
+def _still_open(session: SessionRow) -> None:
+    """An ended session takes no more deals (said before the body's deal is read)."""
+    if session.ended_at:
+        raise SessionEnded()
 
 
 @bp.post("/sessions/<session_id>/token")
 def new_token(session_id: str):
     """A new edit token (Bearer: the current one): the old token and every scorer cookie made from it stop."""
-    store = get_store()
     scorer_session(session_id)
-    token = store.new_token(session_id, bearer_token())
-    if token is None:  # another request made a new token with this one at the same moment
+    made = service.new_token(get_store(), session_id, bearer_token() or "")
+    if isinstance(made, service.TokenStale):  # another request made a new token with this one at the same moment
         raise ApiError(403, gettext("This edit token does not belong to this score sheet."))
-    links = _links(session_id, token)
+    links = _links(session_id, made.token)
     return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
 
 
@@ -420,29 +388,22 @@ def export_session(session_id: str):
 @bp.post("/sessions/import")
 def import_session():
     """Store an exported document as a new session (new id and token, the same scores)."""
-    store = get_store()
     body = _body()
     creation_allowed()
-    try:
-        session, token = import_document(store, body)
-    except DocumentError as err:
-        if err.code != "import_deal_problems":
-            raise
-        # A deal with problems that the table did not record anyway: 422, as when recording it.
-        raise ApiError(422, reason_text(err.reason), problems=_problems(err.reason.params["why"])) from None
-    assert token is not None  # no idempotency key: always a new session, with its token
-    answer = _links(session.id, token)
-    answer["totals"] = scoreboard(store, session.id).totals
-    return _created(answer, session.id)
+    imported = service.import_session(get_store(), body)
+    if isinstance(imported, service.NotImported):  # a deal with problems not recorded anyway: 422, as recording it
+        reason = imported.reason
+        raise ApiError(422, reason_text(reason), problems=_problems(reason.params["why"]))
+    return _created(imported, totals=service.scoreboard(get_store(), imported.session.id).totals)
 
 
 # -- seats and the draft of the next deal (each player enters their own part) -------------------
 
 
-def _part_writer(store: Store, session_id: str, seat: int, unsigned: str | None = None) -> str:
+def _part_writer(session_id: str, seat: int, unsigned: str | None = None) -> str:
     """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token).
     ``unsigned``: what a request without a token is told (by default, that writing a part needs one)."""
-    token = bearer_token()
+    token, store = bearer_token(), get_store()
     if token is None:
         raise ApiError(
             401,
@@ -459,8 +420,9 @@ def _part_writer(store: Store, session_id: str, seat: int, unsigned: str | None 
     raise ApiError(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
 
 
-def _seat_index(players: list[str], seat: int) -> str:
-    """The name at ``seat`` (a 404 past the table)."""
+def _seat_name(session_id: str, seat: int) -> str:
+    """The name at ``seat`` (a 404 past the table, or for an unknown session)."""
+    players = get_store().get_session(session_id).players
     if not 0 <= seat < len(players):
         raise ApiError(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
     return players[seat]
@@ -469,7 +431,7 @@ def _seat_index(players: list[str], seat: int) -> str:
 @bp.get("/sessions/<session_id>/draft")
 def get_draft(session_id: str):
     """The draft of the next deal: every seat's part and state, the problems and scores so far."""
-    return _draft(load_draft(get_store(), session_id))
+    return _draft(service.load_draft(get_store(), session_id))
 
 
 def _move_code() -> str | None:
@@ -490,143 +452,100 @@ def take_seat(session_id: str, seat: int):
     """Take a seat ("this is me"): answers the seat token that writes its part. A seat another phone holds
     moves only for the scorer (edit token) or with its ``move_code``; its own phone taking it again changes
     nothing (``store.take_seat`` keeps the rule)."""
-    store = get_store()
-    name = _seat_index(store.get_session(session_id).players, seat)
-    move = _move_code()
-    token = bearer_token()
-    scorer = store.check_token(session_id, token)
-    try:
-        token, took_over = store.take_seat(session_id, seat, token=token, scorer=scorer, move=move)
-    except SeatHeld as err:
-        raise ApiError(409, seat_held_message(name, err.wrong_code), code="seat_held") from None
+    name, move, token = _seat_name(session_id, seat), _move_code(), bearer_token()
+    scorer = get_store().check_token(session_id, token)
+    taken = service.take_seat(get_store(), session_id, seat, token=token, scorer=scorer, move=move)
+    if isinstance(taken, service.SeatHeldBy):
+        raise ApiError(409, seat_held_message(name, taken.wrong_code), code="seat_held")
     no_store()  # the answer carries the seat's token
-    return {"seat": seat, "player": name, "seat_token": token, "took_over": took_over}
+    return {"seat": seat, "player": name, "seat_token": taken.token, "took_over": taken.took_over}
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>/move")
 def move_seat(session_id: str, seat: int):
     """A one-time move code (and link) for a held seat: the phone holding it (seat token) or the scorer."""
-    store = get_store()
-    name = _seat_index(store.get_session(session_id).players, seat)
-    writer = _part_writer(
-        store,
-        session_id,
-        seat,
-        gettext(
-            "Moving a seat needs the token of the phone holding it, or the edit token: send the header "
-            "“Authorization: Bearer <token>”."
-        ),
+    name = _seat_name(session_id, seat)
+    unsigned = gettext(
+        "Moving a seat needs the token of the phone holding it, or the edit token: send the header "
+        "“Authorization: Bearer <token>”."
     )
-    made = store.new_move_code(session_id, seat, None if writer == "scorer" else bearer_token())
+    writer = _part_writer(session_id, seat, unsigned)
+    made = service.move_seat(get_store(), session_id, seat, None if writer == "scorer" else bearer_token())
     if made is None:
         raise ApiError(
             409, gettext("Nobody holds the seat of %(name)s: any phone can take it, no code needed.", name=name)
         )
     no_store()  # the answer carries the code
-    body = {
-        "seat": seat,
-        "player": name,
-        "move_code": made.code,
-        "move_url": move_url(session_id, made.link),
-        "expires_at": made.expires_at,
-    }
+    url = move_url(session_id, made.link)
+    body = {"seat": seat, "player": name, "move_code": made.code, "move_url": url, "expires_at": made.expires_at}
     return _replay(201, body)
 
 
 @bp.delete("/sessions/<session_id>/seats/<int:seat>")
 def free_seat(session_id: str, seat: int):
     """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
-    store = get_store()
-    name = _seat_index(store.get_session(session_id).players, seat)
-    writer = _part_writer(store, session_id, seat)
-    freed = store.free_seat(session_id, seat, None if writer == "scorer" else bearer_token())
+    name = _seat_name(session_id, seat)
+    writer = _part_writer(session_id, seat)
+    freed = service.free_seat(get_store(), session_id, seat, None if writer == "scorer" else bearer_token())
     return {"seat": seat, "player": name, "freed": freed}
 
 
 @bp.put("/sessions/<session_id>/draft/parts/<int:seat>")
 def write_part(session_id: str, seat: int):
     """Write a seat's part (``revision`` as last seen: 0 for none; a stale one is refused with the current part)."""
-    store = get_store()
-    draft = load_draft(store, session_id)
-    _seat_index(draft.players, seat)
-    writer = _part_writer(store, session_id, seat)
-    body = _body()
-    revision = read_whole(body, "revision", required=True)
-    deal = read_whole(body, "deal")
+    store, body = get_store(), _body()
+    draft = service.load_draft(store, session_id)
+    _seat_name(session_id, seat)
+    writer = _part_writer(session_id, seat)
+    revision, deal = read_whole(body, "revision", required=True), read_whole(body, "deal")
     generation = read_whole(body, "draft")  # which draft (the answers' "draft"): a deal deleted meanwhile keeps it
     part = read_part({k: v for k, v in body.items() if k not in ("revision", "deal", "draft")}, "part", draft.rules)
-    try:
-        store.save_part(session_id, seat, part, revision=revision, by=writer, deal=deal, generation=generation)
-    except DraftClosed as err:
-        raise ApiError(
-            409,
-            gettext(
-                "Deal %(old)s has already been recorded (or the deals changed): nothing was "
-                "saved. The draft is now for deal %(new)s.",
-                old=deal,
-                new=err.deal,
-            ),
-            deal=err.deal,
-        ) from None
-    except Conflict:
-        fresh = load_draft(store, session_id)
-        raise ApiError(
-            409,
-            gettext(
-                "This part was changed since revision %(revision)s: nothing was saved. "
-                "The part as it is now is in “current”.",
-                revision=revision,
-            ),
-            current=service.part_answer(fresh, seat, reason_text),
-        ) from None
-    fresh = load_draft(store, session_id)
+    saved = service.save_part(
+        store, session_id, seat, part, revision=revision or 0, by=writer, deal=deal, generation=generation
+    )
+    fresh = service.load_draft(store, session_id)
+    if isinstance(saved, service.DraftMoved):
+        message = gettext(
+            "Deal %(old)s has already been recorded (or the deals changed): nothing was "
+            "saved. The draft is now for deal %(new)s.",
+            old=deal,
+            new=saved.deal,
+        )
+        raise ApiError(409, message, deal=saved.deal)
+    if isinstance(saved, service.PartStale):
+        message = gettext(
+            "This part was changed since revision %(revision)s: nothing was saved. "
+            "The part as it is now is in “current”.",
+            revision=revision,
+        )
+        raise ApiError(409, message, current=service.part_answer(fresh, seat, reason_text))
     return {**service.part_answer(fresh, seat, reason_text), "draft": _draft(fresh)}
 
 
 @bp.delete("/sessions/<session_id>/draft")
 def discard_draft(session_id: str):
     """Empty the draft: every part and how the deal ended (the seats stay taken)."""
-    store = get_store()
     scorer_session(session_id)
-    store.discard_draft(session_id)
-    return _draft(load_draft(store, session_id))
+    service.discard_draft(get_store(), session_id)
+    return _draft(service.load_draft(get_store(), session_id))
 
 
 @bp.post("/sessions/<session_id>/draft/record")
 def record_draft(session_id: str):
     """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
-    store = get_store()
-    _, key, replay = _open_to_record(store, session_id)
-    if replay is not None:
-        return replay
-    body = _body()
-    draft = load_draft(store, session_id)
-    expected = read_whole(body, "version")
-    if expected is not None and expected != draft.version:
-        raise ApiError(
-            409,
-            gettext(
-                "The draft changed since version %(version)s: nothing was recorded. Read it again.", version=expected
-            ),
-            version=draft.version,
+    store, session, body = get_store(), scorer_session(session_id), _body()
+    ask = _ask(body, read_whole(body, "version"))
+    outcome: service.Recording | None = service.replayed(store, session_id, ask, reason_text)
+    if outcome is None:
+        _still_open(session)
+        draft = service.load_draft(store, session_id)
+        outcome = service.record_draft(store, draft, service.asked_end(draft, body), ask, reason_text)
+    if isinstance(outcome, service.Changed):
+        message = gettext(
+            "The draft changed since version %(version)s: nothing was recorded. Read it again.", version=ask.expected
         )
-    end = asked_end(draft, body)
-    override = read_flag(body, "override")
-    note = read_note(body)
-    chosen = with_end(draft, end)
-    if not chosen.check.complete:
-        raise ApiError(
-            422,
-            reason_text(Reason("draft_waiting", {"players": ", ".join(chosen.check.missing)})),
-            waiting_for=list(chosen.check.missing),
-        )
-    record, report = draft_deal(chosen)
-    override = _refuse_problems(
-        report,
-        override,
-        note,
+        raise ApiError(409, message, version=outcome.version)
+    return _recorded(
+        outcome,
         gettext('The deal has problems; correct the parts, or send "override": true with a note to record it anyway.'),
-    )
-    return _store_deal(
-        store, session_id, record, report, draft.rules, key, override=override, note=note, draft_version=draft.version
     )

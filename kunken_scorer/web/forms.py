@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import lru_cache
 from typing import Any
 
 from flask import request
 from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from flask_wtf.i18n import translations as wtforms_translations
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 from wtforms import (
     BooleanField,
     FieldList,
-    FileField,
     Form,
     FormField,
     HiddenField,
@@ -36,11 +38,14 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional, Regexp, StopValidation, ValidationError
 from wtforms.widgets import NumberInput
 
-from ..core.draft import deal_body
-from ..core.messages import Reason
+from ..core.draft import deal_body, read_part
+from ..core.messages import KunkenError, Reason
 from ..core.notation import read_card_lines, read_hand, read_vist_lines
 from ..core.reading import HAND_COUNTS, MAX_MELDS, MAX_NAME, MAX_NOTE, MAX_SWAPS, hand_entries, has_control
-from ..core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
+from ..core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet, RuleSetError
+from ..core.session import Target, TargetError
+from ..exports import read_json
+from ..service import Checked, check_record, session_players
 from .wording import GAME_NAMES, reason_text
 
 #: Seats on the start form (ordered rummy plays up to 12); the first ``OPEN_SEATS`` are shown open, the
@@ -130,6 +135,18 @@ class SeatList(FieldList):
     def indices(self, formdata: Any) -> list[int]:
         """The seat numbers ``formdata`` names, as the list reads them (each once, in order)."""
         return sorted(set(self._extract_indices(self.name, formdata)))
+
+
+#: The fields of a player's part a reason can be shown at.
+PART_FIELDS = frozenset({"melds", "vists", "swaps", "hand", *HAND_COUNTS})
+
+
+@dataclass
+class Placed:
+    """A deal's problems placed on a form: by field id, and those that name no field."""
+
+    at: dict[str, list[Reason]] = dataclass_field(default_factory=dict)
+    general: list[Reason] = dataclass_field(default_factory=list)
 
 
 def _plain_text(field: Any) -> None:
@@ -279,6 +296,70 @@ class SessionForm(PageForm):
             return None
         return {"kind": self.target_kind.data, "value": self.target_value.data}
 
+    #: (rules, players, target) once ``validate`` passed: what the core made of the form
+    chosen: tuple[RuleSet, list[str], Target | None]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, then have the core read the rules, the players and the target; each refusal goes
+        next to its field (a switch's, a seat's, the target value's)."""
+        valid = super().validate(extra_validators)
+        target = self._chosen_target()  # its error is said with the form's other errors
+        if not valid:
+            return False
+        rules = self._chosen_rules()
+        players = None if rules is None else self._chosen_players(rules)
+        if rules is None or players is None or self.target_value.errors:
+            return False
+        self.chosen = (rules, players, target)
+        return True
+
+    def _chosen_target(self) -> Target | None:
+        """The target chosen, or None; the core's refusal of it (its range is the core's) goes on the value's field."""
+        if self.target_kind.errors or self.target_value.errors:
+            return None
+        try:
+            return Target.from_dict(self.target())
+        except TargetError as err:
+            add_error(self.target_value, reason_text(err.reason))
+            return None
+
+    def _chosen_players(self, rules: RuleSet) -> list[str] | None:
+        """The names typed, as the core takes them for the game; None, with the refusal on its field, otherwise."""
+        names, seats = self.names()
+        try:
+            return session_players(rules, names)
+        except KunkenError as err:
+            seat = seats[err.reason.seat] if err.reason.seat is not None and err.reason.seat < len(seats) else None
+            if seat is not None:  # said next to the name's field, naming the seat as the page does
+                shown = Reason(err.reason.code, {**err.reason.params, "field": gettext("Seat %(n)s", n=seat + 1)})
+                add_error(self.players.entries[seat], reason_text(shown))
+            else:
+                self.players_errors.append(reason_text(err.reason))
+            return None
+
+    def _chosen_rules(self) -> RuleSet | None:
+        """The chosen game's preset plus the switches the table changed from the defaults shown.
+
+        The switches show the defaults of ``self.shown_game``; a switch left as shown takes the
+        chosen game's own default, so choosing another game without reloading the defaults works.
+        """
+        shown = self.shown_game
+        raw = {name: raw_switch(name, self.rules[name].data) for name in HOUSE_RULES}
+        try:
+            as_shown = RuleSet.for_game(shown, raw)
+        except RuleSetError as err:
+            switch = err.reason.params.get("switch")
+            if switch in HOUSE_RULES:
+                add_error(self.rules.form[switch], reason_text(err.reason))
+            else:
+                self.rules_errors.append(reason_text(err.reason))
+            return None
+        try:
+            return RuleSet.for_game(self.game.data, as_shown.differences())
+        except RuleSetError as err:
+            self.rules_errors.append(reason_text(err.reason))
+            return None
+
 
 # -- recording a deal -----------------------------------------------------------------------
 
@@ -358,6 +439,39 @@ class CardReading:
         field.errors = [*field.errors, *(reason_text(r) for r in reasons)]
         return value
 
+    def part_field(self, entry: Any, name: str | None) -> Any:
+        """The field of a player's part (``entry``) that the core's field ``name`` is shown at (None: none): a hand
+        entered by counts shows its problems at the small cards, one typed as text shows its counts' problems."""
+        if name == "hand" and self.hand_mode.data == "counts":
+            name = "small"
+        elif name in HAND_COUNTS and self.hand_mode.data != "counts":
+            name = "hand"
+        return entry[name] if name in PART_FIELDS else None
+
+    def place(self, reasons: Iterable[Reason]) -> Placed:
+        """The core's ``reasons``, each next to the field its location (``Reason.seat``, ``Reason.field``) names."""
+        placed = Placed()
+        for reason in reasons:
+            field = self.field_at(reason)
+            if field is None:
+                placed.general.append(reason)
+            else:
+                placed.at.setdefault(field.id, []).append(reason)
+        return placed
+
+    def field_at(self, reason: Reason) -> Any:
+        """The field of this form a reason belongs next to, or None."""
+        raise NotImplementedError
+
+    def place_input_error(self, reason: Reason) -> None:
+        """A reason the core could not read the form's deal for, next to its field (named as the page names it),
+        or among the form's own errors."""
+        field = self.field_at(reason)
+        if field is None:
+            self.form_errors.append(reason_text(reason))  # type: ignore[attr-defined]  # the form's, next in the MRO
+            return
+        add_error(field, reason_text(Reason(reason.code, {**reason.params, "field": str(field.label.text)})))
+
     def _fields_valid(self, extra_validators: Any, entries: list, holder: str) -> bool:
         """The form's fields checked; with hands not entered by counts, the count fields' errors do not count."""
         ok = super().validate(extra_validators)  # type: ignore[misc]  # FlaskForm's, next in every form using this
@@ -381,6 +495,10 @@ class DealEnd:
     )
     form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
 
+    def note_text(self) -> str | None:
+        """The note as stored: stripped, None when blank."""
+        return (self.note.data or "").strip() or None
+
 
 class DealForm(DealEnd, CardReading, PageForm):
     """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
@@ -390,9 +508,12 @@ class DealForm(DealEnd, CardReading, PageForm):
     save = SubmitField(lazy_gettext("Save"))
 
     body: dict | None = None
+    #: the deal as the core read and checked it, once ``validate`` passed
+    checked: Checked | None = None
 
     def validate(self, extra_validators: Any = None) -> bool:
-        """Check the fields, then read every card line; ``body`` holds the API's deal on success."""
+        """Check the fields, read every card line, then have the core read and check the deal: ``body`` holds
+        the API's deal and ``checked`` the core's report on success; an input error is placed at its field."""
         ok = self._fields_valid(extra_validators, [e.form for e in self.players.entries], "players")
         redeal = bool(self.redeal.data)
         parts = {} if redeal else {i: self.read_player(e.form) for i, e in enumerate(self.players.entries)}
@@ -401,7 +522,32 @@ class DealForm(DealEnd, CardReading, PageForm):
             add_error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None
+        if ok:
+            try:
+                self.checked = check_record(self.rules, self.names, body)
+            except KunkenError as err:
+                self.place_input_error(err.reason)
+                return False
         return ok
+
+    def field_at(self, reason: Reason) -> Any:
+        if reason.field in ("went_out", "express", "redeal", "note"):
+            return self[reason.field]
+        if reason.seat is None or not 0 <= reason.seat < len(self.players.entries):
+            return None
+        return self.part_field(self.players.entries[reason.seat].form, reason.field)
+
+    def mark_missing(self, missing: Iterable[str]) -> None:
+        """Mark what a deal with problems still needs to be recorded anyway (``service.record_anyway``)."""
+        if "override" in missing:
+            add_error(
+                self.override,
+                gettext(
+                    "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."
+                ),
+            )
+        if "note" in missing:
+            add_error(self.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
 
 
 class PartForm(CardReading, PageForm):
@@ -418,12 +564,22 @@ class PartForm(CardReading, PageForm):
     part: dict | None = None
 
     def validate(self, extra_validators: Any = None) -> bool:
-        """Check the fields, then read the cards; ``part`` holds the part (the API's shape) on success."""
+        """Check the fields, read the cards, then have the core read the part: ``part`` holds it (the API's
+        shape) on success; an input error is placed at its field."""
         ok = self._fields_valid(extra_validators, [self.player.form], "player")
         part = self.read_player(self.player.form)
         ok = ok and not self.player.form.errors
-        self.part = part if ok else None
+        self.part = None
+        if ok:
+            try:
+                self.part = read_part(part, rules=self.rules)
+            except KunkenError as err:
+                self.place_input_error(err.reason)
+                return False
         return ok
+
+    def field_at(self, reason: Reason) -> Any:
+        return self.part_field(self.player.form, reason.field)
 
 
 def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
@@ -484,3 +640,44 @@ def add_error(field: Any, message: str) -> None:
 def new_form_key() -> str:
     """A fresh idempotency key for one render of a deal form."""
     return "form-" + secrets.token_urlsafe(16)
+
+
+# -- importing a session ------------------------------------------------------------------
+
+
+class ImportForm(PageForm):
+    """Upload or paste a session exported as JSON."""
+
+    file = FileField(lazy_gettext("Exported file (.json)"))
+    text = TextAreaField(lazy_gettext("Or paste the exported JSON"))
+    #: one key per render of the form: sending it twice imports once
+    form_key = HiddenField()
+    submit = SubmitField(lazy_gettext("Import"))
+
+    def validate(self, extra_validators=None) -> bool:
+        """Check that exactly one source was given and that it is JSON; keep it as ``document``."""
+        self.document = None
+        if not super().validate(extra_validators):
+            return False
+        upload = self.file.data
+        has_file = upload is not None and getattr(upload, "filename", None)
+        text = (self.text.data or "").strip()
+        if has_file and text:
+            self.form_errors.append(gettext("Choose a file or paste the text, not both."))
+            return False
+        if not has_file and not text:
+            self.form_errors.append(gettext("Choose an exported file or paste its text."))
+            return False
+        field = self.file if has_file else self.text
+        if has_file:
+            try:
+                text = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                field.errors.append(gettext("The file is not UTF-8 text; choose the .json file the export gave you."))
+                return False
+        try:
+            self.document = read_json(text.lstrip("\ufeff"))
+        except KunkenError as err:
+            field.errors.append(reason_text(err.reason))
+            return False
+        return True

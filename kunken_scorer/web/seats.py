@@ -16,20 +16,18 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import service
-from ..core.draft import read_part
-from ..core.messages import KunkenError
+from ..core.messages import KunkenError, Reason
 from ..core.notation import hand_entry, part_texts
 from ..qrcodes import qr_svg
-from ..store import Conflict, DraftClosed, NotFound, SeatHeld, SessionRow
+from ..store import NotFound, SessionRow
 from .auth import can_edit, held_seat, scorer_required, scorer_session, seat_claim, seat_cookie, set_seat_cookie
 from .database import get_store
 from .errors import refuse_ended
 from .forms import DraftForm, new_form_key, part_form
 from .languages import current_language
 from .links import MAX_MOVE_CODE, move_url
-from .problems import place_problems, problem_field
 from .security import no_store
-from .wording import deal_saved, go_to, reason_text, seat_held_message
+from .wording import deal_saved, go_to, part_not_saved, reason_text, seat_held_message
 
 bp = Blueprint("seats", __name__)
 
@@ -71,17 +69,16 @@ def take_seat(sid: str):
     own = mine if claimed == seat else None
     move = "".join((request.form.get("move_code") or "").split())[:MAX_MOVE_CODE] or None
     name = names[seat]
-    try:
-        token, took_over = store.take_seat(sid, seat, token=own, scorer=can_edit(sid), move=move)
-    except SeatHeld as err:
-        return go_to("views.session", seat_held_message(name, err.wrong_code), "error", sid=sid, held=seat)
-    if took_over:
+    taken = service.take_seat(store, sid, seat, token=own, scorer=can_edit(sid), move=move)
+    if isinstance(taken, service.SeatHeldBy):
+        return go_to("views.session", seat_held_message(name, taken.wrong_code), "error", sid=sid, held=seat)
+    if taken.took_over:
         message = gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=name)
-    elif own is not None and token == own:
+    elif taken.again:
         message = gettext("This phone already holds the seat of %(name)s.", name=name)
     else:
         message = gettext("This phone is now %(name)s: enter your part of each deal here.", name=name)
-    return set_seat_cookie(go_to("seats.part", message, sid=sid, seat=seat), sid, seat, token)
+    return set_seat_cookie(go_to("seats.part", message, sid=sid, seat=seat), sid, seat, taken.token)
 
 
 @bp.route("/s/<sid>/seats/<int:seat>/move", methods=["GET", "POST"])
@@ -101,7 +98,7 @@ def move_seat(sid: str, seat: int):
             403,
             description=gettext("Only the phone holding the seat of %(name)s, or the scorer, can move it.", name=name),
         )
-    made = store.new_move_code(sid, seat, None if scorer else token)
+    made = service.move_seat(store, sid, seat, None if scorer else token)
     if made is None:
         if scorer:
             message = gettext("Nobody holds the seat of %(name)s: any phone can take it, no code needed.", name=name)
@@ -145,7 +142,7 @@ def leave_seat(sid: str):
     """This phone gives up its seat."""
     seat, token = seat_claim(sid)
     try:
-        if seat is not None and get_store().free_seat(sid, seat, token):
+        if seat is not None and service.free_seat(get_store(), sid, seat, token):
             flash(gettext("This phone no longer holds a seat."), "ok")
     except NotFound:
         pass
@@ -160,7 +157,7 @@ def free_seat(sid: str, seat: int, session: SessionRow):
     """The scorer frees a seat (a lost phone, a player who left)."""
     if seat >= len(session.players):
         abort(404)
-    name, freed = session.players[seat], get_store().free_seat(sid, seat)
+    name, freed = session.players[seat], service.free_seat(get_store(), sid, seat)
     message = gettext("The seat of %(name)s is free: another phone can take it.", name=name) if freed else None
     return go_to("seats.draft", message, sid=sid)
 
@@ -210,8 +207,7 @@ def _render_part(
     writer = _writer(sid, seat)
     check = draft.check
     report = check.report
-    counts = form.hand_mode.data == "counts"
-    placed, _ = place_problems(check.seats[seat].problems, lambda r: problem_field(r.code, form.player.form, counts))
+    placed = form.place(check.seats[seat].problems).at
     claimed, _ = seat_claim(sid)
     lost = None
     if writer is None and claimed == seat:
@@ -250,7 +246,7 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
     data = part_texts(
         entry.part if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
     )
-    mode = mode or hand_entry({"hand_entry": draft.session.hand_entry}, draft.rules)
+    mode = mode or hand_entry(draft.session.hand_entry, draft.rules)
     return part_form(
         draft.players,
         draft.rules,
@@ -287,44 +283,23 @@ def part(sid: str, seat: int):
     form = part_form(draft.players, draft.rules)
     if not form.validate():
         return _render_part(draft, seat, form, status=422)
-    try:
-        part_value = read_part(form.part, rules=draft.rules)
-    except KunkenError as err:
-        form.form_errors.append(reason_text(err.reason))
-        return _render_part(draft, seat, form, status=422)
     store = get_store()
-    try:
-        store.save_part(
-            sid,
-            seat,
-            part_value,
-            revision=int(form.revision.data),
-            by=writer,
-            deal=int(form.deal.data),
-            generation=_generation(form),
-        )
-    except (DraftClosed, Conflict) as err:
-        fresh = service.load_draft(store, sid)
-        current = fresh.parts.get(seat)
-        if isinstance(err, DraftClosed):
-            message = gettext(
-                "Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
-                "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
-                old=form.deal.data,
-                new=err.deal,
-                typed=_entered(form) or "—",
-            )
-        else:
-            message = gettext(
-                "This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
-                "it is now is shown. What you typed: %(typed)s",
-                who=gettext("the scorer") if current and current.written_by == "scorer" else gettext("another phone"),
-                typed=_entered(form) or "—",
-            )
+    saved = service.save_part(
+        store,
+        sid,
+        seat,
+        form.part,
+        revision=int(form.revision.data),
+        by=writer,
+        deal=int(form.deal.data),
+        generation=_generation(form),
+    )
+    fresh = service.load_draft(store, sid)
+    if not isinstance(saved, service.PartSaved):
+        message = part_not_saved(saved, form.deal.data, _entered(form) or "—")
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
     if not request.form.get("autosave"):
         return go_to("seats.part", gettext("The part of %(name)s is saved.", name=name), sid=sid, seat=seat)
-    fresh = service.load_draft(store, sid)
     return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data))
 
 
@@ -387,62 +362,47 @@ def draft(sid: str):
         return _render_draft(
             current, _draft_form(current), status=422, message=gettext("The form is damaged; reload it.")
         )
-    store = get_store()
     end = form.end(current.players)
-    if not form.record.data:  # "Check": keep how the deal ended, show the scores with it
+    if form.record.data:
+        return _record(current, form, end)
+    # "Check": keep how the deal ended, show the scores with it
+    if service.save_draft_end(get_store(), sid, end, deal=int(form.deal.data), generation=_generation(form)):
+        return go_to("seats.draft", gettext("That deal has been recorded; this is the next one."), "error", sid=sid)
+    return go_to("seats.draft", sid=sid)
+
+
+def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> Any:
+    """Record the draft as the scorer's page showed it (its version and draft), ended as the form says."""
+    sid, store = current.session.id, get_store()
+    ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.version.data))
+    outcome: service.Recording | None = service.replayed(store, sid, ask, reason_text)
+    if outcome is None:
+        generation = _generation(form)
+        seen = int(form.deal.data) == current.deal if generation is None else generation == current.generation
+        if not seen:
+            return _changed_since(current)
         try:
-            store.save_draft_end(sid, end, deal=int(form.deal.data), generation=_generation(form))
-        except DraftClosed:
-            return go_to("seats.draft", gettext("That deal has been recorded; this is the next one."), "error", sid=sid)
-        return go_to("seats.draft", sid=sid)
-    return _record(current, form, end)
-
-
-def _record(current: service.Draft, form: DraftForm, end: dict):
-    sid = current.session.id
-    store = get_store()
-    key = form.form_key.data
-    done = store.deal_for_key(sid, key)
-    if done is not None:
-        return go_to("views.session", deal_saved(done.number, created=False), sid=sid)
-    expected = int(form.version.data)
-    generation = _generation(form)
-    if expected != current.version or (
-        int(form.deal.data) != current.deal if generation is None else generation != current.generation
-    ):
-        return _changed_since(current)
-    chosen = service.with_end(current, end)
-    try:
-        record, report = service.draft_deal(chosen)
-    except KunkenError as err:
-        return _render_draft(chosen, form, status=422, message=reason_text(err.reason))
-    note = (form.note.data or "").strip() or None
-    anyway = service.record_anyway(report, bool(form.override.data), note)
-    if anyway.refused:
-        return _render_draft(
-            chosen,
-            form,
-            status=422,
-            message=gettext(
-                "The deal has problems (shown with each part). Correct the parts, or tick “Record anyway” and "
-                "write a note."
-            ),
+            outcome = service.record_draft(store, current, end, ask, reason_text)
+        except KunkenError as err:
+            return _render_draft(service.with_end(current, end), form, status=422, message=reason_text(err.reason))
+    if isinstance(outcome, service.Recorded):
+        return go_to("views.session", deal_saved(outcome.number, outcome.created), sid=sid)
+    if isinstance(outcome, service.Changed | service.KeyClash):
+        return _changed_since(service.load_draft(store, sid))
+    if isinstance(outcome, service.Waiting):
+        message = reason_text(Reason("draft_waiting", {"players": ", ".join(outcome.players)}))
+    else:
+        message = gettext(
+            "The deal has problems (shown with each part). Correct the parts, or tick “Record anyway” and write a note."
         )
-    try:
-        stored, created = store.add_deal(
-            sid, record, override=anyway.override, note=note, idempotency_key=key, draft_version=expected
-        )
-    except Conflict:
-        fresh = service.load_draft(store, sid)
-        return _changed_since(fresh)
-    return go_to("views.session", deal_saved(stored.number, created), sid=sid)
+    return _render_draft(service.with_end(current, end), form, status=422, message=message)
 
 
 @bp.post("/s/<sid>/draft/discard")
 @scorer_required
 def discard(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by scorer_required (its check is what counts here)
     """Throw the draft away: every part and the end (the seats stay taken)."""
-    get_store().discard_draft(sid)
+    service.discard_draft(get_store(), sid)
     return go_to("seats.draft", gettext("The draft was discarded: every part is empty again."), sid=sid)
 
 

@@ -8,23 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 from babel import numbers
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext, lazy_gettext, ngettext
-from flask_wtf.file import FileField
+from flask_babel import get_locale, gettext, ngettext
 from markupsafe import Markup
-from wtforms import HiddenField, SubmitField, TextAreaField
 
 from .. import KunkenError, RuleSet, service
 from ..core.charts import ChartWords, bar_chart, running_chart, running_chart_size
 from ..core.rules import GAMES, KEY_SWITCHES, SWITCHES
-from ..exports import csv_text, download_name, export_document, import_document, read_json
+from ..exports import csv_text, download_name, export_document
 from ..service import Scoreboard, player_history
 from .auth import set_scorer_cookie
 from .database import get_store
 from .filters import day_text, local_time, when_filter
-from .forms import FORM_KEY, PageForm, new_form_key
+from .forms import FORM_KEY, ImportForm, new_form_key
 from .languages import current_language
 from .limits import creation_allowed
 from .wording import game_name, reason_text, rule_lines
@@ -129,42 +128,25 @@ def export_json(sid: str):
 # -- import ---------------------------------------------------------------------------------
 
 
-class ImportForm(PageForm):
-    """Upload or paste a session exported as JSON."""
-
-    file = FileField(lazy_gettext("Exported file (.json)"))
-    text = TextAreaField(lazy_gettext("Or paste the exported JSON"))
-    #: one key per render of the form: sending it twice imports once
-    form_key = HiddenField()
-    submit = SubmitField(lazy_gettext("Import"))
-
-    def validate(self, extra_validators=None) -> bool:
-        """Check that exactly one source was given and that it is JSON; keep it as ``document``."""
-        self.document = None
-        if not super().validate(extra_validators):
-            return False
-        upload = self.file.data
-        has_file = upload is not None and getattr(upload, "filename", None)
-        text = (self.text.data or "").strip()
-        if has_file and text:
-            self.form_errors.append(gettext("Choose a file or paste the text, not both."))
-            return False
-        if not has_file and not text:
-            self.form_errors.append(gettext("Choose an exported file or paste its text."))
-            return False
-        field = self.file if has_file else self.text
-        if has_file:
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError:
-                field.errors.append(gettext("The file is not UTF-8 text; choose the .json file the export gave you."))
-                return False
-        try:
-            self.document = read_json(text.lstrip("\ufeff"))
-        except KunkenError as err:
-            field.errors.append(reason_text(err.reason))
-            return False
-        return True
+def _imported(imported: service.Created, deals: int) -> Any:
+    """The session page after an import; the importer's device becomes its scorer."""
+    response = redirect(url_for("views.session", sid=imported.session.id))
+    # token None: a double tap or a resent form; that import is stored already (whatever file this form now
+    # holds), and the phone that sent it got the scorer cookie with the first answer.
+    if imported.token is None:
+        message = gettext(
+            "This form has already imported a score sheet: that one is shown, and nothing more was "
+            "imported. To import another file, open the import page again."
+        )
+        flash(message, "ok")  # a double tap lands here too: the import it made is the one shown
+        return response
+    message = ngettext(
+        "The score sheet was imported with %(num)s deal. You keep score for it on this device.",
+        "The score sheet was imported with %(num)s deals. You keep score for it on this device.",
+        deals,
+    )
+    flash(message, "success")
+    return set_scorer_cookie(response, imported.session.id, imported.token)
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -176,31 +158,13 @@ def import_page():
     if form.validate_on_submit():
         creation_allowed()
         try:
-            session, token = import_document(get_store(), form.document, form.form_key.data)
+            imported = service.import_session(get_store(), form.document, form.form_key.data)
         except KunkenError as err:
-            form.form_errors.append(gettext("Nothing was imported: %(why)s", why=reason_text(err.reason)))
+            imported = service.NotImported(err.reason)
+        if isinstance(imported, service.NotImported):
+            form.form_errors.append(gettext("Nothing was imported: %(why)s", why=reason_text(imported.reason)))
         else:
-            response = redirect(url_for("views.session", sid=session.id))
-            # token None: a double tap or a resent form; that import is stored already (whatever file this
-            # form now holds), and the phone that sent it got the scorer cookie with the first answer.
-            if token is None:
-                flash(
-                    gettext(
-                        "This form has already imported a score sheet: that one is shown, and nothing more was "
-                        "imported. To import another file, open the import page again."
-                    ),
-                    "ok",  # a double tap lands here too: the import it made is the one shown
-                )
-            else:
-                flash(
-                    ngettext(
-                        "The score sheet was imported with %(num)s deal. You keep score for it on this device.",
-                        "The score sheet was imported with %(num)s deals. You keep score for it on this device.",
-                        len((form.document or {}).get("deals") or []),
-                    ),
-                    "success",
-                )
-            return response if token is None else set_scorer_cookie(response, session.id, token)
+            return _imported(imported, len((form.document or {}).get("deals") or []))
     status = 400 if request.method == "POST" else 200
     return render_template("import.html", form=form), status
 

@@ -7,36 +7,32 @@ scorer's phone (the edit token in its cookie) may change a session; a viewer get
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, render_template, request, url_for
 from flask import session as flask_session
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from .. import service
 from ..cache import Cache
-from ..core.deal import PROBLEM_FIELD
-from ..core.messages import KunkenError, Reason
 from ..core.notation import deal_texts, entered_as, hand_entry
-from ..core.reading import Deal, hand_entries
-from ..core.rules import GAMES, HOUSE_RULES, RuleSet, RuleSetError
-from ..core.session import TARGET_KINDS, Target, TargetError
+from ..core.reading import Deal
+from ..core.rules import GAMES, RuleSet
+from ..core.session import TARGET_KINDS, Target
 from ..qrcodes import qr_svg
-from ..store import Conflict, DealRow, KeyReused, NotFound, SessionRow
+from ..store import DealRow, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .database import get_store
-from .forms import FORM_KEY, SessionForm, add_error, deal_form, new_form_key, raw_switch, switch_values
+from .forms import FORM_KEY, SessionForm, deal_form, new_form_key, switch_values
 from .languages import current_language
 from .limits import creation_allowed
 from .links import public_base_url
-from .problems import place_problems, problem_field
 from .security import no_store
-from .wording import deal_saved, game_name, go_to, reason_text
+from .wording import deal_changed, deal_conflict, deal_saved, game_name, go_to, reason_text
 
 bp = Blueprint("views", __name__)
 
@@ -142,76 +138,17 @@ def create_session():
     form = SessionForm()
     if form.show_defaults.data:
         return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form)))
-    valid = form.validate_on_submit()
-    target = _chosen_target(form)  # its error is said with the form's other errors
-    if not valid:
-        return _render_home(form, 422)
-    rules = _chosen_rules(form)
-    players = None if rules is None else _chosen_players(form, rules)
-    if rules is None or players is None or form.target_value.errors:
+    if not form.validate_on_submit():
         return _render_home(form, 422)
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
     creation_allowed()
-    session, token = get_store().create_session(
-        form.game.data, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key
-    )
+    rules, players, target = form.chosen
+    created = service.create_session(get_store(), rules, players, target, key=key, hand_entry=form.hand_entry.data)
+    session, token = created.session, created.token
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
         return go_to("views.session", sid=session.id)
-    if form.hand_entry.data in hand_entries(rules):
-        get_store().set_hand_entry(session.id, form.hand_entry.data)
     message = gettext("The session has started. Let the others scan the QR code to watch.")
     return set_scorer_cookie(go_to("views.session", message, sid=session.id), session.id, token)
-
-
-def _chosen_target(form: SessionForm) -> Target | None:
-    """The target chosen, or None; the core's refusal of it (its range is the core's) goes on the value's field."""
-    if form.target_kind.errors or form.target_value.errors:
-        return None
-    try:
-        return Target.from_dict(form.target())
-    except TargetError as err:
-        add_error(form.target_value, reason_text(err.reason))
-        return None
-
-
-def _chosen_players(form: SessionForm, rules: RuleSet) -> list[str] | None:
-    """The names typed, as the core takes them for the game; None, with the refusal on its field, otherwise."""
-    names, seats = form.names()
-    try:
-        return service.session_players(rules, names)
-    except KunkenError as err:
-        where = re.match(r"^players\[(\d+)\]", str(err.reason.params.get("field", "")))
-        seat = seats[int(where[1])] if where and int(where[1]) < len(seats) else None
-        if seat is not None:  # said next to the name's field, naming the seat as the page does
-            shown = Reason(err.reason.code, {**err.reason.params, "field": gettext("Seat %(n)s", n=seat + 1)})
-            add_error(form.players.entries[seat], reason_text(shown))
-        else:
-            form.players_errors.append(reason_text(err.reason))
-        return None
-
-
-def _chosen_rules(form: SessionForm) -> RuleSet | None:
-    """The chosen game's preset plus the switches the table changed from the defaults shown.
-
-    The switches show the defaults of ``form.shown_game``; a switch left as shown takes the
-    chosen game's own default, so choosing another game without reloading the defaults works.
-    """
-    shown = form.shown_game
-    raw = {name: raw_switch(name, form.rules[name].data) for name in HOUSE_RULES}
-    try:
-        as_shown = RuleSet.for_game(shown, raw)
-    except RuleSetError as err:
-        switch = err.reason.params.get("switch")
-        if switch in HOUSE_RULES:
-            add_error(form.rules.form[switch], reason_text(err.reason))
-        else:
-            form.rules_errors.append(reason_text(err.reason))
-        return None
-    try:
-        return RuleSet.for_game(form.game.data, as_shown.differences())
-    except RuleSetError as err:
-        form.rules_errors.append(reason_text(err.reason))
-        return None
 
 
 # -- the session page and its live update --------------------------------------------------------
@@ -353,41 +290,17 @@ def new_token(sid: str):
     the same moment wins, and this phone is told it no longer records); the form's one-time key makes a
     double tap, whose second tap still carries the old token, one change: both taps get the same new token."""
     key = request.form.get("form_key", "")
-    token = get_store().new_token(sid, edit_token(sid) or "", key if FORM_KEY.match(key) else None)
-    if token is None:
+    made = service.new_token(get_store(), sid, edit_token(sid) or "", key if FORM_KEY.match(key) else None)
+    if isinstance(made, service.TokenStale):
         scorer_session(sid)  # not (or no longer) the scorer's token: the 403 that says so
         abort(403)
     message = gettext(
         "A new scorer link was made. The old link no longer works, and phones that opened it can no longer record."
     )
-    return set_scorer_cookie(go_to("views.session", message, sid=sid), sid, token)
+    return set_scorer_cookie(go_to("views.session", message, sid=sid), sid, made.token)
 
 
 # -- recording and editing a deal ------------------------------------------------------------------
-
-
-def _deal_field(form: Any, reason: Reason) -> Any:
-    """The field of the deal form a problem is shown at: the deal's own, or one of a player's part; or None."""
-    name, player = PROBLEM_FIELD.get(reason.code), reason.params.get("player")
-    if name in ("went_out", "express"):
-        return form[name]
-    if name and player in form.names:
-        entry = form.players.entries[form.names.index(player)].form
-        return problem_field(reason.code, entry, form.hand_mode.data == "counts")
-    return None
-
-
-def _attach_input_error(form: Any, err: KunkenError) -> list[str]:
-    """Put a core input error next to its field; return it as a form-wide error otherwise."""
-    where = _API_FIELD.match(str(err.reason.params.get("field", "")))
-    if where and int(where[1]) < len(form.players.entries):
-        counted = where[3] if form.hand_mode.data == "counts" else None
-        field = form.players.entries[int(where[1])].form[counted or where[2]]
-        # the message names the field as the page does, not by its API path
-        shown = Reason(err.reason.code, {**err.reason.params, "field": str(field.label.text)})
-        add_error(field, reason_text(shown))
-        return []
-    return [reason_text(err.reason)]
 
 
 def _render_deal(
@@ -396,14 +309,12 @@ def _render_deal(
     deal: DealRow | None,
     *,
     status: int = 200,
-    report=None,
-    placed=None,
-    general=(),
-    form_errors=(),
     conflict: str | None = None,
     action: str | None = None,
-):
-    board = service.scoreboard(get_store(), session.id)
+) -> tuple[str, int]:
+    checked = form.checked
+    report = checked.report if checked is not None else None
+    placed = form.place(report.problems) if report is not None else None
     preview = None
     if report is not None:
         details = report.details or (None,) * len(report.players)
@@ -416,12 +327,12 @@ def _render_deal(
         form=form,
         sid=session.id,
         deal=deal,
-        board=board,
+        board=service.scoreboard(get_store(), session.id),
         report=report,
         preview=preview,
-        placed=placed or {},
-        general=list(general),
-        form_errors=list(form_errors),
+        placed=placed.at if placed else {},
+        general=placed.general if placed else [],
+        form_errors=form.form_errors,
         conflict=conflict,
         rules_game=session.game,
         went_out_suggestion=empty[0] if len(empty) == 1 else "",
@@ -430,107 +341,31 @@ def _render_deal(
     ), status
 
 
-def _post_deal(form: Any, session: SessionRow, deal: DealRow | None):
-    """Check or save a submitted deal form (new when ``deal`` is None): read it, check it with the core,
-    remember the table's way of entering hands, then (on Save) store it or show why not."""
+def _post_deal(form: Any, session: SessionRow, deal: DealRow | None) -> Any:
+    """Check or save a submitted deal form (new when ``deal`` is None): the form reads it and the core checks
+    it (``DealForm.validate``); the table's way of entering hands is kept; Save records it or says why not."""
     if not form.validate():
         return _render_deal(form, session, deal, status=422)
-    try:
-        record, report = service.prepare_deal(session, form.body)
-    except KunkenError as err:
-        return _render_deal(form, session, deal, status=422, form_errors=_attach_input_error(form, err))
-    placed, general = place_problems(report.problems, lambda reason: _deal_field(form, reason))
-    show: dict[str, Any] = {"report": report, "placed": placed, "general": general}  # as _render_deal shows it
-    session = _remember_hand_entry(session, form.hand_mode.data)
+    session = service.set_hand_entry(get_store(), session, form.hand_mode.data)
     if not form.save.data:
-        return _render_deal(form, session, deal, **show)
-    note = (form.note.data or "").strip() or None
-    anyway = service.record_anyway(report, bool(form.override.data), note)
-    if anyway.refused:
-        _mark_missing(form, anyway)
-        return _render_deal(form, session, deal, status=422, **show)
-    override = anyway.override
-    try:
-        _store_deal(session, deal, record, override, note, form)
-    except KeyReused:  # a form (a page kept offline, a copy brought back) whose key recorded another deal
-        form.form_key.data = new_form_key()
-        message = gettext(
-            "This form had already recorded a deal, and this deal is a different one: nothing was recorded. "
-            "Check the deals on the session page, then press Save again to record it."
-        )
-        return _render_deal(form, session, deal, status=409, conflict=message, **show)
-    except Conflict:
-        message = _conflict_message(session, deal, record, override, note, form)
-        if message is None:  # the other phone saved exactly this: nothing to tell
-            return go_to("views.session", sid=session.id)
-        return _render_deal(form, session, deal, status=409, conflict=message, **show)
-    return go_to("views.session", sid=session.id)
-
-
-def _remember_hand_entry(session: SessionRow, mode: str) -> SessionRow:
-    """The table chose how to enter hands: keep it for the next deal."""
-    if mode == session.hand_entry:
-        return session
-    get_store().set_hand_entry(session.id, mode)
-    return dataclasses.replace(session, hand_entry=mode)
-
-
-def _mark_missing(form: Any, anyway: service.Anyway) -> None:
-    """Mark what a deal with problems still needs to be recorded anyway (``service.record_anyway``)."""
-    if "override" in anyway.missing:
-        add_error(
-            form.override,
-            gettext(
-                "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."
-            ),
-        )
-    if "note" in anyway.missing:
-        add_error(form.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
-
-
-def _store_deal(
-    session: SessionRow, deal: DealRow | None, record: dict, override: bool, note: str | None, form: Any
-) -> None:
-    """Add the deal (idempotent by the form's key) or change it (at the revision the form was made from)."""
-    store, sid, expected = get_store(), session.id, int(form.expected.data)
-    if deal is not None:
-        stored = store.update_deal(sid, deal.id, record, override=override, note=note, expected_revision=expected)
-        flash(gettext("Deal %(n)s changed.", n=stored.number), "ok")
-        return
-    stored, created = store.add_deal(
-        sid,
-        record,
-        override=override,
-        note=note,
-        idempotency_key=form.form_key.data,
-        expected_version=expected,
-        request=service.request_digest({"record": record, "override": override, "note": note}),
-    )
-    flash(deal_saved(stored.number, created), "ok")
-
-
-def _conflict_message(
-    session: SessionRow, deal: DealRow | None, record: dict, override: bool, note: str | None, form: Any
-) -> str | None:
-    """What to tell a phone whose save met another phone's change (None: that change was this very deal)."""
-    store, sid = get_store(), session.id
+        return _render_deal(form, session, deal)
+    ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.expected.data))
     if deal is None:
-        form.expected.data = str(store.version(sid))
-        return gettext(
-            "Another phone changed this session while you were filling in this form. Nothing was saved. "
-            "Check the deals on the session page: if your deal is not there, press Save again."
-        )
-    try:
-        current = store.get_deal(sid, deal.id)
-    except NotFound:
-        return gettext("This deal was deleted on another phone. Nothing was saved.")
-    if (current.record, current.override, current.note) == (record, override, note):
-        flash(gettext("Deal %(n)s changed.", n=current.number), "ok")
-        return None
-    return gettext(
-        "This deal was changed on another phone while you were editing it. Nothing was saved and nothing was "
-        "overwritten. Your entries are kept below; open the deal again to see the other change."
-    )
+        outcome: Any = service.record_deal(get_store(), session, form.checked, ask, reason_text)
+    else:
+        outcome = service.edit_deal(get_store(), session, deal.id, form.checked, ask)
+    if isinstance(outcome, service.Recorded | service.Edited):
+        number = outcome.number if isinstance(outcome, service.Recorded) else outcome.deal.number
+        flash(deal_saved(number, outcome.created) if deal is None else deal_changed(number), "ok")
+        return go_to("views.session", sid=session.id)
+    if isinstance(outcome, service.Refused):
+        form.mark_missing(outcome.missing)
+        return _render_deal(form, session, deal, status=422)
+    if isinstance(outcome, service.KeyClash):  # a form (kept offline, a copy brought back) that recorded another deal
+        form.form_key.data = new_form_key()
+    elif deal is None:
+        form.expected.data = str(outcome.version)
+    return _render_deal(form, session, deal, status=409, conflict=deal_conflict(outcome, deal is None))
 
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
@@ -538,52 +373,43 @@ def _conflict_message(
 def record_deal(sid: str, session: SessionRow):  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
     """Record a deal: check it (preview with every problem in words), then save it."""
     rules = RuleSet.from_dict(session.rules)
-    if request.method == "GET":
-        form = deal_form(
-            session.players,
-            rules,
-            data={"expected": str(session.version), "hand_mode": hand_entry({"hand_entry": session.hand_entry}, rules)},
-        )
-        return _render_deal(form, session, None)
-    return _post_deal(deal_form(session.players, rules), session, None)
+    if request.method == "POST":
+        return _post_deal(deal_form(session.players, rules), session, None)
+    data = {"expected": str(session.version), "hand_mode": hand_entry(session.hand_entry, rules)}
+    return _render_deal(deal_form(session.players, rules, data=data), session, None)
 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
 @change_required
 def edit_deal(sid: str, deal_id: int, session: SessionRow):
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
-    names = session.players
-    rules = RuleSet.from_dict(session.rules)
+    names, rules = session.players, RuleSet.from_dict(session.rules)
     try:
         deal = get_store().get_deal(sid, deal_id)
     except NotFound:
         if request.method == "POST" and get_store().was_deleted(sid, deal_id):
             return _edit_of_deleted(session, rules)
         abort(404)
-    if request.method == "GET":
-        data = deal_texts(deal.record, names, deal.override, deal.note, rules, russian=current_language() == "ru")
-        mode = entered_as(deal.record, hand_entry({"hand_entry": session.hand_entry}, rules))
-        form = deal_form(names, rules, data={**data, "expected": str(deal.revision), "hand_mode": mode})
-        return _render_deal(form, session, deal)
-    return _post_deal(deal_form(names, rules), session, deal)
+    if request.method == "POST":
+        return _post_deal(deal_form(names, rules), session, deal)
+    texts = deal_texts(deal.record, names, deal.override, deal.note, rules, russian=current_language() == "ru")
+    mode = entered_as(deal.record, hand_entry(session.hand_entry, rules))
+    form = deal_form(names, rules, data={**texts, "expected": str(deal.revision), "hand_mode": mode})
+    return _render_deal(form, session, deal)
 
 
-def _edit_of_deleted(session: SessionRow, rules: RuleSet):
+def _edit_of_deleted(session: SessionRow, rules: RuleSet) -> tuple[str, int]:
     """An edit sent for a deal deleted meanwhile: nothing saved, the typed deal kept as a new one to save."""
     form = deal_form(session.players, rules)
     form.validate()
     form.expected.data = str(session.version)
     form.save.data = False
+    conflict = gettext(
+        "This deal was deleted on another phone, so your change was not saved. "
+        "What you typed is kept below: Save records it as a new deal."
+    )
     return _render_deal(
-        form,
-        session,
-        None,
-        status=409,
-        action=url_for("views.record_deal", sid=session.id),
-        conflict=gettext(
-            "This deal was deleted on another phone, so your change was not saved. "
-            "What you typed is kept below: Save records it as a new deal."
-        ),
+        form, session, None, status=409, action=url_for("views.record_deal", sid=session.id), conflict=conflict
     )
 
 
@@ -591,13 +417,8 @@ def _edit_of_deleted(session: SessionRow, rules: RuleSet):
 @change_required
 def delete_deal(sid: str, deal_id: int, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Delete a deal (kept in the history)."""
-    store = get_store()
-    revision = _hidden_number("revision")
-    try:
-        number = store.get_deal(sid, deal_id).number
-    except NotFound:
-        number = None
-    if revision is None and number is not None:
+    done = service.delete_deal(get_store(), sid, deal_id, _hidden_number("revision"))
+    if isinstance(done, service.Unseen):
         abort(
             400,
             description=gettext(
@@ -605,14 +426,12 @@ def delete_deal(sid: str, deal_id: int, session: SessionRow):  # noqa: ARG001 --
                 "nothing was deleted. Open the deal again and delete it from there."
             ),
         )
-    try:
-        store.delete_deal(sid, deal_id, expected_revision=revision)
-    except Conflict:
+    if isinstance(done, service.Changed):
         message = gettext("This deal was changed on another phone; nothing was deleted. Look at it again first.")
         return go_to("views.edit_deal", message, "error", sid=sid, deal_id=deal_id)
-    if number is None:
+    if done.deal is None:
         return go_to("views.session", gettext("That deal was already deleted."), sid=sid)
-    return go_to("views.session", gettext("Deal %(n)s deleted.", n=number), sid=sid)
+    return go_to("views.session", gettext("Deal %(n)s deleted.", n=done.deal.number), sid=sid)
 
 
 def _hidden_number(name: str) -> int | None:
@@ -622,64 +441,55 @@ def _hidden_number(name: str) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
-def _shown_version() -> int:
-    """The session version the undo or redo form was shown at: a form without it is refused (400), as a
-    change that could not be checked against the other phones' would be made blindly."""
-    version = _hidden_number("expected_version")
-    if version is None:
-        abort(
-            400,
-            description=gettext(
-                "The form did not say which version of the session it showed, so nothing "
-                "was changed. Reload the page and try again."
-            ),
-        )
-    return version
+_UNSEEN = lazy_gettext(
+    "The form did not say which version of the session it showed, so nothing was changed. "
+    "Reload the page and try again."
+)
 
 
 @bp.post("/s/<sid>/undo")
 @change_required
 def undo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Take back the last deal (kept in the history)."""
-    try:
-        undone = get_store().undo_last(sid, expected_version=_shown_version())
-    except Conflict:
+    done = service.undo_deal(get_store(), sid, _hidden_number("expected_version"))
+    if isinstance(done, service.Unseen):
+        abort(400, description=str(_UNSEEN))
+    if isinstance(done, service.Changed):
         message = gettext(
             "The session changed on another phone since this page was loaded; nothing was undone. "
             "Look at the deals and try again."
         )
         return go_to("views.session", message, "error", sid=sid)
-    if undone is None:
+    if done.deal is None:
         return go_to("views.session", gettext("There is no deal to undo."), sid=sid)
-    return go_to("views.session", gettext("Deal %(n)s was undone.", n=undone.number), sid=sid, undone=undone.id)
+    message = gettext("Deal %(n)s was undone.", n=done.deal.number)
+    return go_to("views.session", message, sid=sid, undone=done.deal.id)
 
 
 @bp.post("/s/<sid>/redo")
 @change_required
 def redo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
-    try:
-        back = get_store().redo_undone(sid, _hidden_number("deal_id") or 0, expected_version=_shown_version())
-    except NotFound:
-        back = None
-    except Conflict:
+    done = service.redo_deal(get_store(), sid, _hidden_number("deal_id") or 0, _hidden_number("expected_version"))
+    if isinstance(done, service.Unseen):
+        abort(400, description=str(_UNSEEN))
+    if isinstance(done, service.Changed):
         message = gettext(
             "The session changed on another phone since the undo; the deal was not brought back. "
             "Record it again if it is missing."
         )
         return go_to("views.session", message, "error", sid=sid)
-    if back is None:
+    if done.deal is None:
         return go_to("views.session", gettext("There is no undone deal to bring back."), sid=sid)
-    return go_to("views.session", gettext("Deal %(n)s is back.", n=back.number), sid=sid)
+    return go_to("views.session", gettext("Deal %(n)s is back.", n=done.deal.number), sid=sid)
 
 
 @bp.post("/s/<sid>/end")
 @scorer_required
 def end_session(sid: str, session: SessionRow):
     """End the session: it stays readable, nothing can be changed."""
-    if session.ended_at:
+    if service.end_session(get_store(), session).already:
         return go_to("views.session", gettext("This session has already ended."), sid=sid)
-    get_store().end_session(sid)
     return go_to("views.session", gettext("The session has ended. It stays readable here."), sid=sid)
 
 

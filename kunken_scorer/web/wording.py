@@ -14,6 +14,7 @@ from markupsafe import Markup
 from ..core.messages import Reason, render
 from ..core.notation import in_russian_notation
 from ..core.rules import SWITCHES, RuleSet
+from ..service import Changed, DraftMoved, KeyClash, PartStale
 from .languages import current_language
 
 #: The games' names in the page language (one place for every page and form).
@@ -95,6 +96,51 @@ def deal_saved(number: int | None, created: bool) -> str:
             "This form's deal was saved before and has since been undone or deleted; it was not saved again."
         )
     return gettext("Deal %(n)s was already saved; it was not recorded twice.", n=number)
+
+
+def deal_changed(number: int | None) -> str:
+    """What a phone is told after changing deal ``number``."""
+    return gettext("Deal %(n)s changed.", n=number)
+
+
+def deal_conflict(outcome: KeyClash | Changed, new: bool) -> str:
+    """What a phone is told when its deal form's Save stored nothing (``service.KeyClash`` or ``service.Changed``):
+    ``new`` for a new deal, else an edit."""
+    if isinstance(outcome, KeyClash):
+        return gettext(
+            "This form had already recorded a deal, and this deal is a different one: nothing was recorded. "
+            "Check the deals on the session page, then press Save again to record it."
+        )
+    if new:
+        return gettext(
+            "Another phone changed this session while you were filling in this form. Nothing was saved. "
+            "Check the deals on the session page: if your deal is not there, press Save again."
+        )
+    if outcome.deleted:
+        return gettext("This deal was deleted on another phone. Nothing was saved.")
+    return gettext(
+        "This deal was changed on another phone while you were editing it. Nothing was saved and nothing was "
+        "overwritten. Your entries are kept below; open the deal again to see the other change."
+    )
+
+
+def part_not_saved(outcome: DraftMoved | PartStale, deal: str, typed: str) -> str:
+    """What a phone is told when its part was not saved: the deal it was for is recorded, or the part was written
+    since; ``typed`` is what the phone sent, in one line."""
+    if isinstance(outcome, DraftMoved):
+        return gettext(
+            "Deal %(old)s has already been recorded (or the deals changed) on the scorer's phone: "
+            "this entry was not saved. The form is now for deal %(new)s. What you typed: %(typed)s",
+            old=deal,
+            new=outcome.deal,
+            typed=typed,
+        )
+    return gettext(
+        "This part was changed by %(who)s since you saw it. Nothing was saved; the part as "
+        "it is now is shown. What you typed: %(typed)s",
+        who=gettext("the scorer") if outcome.written_by == "scorer" else gettext("another phone"),
+        typed=typed,
+    )
 
 
 def seat_held_message(name: str, wrong_code: bool) -> str:

@@ -1,0 +1,76 @@
+"""Seats and the players' draft: take, move and free a seat, save a part, discard the draft; each use case once.
+
+Who may take a held seat is the store's one rule (``Store.take_seat``); these functions turn its answers into
+outcomes the pages and the API put in their own words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..store import Conflict, DraftClosed, SeatHeld, Store
+from .outcomes import DraftMoved, MoveCode, PartSaved, PartStale, SeatHeldBy, SeatTaken
+
+
+def take_seat(
+    store: Store, session_id: str, seat: int, *, token: str | None, scorer: bool, move: str | None
+) -> SeatTaken | SeatHeldBy:
+    """This phone takes ``seat`` ("this is me"): a free seat for anyone; the seat it holds (``token``) again changes
+    nothing; a seat another phone holds for the scorer or with the seat's ``move`` code."""
+    try:
+        held, took_over = store.take_seat(session_id, seat, token=token, scorer=scorer, move=move)
+    except SeatHeld as err:
+        return SeatHeldBy(err.wrong_code)
+    return SeatTaken(held, took_over, again=token is not None and held == token)
+
+
+def move_seat(store: Store, session_id: str, seat: int, token: str | None) -> MoveCode | None:
+    """A one-time move code and link for a held seat, made by the phone holding it (``token``) or the scorer
+    (``token`` None: the caller checked the edit token); None when nobody holds the seat (or ``token`` does not)."""
+    made = store.new_move_code(session_id, seat, token)
+    return None if made is None else MoveCode(made.code, made.link, made.expires_at)
+
+
+def free_seat(store: Store, session_id: str, seat: int, token: str | None = None) -> bool:
+    """Free a seat: the phone holding it (``token``) or the scorer (``token`` None); True when it was held."""
+    return store.free_seat(session_id, seat, token)
+
+
+def save_part(
+    store: Store,
+    session_id: str,
+    seat: int,
+    part: dict[str, Any] | None,
+    *,
+    revision: int,
+    by: str,
+    deal: int | None,
+    generation: int | None,
+) -> PartSaved | PartStale | DraftMoved:
+    """Save a seat's part written ``by`` the seat's phone or the scorer, from the part's ``revision`` the writer saw,
+    for the deal (and draft ``generation``) the writer was entering. The same part sent again is stored once."""
+    try:
+        saved = store.save_part(session_id, seat, part, revision=revision, by=by, deal=deal, generation=generation)
+    except DraftClosed as err:
+        return DraftMoved(err.deal)
+    except Conflict:
+        current = store.draft(session_id).parts.get(seat)
+        return PartStale(current.written_by if current else None)
+    return PartSaved(saved.revision)
+
+
+def discard_draft(store: Store, session_id: str) -> None:
+    """Empty the draft: every part and how the deal ended (the seats stay taken)."""
+    store.discard_draft(session_id)
+
+
+def save_draft_end(
+    store: Store, session_id: str, end: dict[str, Any], *, deal: int, generation: int | None
+) -> DraftMoved | None:
+    """Keep how the deal being entered ended (who went out, express, redeal) for the draft of ``deal`` (and draft
+    ``generation``); ``DraftMoved`` when that deal has been recorded meanwhile."""
+    try:
+        store.save_draft_end(session_id, end, deal=deal, generation=generation)
+    except DraftClosed as err:
+        return DraftMoved(err.deal)
+    return None

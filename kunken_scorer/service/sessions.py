@@ -1,0 +1,70 @@
+"""Starting, importing and ending a session, and its scorer's token: each use case once, for the pages and the API."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..core.reading import hand_entries
+from ..core.rules import RuleSet
+from ..core.session import Target
+from ..exports import DocumentError, import_document
+from ..store import SessionRow, Store
+from .outcomes import Created, Ended, NotImported, TokenMade, TokenStale
+
+
+def create_session(
+    store: Store,
+    rules: RuleSet,
+    players: list[str],
+    target: Target | None,
+    *,
+    key: str | None = None,
+    hand_entry: str | None = None,
+) -> Created:
+    """Start a session under ``rules`` (players already checked by ``session_players``); ``key`` makes a double tap
+    one session (``Created.token`` None the second time); ``hand_entry``, the table's way of entering hands, when
+    the game has it."""
+    session, token = store.create_session(
+        rules.game, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key
+    )
+    if token is not None and hand_entry in hand_entries(rules):
+        store.set_hand_entry(session.id, hand_entry)
+        session = store.get_session(session.id)
+    return Created(session, token)
+
+
+def import_session(store: Store, document: Any, key: str | None = None) -> Created | NotImported:
+    """Store an exported document as a new session (new id and token, the same scores); a deal with problems the
+    table did not record anyway is ``NotImported``, and nothing is stored. A document that cannot be read raises
+    its ``KunkenError``."""
+    try:
+        session, token = import_document(store, document, key)
+    except DocumentError as err:
+        if err.code != "import_deal_problems":
+            raise
+        return NotImported(err.reason)
+    return Created(session, token)
+
+
+def end_session(store: Store, session: SessionRow) -> Ended:
+    """End the session: it stays readable, nothing can be changed."""
+    if session.ended_at:
+        return Ended(already=True)
+    store.end_session(session.id)
+    return Ended(already=False)
+
+
+def new_token(store: Store, session_id: str, old: str, key: str | None = None) -> TokenMade | TokenStale:
+    """A new edit token in place of ``old`` (the old one stops at once); the same form ``key`` sent twice gets the
+    same new token. ``TokenStale`` when ``old`` is no longer the session's token."""
+    token = store.new_token(session_id, old, key)
+    return TokenStale() if token is None else TokenMade(token)
+
+
+def set_hand_entry(store: Store, session: SessionRow, mode: str) -> SessionRow:
+    """The table chose how to enter hands: kept for the next deal; the session as it is now."""
+    if mode == session.hand_entry:
+        return session
+    store.set_hand_entry(session.id, mode)
+    return replace(session, hand_entry=mode)

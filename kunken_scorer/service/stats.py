@@ -1,0 +1,206 @@
+"""Player statistics, kept up to date as sessions change, and the tally a recording adds its deal to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..cache import Place
+from ..core.deal import DealReport
+from ..core.rules import RuleSet
+from ..core.session import session_status
+from ..store import (
+    SessionStatsRow,
+    StorageUnavailable,
+    Store,
+)
+from .board import CACHE, Scoreboard, place_of, scoreboard
+
+# -- player statistics, kept up to date as sessions change --------------------------------------
+
+
+@dataclass
+class PlayerHistory:
+    """One player's record across every session on this install (names compared casefolded)."""
+
+    name: str
+    sessions: int = 0
+    won: int = 0
+    deals: int = 0
+    points: int = 0
+    expresses: int = 0
+    last_played: str | None = None
+
+    @property
+    def average(self) -> float:
+        """Average deal score (0 before the first deal)."""
+        return self.points / self.deals if self.deals else 0.0
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a session's statistics, and the answer to a recording, need of its deals: their sums."""
+
+    session_id: str
+    version: int
+    game: str
+    created_at: str
+    players: tuple[str, ...]
+    points: dict  # each player's total over the scored deals (redeals score nothing)
+    deals: int  # scored deals (redeals do not count)
+    expresses: dict  # express wins by player
+
+    def add(self, record: dict, report: DealReport, version: int, rules: RuleSet) -> Tally:
+        """The tally with one more deal (its record as stored, and its report)."""
+        if record.get("redeal"):
+            return replace(self, version=version)
+        scores = report.scores
+        expresses = dict(self.expresses)
+        went_out = record.get("went_out")
+        if record.get("express") and rules.express and went_out in self.players:
+            expresses[went_out] = expresses.get(went_out, 0) + 1
+        return replace(
+            self,
+            version=version,
+            deals=self.deals + 1,
+            expresses=expresses,
+            points={n: self.points[n] + scores.get(n, 0) for n in self.players},
+        )
+
+
+def tally_of(board: Scoreboard) -> Tally:
+    """A session's tally, from its scoreboard."""
+    names, rules = board.players, board.rules
+    points = {n: 0 for n in names}
+    deals = 0
+    expresses: dict[str, int] = {}
+    for scored in board.deals:
+        deal = scored.deal
+        if deal is None or deal.redeal:
+            continue
+        deals += 1
+        for name, score in scored.scores.items():
+            if name in points:
+                points[name] += score
+        if deal.express and rules.express and deal.went_out in names:
+            expresses[deal.went_out] = expresses.get(deal.went_out, 0) + 1
+    session = board.session
+    return Tally(session.id, board.version, session.game, session.created_at, tuple(names), points, deals, expresses)
+
+
+def _remember(place: Place | None, tally: Tally) -> Tally:
+    if place is not None:
+        CACHE.put_at(place, ("tally", tally.session_id, tally.version), tally)
+    return tally
+
+
+def tally_after(
+    place: Place | None, session_id: str, record: dict, report: DealReport, version: int, rules: RuleSet
+) -> Tally | None:
+    """The session's tally at ``version``, the version the deal ``record`` is making: the tally of the
+    version before (kept in ``CACHE`` for the database ``place``) plus this deal. None when that tally is
+    not known (nothing is summed again).
+
+    Called inside the deal's transaction, so nothing is remembered here: the caller remembers the
+    tally (``remember_tally``) once the deal is committed, and a rolled-back deal leaves no trace.
+    """
+    known = None if place is None else CACHE.find_at(place, ("tally", session_id, version - 1))
+    return None if known is None else known.add(record, report, version, rules)
+
+
+def remember_tally(place: Place | None, tally: Tally) -> Tally:
+    """Keep a committed version's tally for the recordings after it."""
+    return _remember(place, tally)
+
+
+def session_tally(store: Store, session_id: str) -> Tally:
+    """The session's tally now."""
+    place = place_of(store)
+    version = store.version(session_id)
+    known = None if place is None else CACHE.find_at(place, ("tally", session_id, version))
+    return known or _remember(place, tally_of(scoreboard(store, session_id)))
+
+
+#: The most points, either way, one session adds to a player's statistics: sums over any number of sessions
+#: stay SQLite integers. Only a hand an older release let through scores more (100 doubling jokers: 32 digits,
+#: which SQLite refused, and /players failed for every session).
+MOST_STATS_POINTS = 10**15
+
+
+def stats_rows(tally: Tally) -> list[SessionStatsRow]:
+    """Each player's part of the statistics from one session; none while it has no scored deal.
+
+    A session counts once it has at least one scored deal (redeals do not count). Its winner
+    is whoever leads after its last deal, ended or not; players tied for the lead each win.
+    Its points count up to ``MOST_STATS_POINTS`` either way.
+    """
+    if not tally.deals:
+        return []
+    names = list(tally.players)
+    winners = {s.name for s in session_status(names, [tally.points], None).standings if s.place == 1}
+    return [
+        SessionStatsRow(
+            player=name.casefold(),
+            name=name,
+            deals=tally.deals,
+            points=max(-MOST_STATS_POINTS, min(MOST_STATS_POINTS, tally.points[name])),
+            expresses=tally.expresses.get(name, 0),
+            won=name in winners,
+            played_at=tally.created_at,
+        )
+        for name in names
+    ]
+
+
+def refresh_stale_stats(store: Store, budget: int | None = None) -> int:
+    """Bring the sessions' statistics up to date (those changed outside a request, or before a
+    crash), at most ``budget`` of them; returns how many were worked out. Cheap when none is
+    stale (a partial index)."""
+    done = 0
+    while budget is None or done < budget:
+        stale = store.stale_stats(500)
+        if not stale:
+            return done
+        entries = []
+        for session_id in stale:
+            tally = tally_of(scoreboard(store, session_id))
+            entries.append((session_id, tally.version, tally.game, stats_rows(tally)))
+        written = store.set_many_session_stats(entries)  # one transaction for the lot
+        done += len(stale)
+        if not written:
+            return done  # changed meanwhile by requests, which work their statistics out themselves
+    return done
+
+
+def player_history(store: Store, game: str | None = None, limit: int | None = None) -> list[PlayerHistory]:
+    """Every player's sessions played and won, deals, points and expresses, the most wins first, then the
+    best average (the first ``limit`` players, when given). Read from the statistics the store keeps, so the
+    cost does not grow with the number of sessions."""
+    # The sessions changed since the last look (a write only makes its session's statistics stale;
+    # working them out here costs one tally each, usually remembered from the recording itself).
+    try:
+        refresh_stale_stats(store, budget=500)
+    except StorageUnavailable:
+        pass  # a file that cannot be written now: the statistics as they were last worked out
+    return [
+        PlayerHistory(row.name, row.sessions, row.won, row.deals, row.points, row.expresses, row.last_played)
+        for row in store.player_stats(game, limit)
+    ]
+
+
+def stats_stale_in(database: str) -> bool:
+    """True when some session's player statistics in the file ``database`` are out of date (read on a
+    connection of its own; ``StorageUnavailable`` when the file cannot be read)."""
+    store = Store.connect(database)
+    try:
+        return bool(store.stale_stats(1))
+    finally:
+        store.close()
+
+
+def refresh_stale_stats_in(database: str) -> None:
+    """Bring every session's player statistics in the file ``database`` up to date, on a connection of its own."""
+    store = Store.connect(database)
+    try:
+        refresh_stale_stats(store)
+    finally:
+        store.close()
