@@ -917,7 +917,7 @@ def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the
     """The summary's JSON download of 600 deals (760 KB, past the 256 KB any other request may send) is
     taken back whole by the import page and the API: an import's limit is its own, 4 MB."""
     session, _ = new_session(store)
-    canonical = check_deal(
+    checked = check_deal(
         session,
         {
             "players": [
@@ -927,7 +927,8 @@ def test_a_long_evening_downloaded_as_json_imports_back_through_the_page_and_the
             ],
             "went_out": "Anna",
         },
-    ).record
+    )
+    canonical, report = checked.record, checked.report
     with store.db.atomic():
         for _ in range(600):
             store.add_deal(session.id, canonical, note="a note as long as a table writes one")

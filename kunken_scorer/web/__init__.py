@@ -17,15 +17,14 @@ from typing import Any
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
-from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import HTTPException
+from flask_wtf.csrf import CSRFProtect
 
 from ..core.melds import on_table
 from ..core.notation import vist_line
-from ..store import NotFound, SessionEnded, StorageUnavailable, Store
+from ..store import StorageUnavailable, Store
 from . import api, desk, seats, summary, views
 from .database import close_store
-from .errors import csrf_error, http_error, not_found, refuse_ended, storage_error
+from .errors import HANDLERS
 from .filters import cards_filter, clock_filter, minus_sign, when_filter
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
@@ -134,12 +133,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.add_url_rule("/sw.js", "service_worker", service_worker)
-    app.register_error_handler(HTTPException, http_error)
-    app.register_error_handler(CSRFError, csrf_error)
-    app.register_error_handler(NotFound, not_found)  # the API answers it as JSON (api.py's own handlers)
-    app.register_error_handler(SessionEnded, refuse_ended)  # the API answers it as JSON (api.py's own handlers)
-    app.register_error_handler(StorageUnavailable, storage_error)
-    app.register_error_handler(sqlite3.Error, lambda err: storage_error(StorageUnavailable.from_error(err)))
+    for raised, handler in HANDLERS:
+        app.register_error_handler(raised, handler)
     app.after_request(security_headers)
     app.wsgi_app = browser_query(app.wsgi_app)  # type: ignore[method-assign]
     refresh_stale_stats_at_start(app, database)

@@ -13,12 +13,11 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request, url_for
 from flask_babel import gettext
-from werkzeug.exceptions import MethodNotAllowed, RequestEntityTooLarge
+from werkzeug.exceptions import MethodNotAllowed
 
 from .. import (
     Deal,
@@ -38,9 +37,10 @@ from ..core.messages import M_, Text
 from ..core.reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..core.rules import read_rules
 from ..exports import export_document, read_json
-from ..store import Conflict, KeyReused, NotFound, SessionEnded, SessionRow
+from ..store import Conflict, KeyReused, SessionEnded, SessionRow
 from .auth import bearer_token, scorer_session
 from .database import get_store
+from .errors import Refusal
 from .limits import creation_allowed
 from .links import MAX_MOVE_CODE, move_url, public_base_url
 from .security import no_store
@@ -52,56 +52,6 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
-
-
-class ApiError(Exception):
-    """A request the API refuses: an HTTP status, a message, and optional extra fields."""
-
-    def __init__(self, status: int, message: str, **extra: Any):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
-
-
-# -- plumbing ------------------------------------------------------------------------------
-
-# Every refusal of an API view is a JSON 4xx, in the language languages.select_locale picks (the ``lang``
-# cookie, else ``Accept-Language``, else English for the API).
-
-
-@bp.errorhandler(ApiError)
-def _refused(err: ApiError):
-    response = _replay(err.status, {"error": err.message, **err.extra})
-    if err.status == 401:
-        response.headers["WWW-Authenticate"] = "Bearer"
-    return response
-
-
-def _answer(status: int, words: Callable[[Any], str]) -> Callable[[Exception], Any]:
-    return lambda err: _refused(ApiError(status, words(err)))
-
-
-for _raised, _status, _words in (
-    (KunkenError, 400, lambda err: reason_text(err.reason)),
-    (NotFound, 404, lambda _: gettext("There is no score sheet with this id.")),
-    (SessionEnded, 409, lambda _: gettext("This score sheet has ended; it can no longer be changed.")),
-    (Conflict, 409, lambda _: gettext("The score sheet was changed on another device. Reload it and try again.")),
-    (
-        KeyReused,
-        422,
-        lambda _: gettext(
-            "This Idempotency-Key was already used with a different request body; nothing was stored. "
-            "Send a new key for a new deal, or the same body to repeat the first request."
-        ),
-    ),
-    (
-        RequestEntityTooLarge,
-        413,
-        lambda _: gettext("The request is too large: at most %(limit)s bytes.", limit=request.max_content_length),
-    ),
-):
-    bp.register_error_handler(_raised, _answer(_status, _words))
 
 
 def _body() -> dict:
@@ -116,17 +66,17 @@ def _body() -> dict:
     if body is not None:  # a recording reads it for its Idempotency-Key's digest first
         return body
     if not request.is_json:
-        raise ApiError(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
+        raise Refusal(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
     raw = request.get_data(cache=True)  # RequestEntityTooLarge past the request's limit
     if not raw.strip():
-        raise ApiError(400, gettext("Send a JSON object in the request body."))
+        raise Refusal(400, gettext("Send a JSON object in the request body."))
     try:
         text = raw.removeprefix(codecs.BOM_UTF8).decode()
     except UnicodeDecodeError:
-        raise ApiError(400, gettext("The request body is not UTF-8 text.")) from None
+        raise Refusal(400, gettext("The request body is not UTF-8 text.")) from None
     body = read_json(text)  # a KunkenError: 400 with its words
     if not isinstance(body, dict):
-        raise ApiError(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
+        raise Refusal(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
     seen.body = body
     return body
 
@@ -188,7 +138,7 @@ def _created(created: service.Created, **extra: Any):
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key", "").strip()
     if len(key) > MAX_IDEMPOTENCY_KEY:
-        raise ApiError(400, gettext("Idempotency-Key: at most %(limit)s characters.", limit=MAX_IDEMPOTENCY_KEY))
+        raise Refusal(400, gettext("Idempotency-Key: at most %(limit)s characters.", limit=MAX_IDEMPOTENCY_KEY))
     return key or None
 
 
@@ -200,7 +150,7 @@ def _expected_version(body: dict) -> int | None:
         text = text[2:] if text.startswith("W/") else text
         text = text.strip('"')
         if not text.isascii() or not text.isdigit() or len(text) > 12:
-            raise ApiError(400, gettext("If-Match: expected the score sheet's version, a whole number."))
+            raise Refusal(400, gettext("If-Match: expected the score sheet's version, a whole number."))
         return int(text)
     version = body.get("version")
     if version is None:
@@ -334,10 +284,10 @@ def _recorded(outcome: service.Recording, problems_message: str):
         return _replay(201, outcome.answer)
     if isinstance(outcome, service.Refused):
         report = outcome.report
-        raise ApiError(422, problems_message, problems=_problems(report.problems), warnings=_problems(report.warnings))
+        raise Refusal(422, problems_message, problems=_problems(report.problems), warnings=_problems(report.warnings))
     if isinstance(outcome, service.Waiting):
         reason = Reason("draft_waiting", {"players": ", ".join(outcome.players)})
-        raise ApiError(422, reason_text(reason), waiting_for=list(outcome.players))
+        raise Refusal(422, reason_text(reason), waiting_for=list(outcome.players))
     if isinstance(outcome, service.KeyClash):
         raise KeyReused("")
     assert isinstance(outcome, service.Changed)
@@ -371,7 +321,7 @@ def new_token(session_id: str):
     scorer_session(session_id)
     made = service.new_token(get_store(), session_id, bearer_token() or "")
     if isinstance(made, service.TokenStale):  # another request made a new token with this one at the same moment
-        raise ApiError(403, gettext("This edit token does not belong to this score sheet."))
+        raise Refusal(403, gettext("This edit token does not belong to this score sheet."))
     links = _links(session_id, made.token)
     return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
 
@@ -393,7 +343,7 @@ def import_session():
     imported = service.import_session(get_store(), body)
     if isinstance(imported, service.NotImported):  # a deal with problems not recorded anyway: 422, as recording it
         reason = imported.reason
-        raise ApiError(422, reason_text(reason), problems=_problems(reason.params["why"]))
+        raise Refusal(422, reason_text(reason), problems=_problems(reason.params["why"]))
     return _created(imported, totals=service.scoreboard(get_store(), imported.session.id).totals)
 
 
@@ -405,7 +355,7 @@ def _part_writer(session_id: str, seat: int, unsigned: str | None = None) -> str
     ``unsigned``: what a request without a token is told (by default, that writing a part needs one)."""
     token, store = bearer_token(), get_store()
     if token is None:
-        raise ApiError(
+        raise Refusal(
             401,
             unsigned
             or gettext(
@@ -417,14 +367,14 @@ def _part_writer(session_id: str, seat: int, unsigned: str | None = None) -> str
         return "scorer"
     if store.seat_of(session_id, token) == seat:
         return "player"
-    raise ApiError(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
+    raise Refusal(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
 
 
 def _seat_name(session_id: str, seat: int) -> str:
     """The name at ``seat`` (a 404 past the table, or for an unknown session)."""
     players = get_store().get_session(session_id).players
     if not 0 <= seat < len(players):
-        raise ApiError(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
+        raise Refusal(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
     return players[seat]
 
 
@@ -456,7 +406,7 @@ def take_seat(session_id: str, seat: int):
     scorer = get_store().check_token(session_id, token)
     taken = service.take_seat(get_store(), session_id, seat, token=token, scorer=scorer, move=move)
     if isinstance(taken, service.SeatHeldBy):
-        raise ApiError(409, seat_held_message(name, taken.wrong_code), code="seat_held")
+        raise Refusal(409, seat_held_message(name, taken.wrong_code), code="seat_held")
     no_store()  # the answer carries the seat's token
     return {"seat": seat, "player": name, "seat_token": taken.token, "took_over": taken.took_over}
 
@@ -472,7 +422,7 @@ def move_seat(session_id: str, seat: int):
     writer = _part_writer(session_id, seat, unsigned)
     made = service.move_seat(get_store(), session_id, seat, None if writer == "scorer" else bearer_token())
     if made is None:
-        raise ApiError(
+        raise Refusal(
             409, gettext("Nobody holds the seat of %(name)s: any phone can take it, no code needed.", name=name)
         )
     no_store()  # the answer carries the code
@@ -511,14 +461,14 @@ def write_part(session_id: str, seat: int):
             old=deal,
             new=saved.deal,
         )
-        raise ApiError(409, message, deal=saved.deal)
+        raise Refusal(409, message, deal=saved.deal)
     if isinstance(saved, service.PartStale):
         message = gettext(
             "This part was changed since revision %(revision)s: nothing was saved. "
             "The part as it is now is in “current”.",
             revision=revision,
         )
-        raise ApiError(409, message, current=service.part_answer(fresh, seat, reason_text))
+        raise Refusal(409, message, current=service.part_answer(fresh, seat, reason_text))
     return {**service.part_answer(fresh, seat, reason_text), "draft": _draft(fresh)}
 
 
@@ -544,7 +494,7 @@ def record_draft(session_id: str):
         message = gettext(
             "The draft changed since version %(version)s: nothing was recorded. Read it again.", version=ask.expected
         )
-        raise ApiError(409, message, version=outcome.version)
+        raise Refusal(409, message, version=outcome.version)
     return _recorded(
         outcome,
         gettext('The deal has problems; correct the parts, or send "override": true with a note to record it anyway.'),

@@ -3,26 +3,42 @@ HTTP error, an expired form, a missing session, an ended session and a database 
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadHost, HTTPException, SecurityError
+from werkzeug.exceptions import BadHost, HTTPException, RequestEntityTooLarge, SecurityError
 from werkzeug.exceptions import NotFound as PageNotFound
 
-from ..store import NotFound, SessionEnded, StorageUnavailable
+from ..core.messages import KunkenError
+from ..store import Conflict, KeyReused, NotFound, SessionEnded, StorageUnavailable
+from .languages import wants_json
+from .wording import reason_text
 
 
-def wants_json() -> bool:
-    """True for API requests: errors are answered as JSON there."""
-    return request.path.startswith("/api/")
+class Refusal(Exception):
+    """A request refused with an HTTP ``status`` and a ``message`` to act on; the API's answer also carries the
+    ``extra`` fields (the problems of a deal, the part as it is now…)."""
+
+    def __init__(self, status: int, message: str, **extra: Any):
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
 
 
-def error_response(code: int, message: str) -> Any:
-    """An error as ``{"error": message}`` for the API, else as the error page; with its status."""
+def refusal(err: Refusal) -> Any:
+    response = error_response(err.status, err.message, **err.extra)
+    if err.status == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+def error_response(code: int, message: str, /, **extra: Any) -> Any:
+    """An error as ``{"error": message, **extra}`` for the API, else as the error page; with its status."""
     if wants_json():
-        response = jsonify(error=message)
+        response = jsonify(error=message, **extra)
     elif _bad_host():  # no address can be built for the request, so no page with links: just the words
         response = current_app.response_class(message + "\n", mimetype="text/plain")
     else:
@@ -119,3 +135,44 @@ def refuse_ended(_error: SessionEnded | None = None) -> Any:
     flash(message, "error")
     sid = (request.view_args or {}).get("sid")
     return redirect(url_for("views.session", sid=sid) if sid else url_for("views.home"), 303)
+
+
+def _by_audience(status: int, words: Callable[[Any], str], page: Callable[[Any], Any] | None = None) -> Any:
+    """A handler answering the API with ``status`` and ``words``, a page with ``page`` (the error page if None)."""
+    return lambda err: error_response(status, words(err)) if wants_json() or page is None else page(err)
+
+
+def _too_large(_err: RequestEntityTooLarge) -> str:
+    return gettext("The request is too large: at most %(limit)s bytes.", limit=request.max_content_length)
+
+
+#: Every way a request can fail, once: the API answers JSON (in the language ``languages.select_locale`` picks:
+#: the ``lang`` cookie, else ``Accept-Language``, else English for the API), a page answers a page.
+HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Any]], ...] = (
+    (HTTPException, http_error),
+    (RequestEntityTooLarge, _by_audience(413, _too_large, http_error)),
+    (CSRFError, csrf_error),
+    (Refusal, refusal),
+    (KunkenError, _by_audience(400, lambda err: reason_text(err.reason))),
+    (NotFound, _by_audience(404, lambda _: gettext("There is no score sheet with this id."), not_found)),
+    (
+        SessionEnded,
+        _by_audience(409, lambda _: gettext("This score sheet has ended; it can no longer be changed."), refuse_ended),
+    ),
+    (
+        Conflict,
+        _by_audience(409, lambda _: gettext("The score sheet was changed on another device. Reload it and try again.")),
+    ),
+    (
+        KeyReused,
+        _by_audience(
+            422,
+            lambda _: gettext(
+                "This Idempotency-Key was already used with a different request body; nothing was stored. "
+                "Send a new key for a new deal, or the same body to repeat the first request."
+            ),
+        ),
+    ),
+    (StorageUnavailable, storage_error),
+    (sqlite3.Error, lambda err: storage_error(StorageUnavailable.from_error(err))),
+)

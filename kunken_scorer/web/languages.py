@@ -11,9 +11,12 @@ from flask_babel import get_locale
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from .errors import wants_json
-
 LANGUAGES = ("ru", "en")
+
+
+def wants_json() -> bool:
+    """True for API requests: they are answered in JSON (errors too), in English unless asked otherwise."""
+    return request.path.startswith("/api/")
 
 
 def select_locale() -> Locale:
