@@ -292,7 +292,8 @@ def test_the_cycle_check_finds_a_cycle(tmp_path):
 
 #: The limits: lines of a module, of a class, of a function or method (its decorators and docstring included).
 MODULE_LINES, CLASS_LINES, FUNCTION_LINES = 600, 300, 80
-#: The web layer as a whole (``wc -l kunken_scorer/web/*.py``): routes are adapters over ``service``.
+#: The web layer as a whole (every module of ``kunken_scorer/web/``, ``forms/`` included): routes are adapters over
+#: ``service``.
 WEB_LINES = 2900
 
 
@@ -325,5 +326,5 @@ def test_the_size_check_finds_a_long_function(tmp_path):
 
 
 def test_the_web_layer_stays_within_its_lines():
-    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (PACKAGE / "web").glob("*.py"))
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (PACKAGE / "web").rglob("*.py"))
     assert lines <= WEB_LINES, f"the web layer has {lines} lines; routes belong in service, as adapters over it"

@@ -71,7 +71,7 @@ from .outcomes import (
     Waiting,
 )
 from .reading import asked_end, check_deal, check_draft_deal, check_record, request_digest, same_rules, session_players
-from .seats import discard_draft, free_seat, move_seat, save_draft_end, save_part, take_seat
+from .seats import discard_draft, free_seat, move_seat, part_writer, save_draft_end, save_part, take_seat
 from .sessions import create_session, end_session, import_session, new_token, set_hand_entry
 from .stats import (
     PlayerHistory,
@@ -138,6 +138,7 @@ __all__ = [
     "move_seat",
     "new_token",
     "part_answer",
+    "part_writer",
     "place_of",
     "player_history",
     "problems",

@@ -74,3 +74,15 @@ def save_draft_end(
     except DraftClosed as err:
         return DraftMoved(err.deal)
     return None
+
+
+def part_writer(
+    store: Store, session_id: str, seat: int, *, seat_token: str | None, edit_token: str | None
+) -> str | None:
+    """Who a request writes a seat's part as (the one rule, for the pages and the API): ``"player"`` for the phone
+    holding the seat (its seat token), ``"scorer"`` for the edit token; None for anyone else."""
+    if seat_token is not None and store.seat_of(session_id, seat_token) == seat:
+        return "player"
+    if edit_token is not None and store.check_token(session_id, edit_token):
+        return "scorer"
+    return None

@@ -353,7 +353,7 @@ def import_session():
 def _part_writer(session_id: str, seat: int, unsigned: str | None = None) -> str:
     """Who writes a seat's part: the scorer (edit token) or the seat's own phone (its seat token).
     ``unsigned``: what a request without a token is told (by default, that writing a part needs one)."""
-    token, store = bearer_token(), get_store()
+    token = bearer_token()
     if token is None:
         raise Refusal(
             401,
@@ -363,11 +363,10 @@ def _part_writer(session_id: str, seat: int, unsigned: str | None = None) -> str
                 "token: send the header “Authorization: Bearer <token>”."
             ),
         )
-    if store.check_token(session_id, token):
-        return "scorer"
-    if store.seat_of(session_id, token) == seat:
-        return "player"
-    raise Refusal(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
+    writer = service.part_writer(get_store(), session_id, seat, seat_token=token, edit_token=token)
+    if writer is None:
+        raise Refusal(403, gettext("This token does not hold this seat: take the seat first, or use the edit token."))
+    return writer
 
 
 def _seat_name(session_id: str, seat: int) -> str:

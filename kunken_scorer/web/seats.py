@@ -20,7 +20,16 @@ from ..core.messages import KunkenError, Reason
 from ..core.notation import hand_entry, part_texts
 from ..qrcodes import qr_svg
 from ..store import NotFound, SessionRow
-from .auth import can_edit, held_seat, scorer_required, scorer_session, seat_claim, seat_cookie, set_seat_cookie
+from .auth import (
+    can_edit,
+    edit_token,
+    held_seat,
+    scorer_required,
+    scorer_session,
+    seat_claim,
+    seat_cookie,
+    set_seat_cookie,
+)
 from .database import get_store
 from .errors import refuse_ended
 from .forms import DraftForm, new_form_key, part_form
@@ -174,11 +183,8 @@ def me(sid: str):
 
 def _writer(sid: str, seat: int) -> str | None:
     """Who this request writes the part as: the seat's own phone, the scorer, or nobody."""
-    if held_seat(sid) == seat:
-        return "player"
-    if can_edit(sid):
-        return "scorer"
-    return None
+    _, seat_token = seat_claim(sid)
+    return service.part_writer(get_store(), sid, seat, seat_token=seat_token, edit_token=edit_token(sid))
 
 
 def _entered(form: Any) -> str:

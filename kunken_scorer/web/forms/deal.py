@@ -1,0 +1,330 @@
+"""The deal form, a player's part and the scorer's draft form.
+
+They read what a person typed into the API's plain data (``Deal.from_dict``'s shape); ``validate`` then has the core
+read and check it, and every problem or input error goes next to the field its ``Reason.seat`` and ``Reason.field``
+name. No game rule is applied here: every rule lives in the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from functools import lru_cache
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+from wtforms import (
+    BooleanField,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+from wtforms.validators import NumberRange, Optional, Regexp
+from wtforms.widgets import NumberInput
+
+from ...core.draft import deal_body, read_part
+from ...core.messages import KunkenError, Reason
+from ...core.notation import read_card_lines, read_hand, read_vist_lines
+from ...core.reading import HAND_COUNTS, MAX_MELDS, MAX_NOTE, MAX_SWAPS, hand_entries
+from ...core.rules import RuleSet
+from ...service import Checked, check_record
+from ..wording import reason_text
+from .base import (
+    FORM_KEY,
+    MAX_CARDS_TEXT,
+    MAX_HAND_TEXT,
+    PageForm,
+    SeatList,
+    SubForm,
+    WholeField,
+    add_error,
+    at_most,
+    new_form_key,
+    plain_text,
+)
+
+#: The fields of a player's part a reason can be shown at.
+PART_FIELDS = frozenset({"melds", "vists", "swaps", "hand", *HAND_COUNTS})
+
+
+@dataclass
+class Placed:
+    """A deal's problems placed on a form: by field id, and those that name no field."""
+
+    at: dict[str, list[Reason]] = dataclass_field(default_factory=dict)
+    general: list[Reason] = dataclass_field(default_factory=list)
+
+
+def _count_field(label: Any) -> IntegerField:
+    return WholeField(
+        label,
+        widget=NumberInput(min=0),
+        validators=[Optional(), NumberRange(min=0, message=lazy_gettext("Enter a whole number, 0 or more."))],
+    )
+
+
+#: A hidden field holding a version, revision or deal number: a whole number, or the form is damaged.
+_WHOLE = Regexp(r"\A[0-9]{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))  # not "٣"
+
+
+class PlayerForm(SubForm):
+    """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
+
+    melds = TextAreaField(
+        lazy_gettext("Melds, one per line"),
+        validators=[at_most(MAX_CARDS_TEXT)],
+    )
+    vists = TextAreaField(
+        lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
+        validators=[at_most(MAX_CARDS_TEXT)],
+    )
+    swaps = TextAreaField(
+        lazy_gettext("Joker swaps, one per line: name: the card put in (or name 2: card for their meld 2)"),
+        validators=[at_most(MAX_CARDS_TEXT)],
+    )
+    hand = StringField(
+        lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"),
+        validators=[at_most(MAX_HAND_TEXT)],
+    )
+    # counts of the cards left in hand (the "counts" way of entering hands)
+    small = _count_field(lazy_gettext("Small cards, 2 to 10"))
+    faces = _count_field(lazy_gettext("J Q K"))
+    aces = _count_field(lazy_gettext("Aces"))
+    jokers = _count_field(lazy_gettext("Jokers"))
+
+
+class CardReading:
+    """Reading the card fields of a player's part (``notation``): melds, vists and swaps by line, the hand."""
+
+    names: list[str] = []
+    rules: RuleSet = RuleSet.preset()
+    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
+
+    def seat_players(self, names: list[str], rules: RuleSet) -> None:
+        """Read for these players under these rules; offer the ways of entering hands the rules allow."""
+        self.names, self.rules = list(names), rules
+        self.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
+        if self.hand_mode.data not in dict(self.hand_mode.choices):
+            self.hand_mode.data = "cards"
+
+    def read_player(self, entry: Any) -> dict:
+        """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand), the
+        hand read the way the form enters hands (``hand_mode``)."""
+        melds = self._read(entry.melds, read_card_lines, MAX_MELDS)
+        vists = self._read(entry.vists, read_vist_lines, self.names)
+        swapped = self._read(entry.swaps, read_vist_lines, self.names, one_card=True) or []
+        swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
+        if self.hand_mode.data == "counts":
+            hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
+        else:
+            hand = self._read(entry.hand, read_hand, self.rules, points=self.hand_mode.data == "points")
+        return {"melds": melds, "vists": vists, "swaps": swaps, "hand": hand}
+
+    @staticmethod
+    def _read(field: Any, read: Callable[..., tuple[Any, list]], *args: Any, **kwargs: Any) -> Any:
+        """What ``read`` makes of a field's text, each reason it did not read becoming one of the field's
+        errors. A text that already failed its field's own check (too long) is not read: None."""
+        if field.errors:
+            return None
+        value, reasons = read(field.data, *args, **kwargs)
+        field.errors = [*field.errors, *(reason_text(r) for r in reasons)]
+        return value
+
+    def part_field(self, entry: Any, name: str | None) -> Any:
+        """The field of a player's part (``entry``) that the core's field ``name`` is shown at (None: none): a hand
+        entered by counts shows its problems at the small cards, one typed as text shows its counts' problems."""
+        if name == "hand" and self.hand_mode.data == "counts":
+            name = "small"
+        elif name in HAND_COUNTS and self.hand_mode.data != "counts":
+            name = "hand"
+        return entry[name] if name in PART_FIELDS else None
+
+    def place(self, reasons: Iterable[Reason]) -> Placed:
+        """The core's ``reasons``, each next to the field its location (``Reason.seat``, ``Reason.field``) names."""
+        placed = Placed()
+        for reason in reasons:
+            field = self.field_at(reason)
+            if field is None:
+                placed.general.append(reason)
+            else:
+                placed.at.setdefault(field.id, []).append(reason)
+        return placed
+
+    def field_at(self, reason: Reason) -> Any:
+        """The field of this form a reason belongs next to, or None."""
+        raise NotImplementedError
+
+    def place_input_error(self, reason: Reason) -> None:
+        """A reason the core could not read the form's deal for, next to its field (named as the page names it),
+        or among the form's own errors."""
+        field = self.field_at(reason)
+        if field is None:
+            self.form_errors.append(reason_text(reason))  # type: ignore[attr-defined]  # the form's, next in the MRO
+            return
+        add_error(field, reason_text(Reason(reason.code, {**reason.params, "field": str(field.label.text)})))
+
+    def _fields_valid(self, extra_validators: Any, entries: list, holder: str) -> bool:
+        """The form's fields checked; with hands not entered by counts, the count fields' errors do not count."""
+        ok = super().validate(extra_validators)  # type: ignore[misc]  # FlaskForm's, next in every form using this
+        if self.hand_mode.data != "counts":
+            for entry, key in ((entry, key) for entry in entries for key in HAND_COUNTS):
+                entry[key].errors = []
+            ok = not any(f.errors for name, f in self._fields.items() if name != holder)  # type: ignore[attr-defined]
+        return ok
+
+
+class DealEnd:
+    """How a deal ended, and "record anyway": the fields the deal form and the draft share."""
+
+    went_out = SelectField(lazy_gettext("Who went out"), choices=[])
+    express = BooleanField(lazy_gettext("Express: went out in a single turn"))
+    redeal = BooleanField(lazy_gettext("Redeal: no scores, the cards are ignored"))
+    override = BooleanField(lazy_gettext("Record anyway, despite the problems"))
+    note = TextAreaField(
+        lazy_gettext("Note (needed to record anyway)"),
+        validators=[at_most(MAX_NOTE), lambda _form, field: plain_text(field)],
+    )
+    form_key = HiddenField(validators=[Regexp(FORM_KEY, message=lazy_gettext("The form is damaged; reload it."))])
+
+    def note_text(self) -> str | None:
+        """The note as stored: stripped, None when blank."""
+        return (self.note.data or "").strip() or None
+
+
+class DealForm(DealEnd, CardReading, PageForm):
+    """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
+
+    expected = HiddenField(validators=[_WHOLE])  # the version or revision this form was filled in against
+    check = SubmitField(lazy_gettext("Check"))
+    save = SubmitField(lazy_gettext("Save"))
+
+    body: dict | None = None
+    #: the deal as the core read and checked it, once ``validate`` passed
+    checked: Checked | None = None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, read every card line, then have the core read and check the deal: ``body`` holds
+        the API's deal and ``checked`` the core's report on success; an input error is placed at its field."""
+        ok = self._fields_valid(extra_validators, [e.form for e in self.players.entries], "players")
+        redeal = bool(self.redeal.data)
+        parts = {} if redeal else {i: self.read_player(e.form) for i, e in enumerate(self.players.entries)}
+        body = deal_body(self.names, parts, self.went_out.data or None, bool(self.express.data), redeal)
+        if len(body["swaps"]) > MAX_SWAPS:
+            add_error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
+        ok = ok and not any(e.form.errors for e in self.players.entries)
+        self.body = body if ok else None
+        if ok:
+            try:
+                self.checked = check_record(self.rules, self.names, body)
+            except KunkenError as err:
+                self.place_input_error(err.reason)
+                return False
+        return ok
+
+    def field_at(self, reason: Reason) -> Any:
+        if reason.field in ("went_out", "express", "redeal", "note"):
+            return self[reason.field]
+        if reason.seat is None or not 0 <= reason.seat < len(self.players.entries):
+            return None
+        return self.part_field(self.players.entries[reason.seat].form, reason.field)
+
+    def mark_missing(self, missing: Iterable[str]) -> None:
+        """Mark what a deal with problems still needs to be recorded anyway (``service.record_anyway``)."""
+        if "override" in missing:
+            add_error(
+                self.override,
+                gettext(
+                    "The deal has problems (see the fields marked). Fix them, or tick “Record anyway” and write a note."
+                ),
+            )
+        if "note" in missing:
+            add_error(self.note, gettext("Write why the deal is recorded anyway: the history shows the note."))
+
+
+class PartForm(CardReading, PageForm):
+    """One seat's part of the draft, entered on that player's phone (or by the scorer)."""
+
+    player = FormField(PlayerForm)
+    deal = HiddenField(validators=[_WHOLE])  # the deal and the part's revision this form was filled in against
+    revision = HiddenField(validators=[_WHOLE])
+    draft = HiddenField(
+        validators=[Optional(), _WHOLE]
+    )  # which draft (``Draft.generation``): a page before it had none
+    save = SubmitField(lazy_gettext("Save my part"))
+
+    part: dict | None = None
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, read the cards, then have the core read the part: ``part`` holds it (the API's
+        shape) on success; an input error is placed at its field."""
+        ok = self._fields_valid(extra_validators, [self.player.form], "player")
+        part = self.read_player(self.player.form)
+        ok = ok and not self.player.form.errors
+        self.part = None
+        if ok:
+            try:
+                self.part = read_part(part, rules=self.rules)
+            except KunkenError as err:
+                self.place_input_error(err.reason)
+                return False
+        return ok
+
+    def field_at(self, reason: Reason) -> Any:
+        return self.part_field(self.player.form, reason.field)
+
+
+def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
+    """A part form for a session's players; ``kwargs`` go to the form (``data=`` to prefill)."""
+    form = PartForm(**kwargs)
+    form.seat_players(names, rules)
+    return form
+
+
+class DraftForm(DealEnd, PageForm):
+    """The scorer's part of a draft: how the deal ended, "record anyway", and Record."""
+
+    version = HiddenField(validators=[_WHOLE])
+    deal = HiddenField(validators=[_WHOLE])
+    draft = HiddenField(validators=[Optional(), _WHOLE])  # which draft (``Draft.generation``)
+    record = SubmitField(lazy_gettext("Record the deal"))
+    check = SubmitField(lazy_gettext("Check"))
+
+    def end(self, names: list[str]) -> dict:
+        """The draft's end as ``service.DRAFT_END`` keeps it: ``went_out`` is "auto", "none" or a seat."""
+        choice = self.went_out.data or "auto"
+        went_out = names[int(choice)] if choice.isascii() and choice.isdigit() and int(choice) < len(names) else None
+        return {
+            "went_out": went_out,
+            "went_out_set": choice != "auto",
+            "express": bool(self.express.data),
+            "redeal": bool(self.redeal.data),
+        }
+
+
+@lru_cache(maxsize=16)
+def _deal_form_class(seats: int) -> type:
+    return type(
+        f"DealForm{seats}",
+        (DealForm,),
+        {"players": SeatList(FormField(PlayerForm), min_entries=seats, max_entries=seats)},
+    )
+
+
+HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("points"), "cards": lazy_gettext("cards")}
+
+
+def deal_form(names: list[str], rules: RuleSet, **kwargs: Any) -> DealForm:
+    """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
+    form = _deal_form_class(len(names))(**kwargs)
+    form.seat_players(names, rules)
+    form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
+    if not form.form_key.data or not FORM_KEY.match(form.form_key.data):
+        form.form_key.data = new_form_key()
+    return form

@@ -1,0 +1,238 @@
+"""The start form: game, players in seat order, house rules (one field per switch of ``rules.SWITCHES``), target.
+
+Its ``validate`` has the core read the rules, the players and the target, and puts each refusal next to its field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+from werkzeug.datastructures import MultiDict
+from wtforms import (
+    BooleanField,
+    FormField,
+    HiddenField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    SubmitField,
+)
+from wtforms.validators import Length, NumberRange, Optional
+from wtforms.widgets import NumberInput
+
+from ...core.messages import KunkenError, Reason
+from ...core.reading import MAX_NAME
+from ...core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet, RuleSetError
+from ...core.session import Target, TargetError
+from ...service import session_players
+from ..wording import GAME_NAMES, reason_text
+from .base import FROM_TO, MAX_SEATS, OPEN_SEATS, PageForm, SeatList, SubForm, WholeField, add_error, at_most
+
+TARGET_KINDS = [
+    SelectChoice("", lazy_gettext("No target")),
+    SelectChoice("deals", lazy_gettext("A number of deals")),
+    SelectChoice("score", lazy_gettext("A score to reach")),
+    SelectChoice("penalty", lazy_gettext("A penalty limit (a player at minus this is out)")),
+]
+
+
+def _switch_field(name: str):
+    """A form field for one house-rule switch, from its entry in ``rules.SWITCHES``."""
+    switch = SWITCHES[name]
+    label, hint = lazy_gettext(switch.label), lazy_gettext(switch.help) if switch.help else None
+    if switch.kind == "choice":
+        return SelectField(
+            label,
+            description=hint,
+            choices=[SelectChoice(str(v), lazy_gettext(switch.words[v])) for v in switch.choices],
+        )
+    if switch.kind == "bool":
+        return BooleanField(label, description=hint)
+    if switch.kind == "int":
+        return WholeField(
+            label,
+            description=hint,
+            widget=NumberInput(min=switch.lo, max=switch.hi),
+            validators=[NumberRange(switch.lo, switch.hi, message=FROM_TO)],
+        )
+    return StringField(
+        label,
+        description=hint,
+        validators=[at_most(20)],
+        render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"},
+    )
+
+
+#: The house-rule switches of the start form, one field each (names as in ``rules.HOUSE_RULES``).
+RulesForm = type(
+    "RulesForm",
+    (SubForm,),
+    {"__doc__": "The house-rule switches, one field each.", **{name: _switch_field(name) for name in HOUSE_RULES}},
+)
+
+
+def switch_values(game: str) -> dict:
+    """The values of the start form's switches for ``game``'s preset (as the form shows them)."""
+    preset = PRESETS.get(game, PRESETS["kunken"]).to_dict()
+    return {name: "" if preset[name] is None else preset[name] for name in HOUSE_RULES}
+
+
+def raw_switch(name: str, value: Any) -> Any:
+    """A switch value as typed, ready for ``RuleSet.for_game`` (which reads and checks it)."""
+    if isinstance(value, str):
+        value = value.strip()
+        if name == "wild_card" and not value:
+            return None
+    return value
+
+
+class SessionForm(PageForm):
+    """Start a session: game, players in seat order, house rules and an optional target."""
+
+    game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, GAME_NAMES.get(g, g)) for g in GAMES])
+    players = SeatList(
+        StringField(
+            lazy_gettext("Player"),
+            validators=[Optional(), Length(max=MAX_NAME, message=lazy_gettext("At most %(max)d characters."))],
+            render_kw={"autocomplete": "off", "autocapitalize": "words"},
+        ),
+        label=lazy_gettext("Players, in seating order"),
+        min_entries=MAX_SEATS,
+        max_entries=MAX_SEATS,
+    )
+    target_kind = SelectField(lazy_gettext("Target"), choices=TARGET_KINDS, default="")
+    #: its range is the core's (``Target.from_dict``), which refuses a blank or 0 alike once a target is chosen
+    target_value = WholeField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000))
+    rules = FormField(RulesForm, label=lazy_gettext("House rules"))
+    hand_entry = SelectField(
+        lazy_gettext("Cards left in hand are entered as"),
+        default="cards",
+        choices=[
+            SelectChoice("cards", lazy_gettext("cards (or points)")),
+            SelectChoice("counts", lazy_gettext("counts (Kunken)")),
+            SelectChoice("points", lazy_gettext("points and jokers")),
+        ],
+    )
+    #: the seats shown open; the others are behind "More seats"
+    open_seats = OPEN_SEATS
+    #: one-time key of this rendering of the form: a double tap on Start creates one session
+    form_key = HiddenField()
+    #: the game whose defaults the switches showed; only switches changed from them are kept
+    defaults_for = HiddenField(default="kunken")
+    show_defaults = SubmitField(lazy_gettext("Show the chosen game's defaults"))
+    create = SubmitField(lazy_gettext("Start the session"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Bind the form; game choices show each game's number of players."""
+        super().__init__(*args, **kwargs)
+        #: errors about the player list as a whole, and about the house rules as a whole
+        self.players_errors: list[str] = []
+        self.rules_errors: list[str] = []
+        self.game.choices = [
+            SelectChoice(
+                g,
+                gettext(
+                    "%(game)s (%(min)s–%(max)s players)",
+                    game=GAME_NAMES.get(g, g),
+                    min=PRESETS[g].min_players,
+                    max=PRESETS[g].max_players,
+                ),
+            )
+            for g in GAMES
+        ]
+
+    @property
+    def shown_game(self) -> str:
+        """The game whose defaults the switches showed."""
+        return self.defaults_for.data if self.defaults_for.data in GAMES else "kunken"
+
+    def process(self, formdata: Any = None, obj: Any = None, data: Any = None, extra_filters: Any = None, **kw: Any):
+        """Read the form. Names sent past its seats (only a hand-made form has them: the list keeps the first
+        ``MAX_SEATS`` fields sent) are kept in ``past_seats``, so that the game's player count refuses them
+        rather than have them dropped unseen."""
+        super().process(formdata, obj, data, extra_filters, **kw)
+        sent = self.meta.wrap_formdata(self, formdata) or MultiDict()
+        past = self.players.indices(sent)[MAX_SEATS:]  # the list keeps the first MAX_SEATS
+        typed = (name for seat in past for name in sent.getlist(f"players-{seat}"))
+        self.past_seats = [name for name in typed if isinstance(name, str) and name.strip()]
+
+    def names(self) -> tuple[list[str], list[int | None]]:
+        """The names typed (blanks ignored) and the seat each came from (None: past the form's seats)."""
+        names: list[str] = []
+        seats: list[int | None] = []
+        for i, entry in enumerate(self.players.entries):
+            if (entry.data or "").strip():
+                names.append(entry.data)
+                seats.append(i)
+        return names + self.past_seats, seats + [None] * len(self.past_seats)
+
+    def target(self) -> dict | None:
+        """The target as plain data (``Target.from_dict`` reads it)."""
+        if not self.target_kind.data:
+            return None
+        return {"kind": self.target_kind.data, "value": self.target_value.data}
+
+    #: (rules, players, target) once ``validate`` passed: what the core made of the form
+    chosen: tuple[RuleSet, list[str], Target | None]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Check the fields, then have the core read the rules, the players and the target; each refusal goes
+        next to its field (a switch's, a seat's, the target value's)."""
+        valid = super().validate(extra_validators)
+        target = self._chosen_target()  # its error is said with the form's other errors
+        if not valid:
+            return False
+        rules = self._chosen_rules()
+        players = None if rules is None else self._chosen_players(rules)
+        if rules is None or players is None or self.target_value.errors:
+            return False
+        self.chosen = (rules, players, target)
+        return True
+
+    def _chosen_target(self) -> Target | None:
+        """The target chosen, or None; the core's refusal of it (its range is the core's) goes on the value's field."""
+        if self.target_kind.errors or self.target_value.errors:
+            return None
+        try:
+            return Target.from_dict(self.target())
+        except TargetError as err:
+            add_error(self.target_value, reason_text(err.reason))
+            return None
+
+    def _chosen_players(self, rules: RuleSet) -> list[str] | None:
+        """The names typed, as the core takes them for the game; None, with the refusal on its field, otherwise."""
+        names, seats = self.names()
+        try:
+            return session_players(rules, names)
+        except KunkenError as err:
+            seat = seats[err.reason.seat] if err.reason.seat is not None and err.reason.seat < len(seats) else None
+            if seat is not None:  # said next to the name's field, naming the seat as the page does
+                shown = Reason(err.reason.code, {**err.reason.params, "field": gettext("Seat %(n)s", n=seat + 1)})
+                add_error(self.players.entries[seat], reason_text(shown))
+            else:
+                self.players_errors.append(reason_text(err.reason))
+            return None
+
+    def _chosen_rules(self) -> RuleSet | None:
+        """The chosen game's preset plus the switches the table changed from the defaults shown.
+
+        The switches show the defaults of ``self.shown_game``; a switch left as shown takes the
+        chosen game's own default, so choosing another game without reloading the defaults works.
+        """
+        shown = self.shown_game
+        raw = {name: raw_switch(name, self.rules[name].data) for name in HOUSE_RULES}
+        try:
+            as_shown = RuleSet.for_game(shown, raw)
+        except RuleSetError as err:
+            switch = err.reason.params.get("switch")
+            if switch in HOUSE_RULES:
+                add_error(self.rules.form[switch], reason_text(err.reason))
+            else:
+                self.rules_errors.append(reason_text(err.reason))
+            return None
+        try:
+            return RuleSet.for_game(self.game.data, as_shown.differences())
+        except RuleSetError as err:
+            self.rules_errors.append(reason_text(err.reason))
+            return None
