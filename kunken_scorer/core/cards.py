@@ -233,7 +233,7 @@ class Card:
 
 
 # these three pay: scoring 400 deals 2.26× and POST deals/score 1.83× slower without them
-# (benchmarks/bench_tricks.py parse_cache, 2 rounds; an in-process A/B: 1.7×)
+# (benchmarks/README.md, "Speed tricks kept"; an in-process A/B: 1.7×)
 @lru_cache(maxsize=4096)
 def _parse_token(token: str) -> Card:
     return Card._parse_uncached(token)

@@ -66,8 +66,8 @@ def check_parsed(meld: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> M
 #: id of a rule set -> (the rule set, meld -> its latest verdicts, each with the table counts its check read:
 #: ``check_parsed``). The rule set is kept in the entry, so its id stays its own while the entry lives; a
 #: session's rules are one object from request to request (``rules._INTERNED``), so they find their verdicts.
-#: Pays: scoring 400 deals 1.96× and POST deals/score 1.92× slower without it (benchmarks/bench_tricks.py
-#: meld_checks, 2 rounds; an in-process A/B: 2.2×).
+#: Pays: scoring 400 deals 1.96× and POST deals/score 1.92× slower without it (benchmarks/README.md, "Speed
+#: tricks kept"; an in-process A/B: 2.2×).
 _Kept = dict[tuple[Card, ...], tuple[tuple[MeldCheck, tuple[tuple[Card, int], ...]], ...]]
 _VERDICTS: dict[int, tuple[RuleSet, _Kept]] = {}
 

@@ -310,7 +310,7 @@ def _plain(value: Any) -> Any:
 #: request, and the same value object keeps its cached properties (``joker_cards``, ``natural_points``, ...).
 _InternKey = tuple[str, tuple[tuple[str, type, Any], ...]]
 # pays: a session's rules read and a deal scored under them 1.95× slower without it, the rules read alone 8×
-# (in-process A/B, issue 34; benchmarks/bench_tricks.py interned_rules: POST deals/score 1.47×)
+# (in-process A/B, issue 34; benchmarks/README.md, "Speed tricks kept": POST deals/score 1.47×)
 _INTERNED: dict[_InternKey, RuleSet] = {}
 
 

@@ -35,8 +35,8 @@ def _windows(size: int, rules: RuleSet) -> tuple[_Window, ...]:
     return _window_table(size, rules.wrap, rules.ace_low)[0]
 
 
-# pays: scoring 400 deals 1.35× and POST deals/score 2.76× slower without it (benchmarks/bench_tricks.py windows,
-# 2 rounds; an in-process A/B: 1.26×)
+# pays: scoring 400 deals 1.35× and POST deals/score 2.76× slower without it (benchmarks/README.md, "Speed tricks
+# kept"; an in-process A/B: 1.26×)
 @cache
 def _window_table(
     size: int, wrap: bool, ace_low: bool

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from ..core.deal import DealReport
 from ..core.messages import Reason
@@ -15,12 +16,12 @@ from .drafts import Draft
 Say = Callable[[Reason], str]
 
 
-def problems(reasons: Iterable[Reason], say: Say) -> list[dict]:
+def problems(reasons: Iterable[Reason], say: Say) -> list[dict[str, Any]]:
     """Reasons as the API lists them: their code and their sentence."""
     return [{"code": r.code, "message": say(r)} for r in reasons]
 
 
-def report_answer(report: DealReport, say: Say) -> dict:
+def report_answer(report: DealReport, say: Say) -> dict[str, Any]:
     """A scored deal's players, problems and warnings."""
     return {
         "problems": problems(report.problems, say),
@@ -29,7 +30,7 @@ def report_answer(report: DealReport, say: Say) -> dict:
     }
 
 
-def deal_entry(scored: ScoredDeal, say: Say) -> dict:
+def deal_entry(scored: ScoredDeal, say: Say) -> dict[str, Any]:
     """A stored deal as the API shows it: as recorded, with its scores and problems."""
     row = scored.row
     entry = {"number": row.number, "record": row.record, "override": row.override, "note": row.note}
@@ -49,7 +50,7 @@ def deal_entry(scored: ScoredDeal, say: Say) -> dict:
     }
 
 
-def session_answer(board: Scoreboard, say: Say) -> dict:
+def session_answer(board: Scoreboard, say: Say) -> dict[str, Any]:
     """A score sheet as ``GET /api/v1/sessions/<id>`` answers it."""
     session = board.session
     out = {s.name for s in board.status.standings if s.out}
@@ -69,7 +70,9 @@ def session_answer(board: Scoreboard, say: Say) -> dict:
     }
 
 
-def deal_answer(number: int | None, report: DealReport, totals: dict[str, int], version: int, say: Say) -> dict:
+def deal_answer(
+    number: int | None, report: DealReport, totals: dict[str, int], version: int, say: Say
+) -> dict[str, Any]:
     """The answer to a recorded deal: its number and scores, the totals and version after it."""
     return {
         "number": number,
@@ -80,7 +83,7 @@ def deal_answer(number: int | None, report: DealReport, totals: dict[str, int], 
     }
 
 
-def part_answer(draft: Draft, seat: int, say: Say) -> dict:
+def part_answer(draft: Draft, seat: int, say: Say) -> dict[str, Any]:
     """One seat of the draft: who, whether taken, its part and state, its problems."""
     entry = draft.parts.get(seat)
     check = draft.check.seats[seat]
@@ -98,7 +101,7 @@ def part_answer(draft: Draft, seat: int, say: Say) -> dict:
     }
 
 
-def draft_answer(draft: Draft, say: Say) -> dict:
+def draft_answer(draft: Draft, say: Say) -> dict[str, Any]:
     """The draft of the next deal: every seat, the problems and the scores so far."""
     check = draft.check
     return {

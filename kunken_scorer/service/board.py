@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from ..cache import Cache, Place, identity
 from ..core.cards import format_cards
 from ..core.deal import DealReport, PlayerScore, evaluate_deal
 from ..core.melds import on_table
 from ..core.messages import KunkenError, Reason
-from ..core.reading import Deal
+from ..core.reading import Deal, Swap
 from ..core.rules import GAMES, RuleSet
 from ..core.session import SessionStatus, Target, running_totals, session_status
 from ..store import (
@@ -63,7 +64,7 @@ class DealLine:
     override: bool
     note: str | None
     error: Reason | None
-    swaps: tuple
+    swaps: tuple[Swap, ...]
     problems: tuple[Reason, ...]
     warnings: tuple[Reason, ...]
 
@@ -77,7 +78,7 @@ class Scoreboard:
     target: Target | None
     deals: tuple[ScoredDeal, ...]
     status: SessionStatus
-    running: tuple[dict, ...] = field(default=())
+    running: tuple[dict[str, int], ...] = field(default=())
 
     @property
     def players(self) -> list[str]:
@@ -132,14 +133,12 @@ class Scoreboard:
 #:
 #: - ``("deal", session id, deal id, revision)``: the stored deal's (Deal, DealReport, reading error, record).
 #:   A record changes only with its revision and a session's rules never change, so it never goes stale.
-#:   Pays: the summary and GET api/v1/sessions/<id> several times slower without it (bench_tricks, scored).
+#:   Pays: the summary and GET api/v1/sessions/<id> several times slower without it (benchmarks/README.md).
 #: - ``("known", session id)``: deal id -> the revision kept above (which records need not be read again;
 #:   an entry forgotten meanwhile makes ``scoreboard`` read every record once).
 #: - ``("tally", session id, version)``: the session's tally at that version (a recording adds its deal to
-#:   the tally of the version just before its own). Pays: recording a deal slower without it (bench_tricks, tally).
+#:   the tally of the version just before its own). Pays: recording a deal slower without it (benchmarks/README.md).
 CACHE = Cache(size=20000)
-#: the name the tests clear to forget every tally (the whole cache goes: nothing is lost but time)
-_TALLIES = CACHE
 
 
 def place_of(store: Store) -> Place | None:
@@ -148,7 +147,9 @@ def place_of(store: Store) -> Place | None:
     return identity(row[2]) if row and row[2] else None
 
 
-def _score_record(record: dict | None, rules: RuleSet, key: tuple) -> tuple:
+def _score_record(
+    record: dict[str, Any] | None, rules: RuleSet, key: tuple[object, ...]
+) -> tuple[Deal | None, DealReport | None, Reason | None, dict[str, Any]]:
     if record is None:
         raise LookupError(key)  # read without its record and forgotten since: read it again
     try:
@@ -239,7 +240,7 @@ def last_deal_melds(board: Scoreboard) -> tuple[int | None, list[str]]:
     return scored.number, [line for line in lines if line]
 
 
-def desk_session(store: Store, session_id: str) -> dict:
+def desk_session(store: Store, session_id: str) -> dict[str, Any]:
     """A session as the rules desk uses it: its rule set, players and last deal's melds
     (``NotFound`` for an unknown session)."""
     session = store.get_session(session_id)

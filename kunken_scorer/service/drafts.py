@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..core.draft import DraftCheck, check_draft
 from ..core.rules import RuleSet
@@ -25,7 +26,7 @@ class Draft:
     deal: int
     version: int
     tag: str
-    end: dict
+    end: dict[str, Any]
     parts: dict[int, PartRow]
     taken: dict[int, SeatRow]
     check: DraftCheck
@@ -42,7 +43,9 @@ class Draft:
 DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
 
 
-def _checked(rules: RuleSet, names: list[str], entries: dict[int, PartRow], end: dict) -> tuple[dict, DraftCheck]:
+def _checked(
+    rules: RuleSet, names: list[str], entries: dict[int, PartRow], end: dict[str, Any]
+) -> tuple[dict[str, Any], DraftCheck]:
     """The end with its defaults, and the parts checked together under it."""
     end = {**DRAFT_END, **{k: v for k, v in end.items() if k in DRAFT_END}}
     parts = {seat: entry.part for seat, entry in entries.items()}
@@ -71,7 +74,7 @@ def load_draft(store: Store, session_id: str) -> Draft:
     )
 
 
-def with_end(draft: Draft, end: dict) -> Draft:
+def with_end(draft: Draft, end: dict[str, Any]) -> Draft:
     """The draft as it would be with this end (who went out, express, redeal), checked again."""
     end, check = _checked(draft.rules, draft.players, draft.parts, end)
     return replace(draft, end=end, check=check)

@@ -63,7 +63,7 @@ def check_draft_deal(draft: Draft) -> Checked | Waiting:
     return check_deal(draft.session, draft.check.body)
 
 
-def same_rules(body: dict, rules: RuleSet) -> None:
+def same_rules(body: dict[str, Any], rules: RuleSet) -> None:
     """A deal for a session is scored under the session's rules: a ``KunkenError`` for a body that asks for
     another game or other values of the switches."""
     game = body.get("game")
@@ -90,7 +90,7 @@ def request_digest(asked: Any, where: str | None = None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def asked_end(draft: Draft, body: dict) -> dict:
+def asked_end(draft: Draft, body: dict[str, Any]) -> dict[str, Any]:
     """The draft's end with what ``body`` says of it (who went out, express, redeal); a bad field is a
     ``KunkenError`` naming it."""
     end = dict(draft.end)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..cache import Place
 from ..core.deal import DealReport
@@ -45,11 +46,11 @@ class Tally:
     game: str
     created_at: str
     players: tuple[str, ...]
-    points: dict  # each player's total over the scored deals (redeals score nothing)
+    points: dict[str, int]  # each player's total over the scored deals (redeals score nothing)
     deals: int  # scored deals (redeals do not count)
-    expresses: dict  # express wins by player
+    expresses: dict[str, int]  # express wins by player
 
-    def add(self, record: dict, report: DealReport, version: int, rules: RuleSet) -> Tally:
+    def add(self, record: dict[str, Any], report: DealReport, version: int, rules: RuleSet) -> Tally:
         """The tally with one more deal (its record as stored, and its report)."""
         if record.get("redeal"):
             return replace(self, version=version)
@@ -94,7 +95,7 @@ def _remember(place: Place | None, tally: Tally) -> Tally:
 
 
 def tally_after(
-    place: Place | None, session_id: str, record: dict, report: DealReport, version: int, rules: RuleSet
+    place: Place | None, session_id: str, record: dict[str, Any], report: DealReport, version: int, rules: RuleSet
 ) -> Tally | None:
     """The session's tally at ``version``, the version the deal ``record`` is making: the tally of the
     version before (kept in ``CACHE`` for the database ``place``) plus this deal. None when that tally is
