@@ -30,12 +30,14 @@ translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po |
 run: $(VENV)/.runtime catalogs
 	$(PY) app.py --host $(HOST) --port $(PORT)
 
-# The browser tests drive Debian's Chromium (and the keypad's grammar runs under Node: tests/js/);
-# install them when missing.
-browser:
-	@command -v chromium >/dev/null && command -v pdftotext >/dev/null && command -v node >/dev/null || \
+# The browser tests drive Debian's Chromium, the keypad's grammar runs under Node (tests/js/) and the Nu HTML
+# Checker under Java (tests/vnu.py fetches its pinned jar once); install them when missing.
+browser: $(VENV)/.dev
+	@command -v chromium >/dev/null && command -v pdftotext >/dev/null && command -v node >/dev/null && \
+	  command -v java >/dev/null || \
 	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils nodejs; }
+	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils nodejs default-jre-headless; }
+	@$(PY) tests/vnu.py fetch >/dev/null
 
 # ruff (lint, import order, format) and mypy (strict on the rules core) fail the test run on a finding.
 # Neither keeps a cache in the clone.

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Config, Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
@@ -25,7 +25,7 @@ from ..store import StorageUnavailable, Store
 from . import api, desk, seats, summary, views
 from .database import close_store
 from .errors import HANDLERS
-from .filters import cards_filter, clock_filter, minus_sign, when_filter
+from .filters import cards_filter, clock_filter, machine_time, minus_sign, when_filter
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
 from .paths import ROOT
@@ -40,12 +40,12 @@ csrf = CSRFProtect()
 babel = Babel()
 
 
-def configuration(test_config: dict | None = None) -> Any:
+def configuration(test_config: dict[str, Any] | None = None) -> Config:
     """The settings alone (defaults, ``KUNKEN_*``, ``test_config``), with nothing opened or created."""
     return _new_app(test_config).config
 
 
-def _new_app(test_config: dict | None = None) -> Flask:
+def _new_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),
@@ -76,7 +76,7 @@ def _new_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-def create_app(test_config: dict | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
     app = _new_app(test_config)
     stale = stale_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
@@ -118,7 +118,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         game_name=game_name,
     )
     app.jinja_env.filters.update(
-        minus=minus_sign, laid=on_table, cards=cards_filter, clock=clock_filter, when=when_filter
+        minus=minus_sign,
+        laid=on_table,
+        cards=cards_filter,
+        clock=clock_filter,
+        when=when_filter,
+        machine_time=machine_time,
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -136,6 +141,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for raised, handler in HANDLERS:
         app.register_error_handler(raised, handler)
     app.after_request(security_headers)
-    app.wsgi_app = browser_query(app.wsgi_app)  # type: ignore[method-assign]
+    # Flask's documented way to wrap its WSGI app: the method replaced on this instance by a plain WSGI callable
+    app.wsgi_app = browser_query(app.wsgi_app)  # type: ignore[method-assign,assignment]
     refresh_stale_stats_at_start(app, database)
     return app

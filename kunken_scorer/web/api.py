@@ -13,10 +13,10 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 from __future__ import annotations
 
 import codecs
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
-from flask import Blueprint, current_app, g, jsonify, request, url_for
-from flask_babel import gettext
+from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 from werkzeug.exceptions import MethodNotAllowed
 
 from .. import (
@@ -41,6 +41,7 @@ from ..store import Conflict, KeyReused, SessionEnded, SessionRow
 from .auth import bearer_token, scorer_session
 from .database import get_store
 from .errors import Refusal
+from .languages import gettext
 from .limits import creation_allowed
 from .links import MAX_MOVE_CODE, move_url, public_base_url
 from .security import no_store
@@ -54,7 +55,7 @@ MAX_IDEMPOTENCY_KEY = 200
 _HEALTH = b'{"ok":true}\n'
 
 
-def _body() -> dict:
+def _body() -> dict[str, Any]:
     """The request body as a JSON object, read once per request; it must be sent as JSON
     (``Content-Type: application/json``).
 
@@ -64,7 +65,7 @@ def _body() -> dict:
     seen = g._get_current_object()  # the request's g and request, looked up once (each proxy costs a lookup)
     body = seen.get("body")
     if body is not None:  # a recording reads it for its Idempotency-Key's digest first
-        return body
+        return cast("dict[str, Any]", body)  # the object read below, kept on g (whose attributes are untyped)
     if not request.is_json:
         raise Refusal(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
     raw = request.get_data(cache=True)  # RequestEntityTooLarge past the request's limit
@@ -97,19 +98,19 @@ def _bad(field: str, expected: Text | Reason) -> KunkenError:
     return KunkenError(Reason("bad_field", {"field": field, "expected": expected}))
 
 
-def _reasons(reasons) -> list[str]:
+def _reasons(reasons: Iterable[Reason]) -> list[str]:
     return [reason_text(r) for r in reasons]
 
 
-def _problems(reasons) -> list[dict]:
+def _problems(reasons: Iterable[Reason]) -> list[dict[str, Any]]:
     return service.problems(reasons, reason_text)
 
 
-def _draft(draft: service.Draft) -> dict:
+def _draft(draft: service.Draft) -> dict[str, Any]:
     return service.draft_answer(draft, reason_text)
 
 
-def _links(session_id: str, token: str) -> dict:
+def _links(session_id: str, token: str) -> dict[str, str]:
     no_store()  # the answer carries the edit token
     base = public_base_url()
     return {
@@ -120,14 +121,14 @@ def _links(session_id: str, token: str) -> dict:
     }
 
 
-def _replay(status: int, body: dict):
+def _replay(status: int, body: dict[str, Any]) -> Response:
     """The response saved for an idempotency key, sent again."""
     response = jsonify(body)
     response.status_code = status
     return response
 
 
-def _created(created: service.Created, **extra: Any):
+def _created(created: service.Created, **extra: Any) -> Response:
     """201 for a session just started or imported: its id, edit token and addresses (and ``extra``)."""
     assert created.token is not None  # no idempotency key: always a new session, with its token
     response = _replay(201, {**_links(created.session.id, created.token), **extra})
@@ -142,7 +143,7 @@ def _idempotency_key() -> str | None:
     return key or None
 
 
-def _expected_version(body: dict) -> int | None:
+def _expected_version(body: dict[str, Any]) -> int | None:
     """The session version the client saw: header ``If-Match`` or body field ``version``."""
     header = request.headers.get("If-Match")
     if header is not None and header.strip() not in ("", "*"):
@@ -164,13 +165,13 @@ def _expected_version(body: dict) -> int | None:
 
 
 @bp.get("/health")
-def health():
+def health() -> Response:
     """Liveness probe: does no work at all."""
     return current_app.response_class(_HEALTH, mimetype="application/json")
 
 
 @bp.post("/melds/check")
-def check_meld_view():
+def check_meld_view() -> dict[str, Any]:
     """Is this meld legal, what kind is it, and what does it score?"""
     body = _body()
     rules = read_rules(body)
@@ -186,7 +187,7 @@ def check_meld_view():
 
 
 @bp.post("/swaps/check")
-def check_swap_view():
+def check_swap_view() -> dict[str, Any]:
     """May this natural card replace a joker in this meld?"""
     body = _body()
     rules = read_rules(body)
@@ -200,7 +201,7 @@ def check_swap_view():
 
 
 @bp.post("/openings/check")
-def check_opening_view():
+def check_opening_view() -> dict[str, Any]:
     """May a player take the bank with this card and these melds?"""
     body = _body()
     rules = read_rules(body)
@@ -217,7 +218,7 @@ def check_opening_view():
 
 
 @bp.post("/discards/check")
-def check_discard_view():
+def check_discard_view() -> dict[str, Any]:
     """The "Rummy!" check: does this discard fit a meld on the table?"""
     body = _body()
     rules = read_rules(body)
@@ -229,7 +230,7 @@ def check_discard_view():
 
 
 @bp.post("/deals/score")
-def score_deal():
+def score_deal() -> dict[str, Any]:
     """Validate and score one deal; stores nothing."""
     body = _body()
     rules = read_rules(body)
@@ -243,7 +244,7 @@ def score_deal():
 
 
 @bp.post("/sessions")
-def create_session():
+def create_session() -> Response:
     """Start a score sheet; answers its id, edit token and the addresses to share."""
     body = _body()
     rules = read_rules(body)
@@ -255,14 +256,14 @@ def create_session():
 
 
 @bp.get("/sessions/<session_id>")
-def get_session(session_id: str):
+def get_session(session_id: str) -> dict[str, Any]:
     """A score sheet: rules, players, every deal with its scores, totals and version."""
     if session_id == "import":  # the import's own address, asked with GET: 405, as any other address would
         raise MethodNotAllowed(valid_methods=["POST"])
     return service.session_answer(service.scoreboard(get_store(), session_id), reason_text)
 
 
-def _ask(body: dict, expected: int | None) -> service.Ask:
+def _ask(body: dict[str, Any], expected: int | None) -> service.Ask:
     """How a recording asks to be stored: "record anyway", its note, its Idempotency-Key and the version seen."""
     key = _idempotency_key()
     digest = _request_digest() if key is not None else None
@@ -278,7 +279,7 @@ def _request_digest() -> str:
     return service.request_digest(asked, None if request.endpoint == "api.record_deal" else request.endpoint)
 
 
-def _recorded(outcome: service.Recording, problems_message: str):
+def _recorded(outcome: service.Recording, problems_message: str) -> Response:
     """A recording's outcome as the API answers it: 201 with the deal's scores, or the refusal."""
     if isinstance(outcome, service.Recorded):
         return _replay(201, outcome.answer)
@@ -295,7 +296,7 @@ def _recorded(outcome: service.Recording, problems_message: str):
 
 
 @bp.post("/sessions/<session_id>/deals")
-def record_deal(session_id: str):
+def record_deal(session_id: str) -> Response:
     """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
     store, session, body = get_store(), scorer_session(session_id), _body()
     ask = _ask(body, _expected_version(body))
@@ -316,7 +317,7 @@ def _still_open(session: SessionRow) -> None:
 
 
 @bp.post("/sessions/<session_id>/token")
-def new_token(session_id: str):
+def new_token(session_id: str) -> dict[str, str]:
     """A new edit token (Bearer: the current one): the old token and every scorer cookie made from it stop."""
     scorer_session(session_id)
     made = service.new_token(get_store(), session_id, bearer_token() or "")
@@ -330,13 +331,13 @@ def new_token(session_id: str):
 
 
 @bp.get("/sessions/<session_id>/export")
-def export_session(session_id: str):
+def export_session(session_id: str) -> dict[str, Any]:
     """The whole session as JSON: rules, players, every deal as recorded, overrides and notes."""
     return export_document(get_store(), session_id)
 
 
 @bp.post("/sessions/import")
-def import_session():
+def import_session() -> Response:
     """Store an exported document as a new session (new id and token, the same scores)."""
     body = _body()
     creation_allowed()
@@ -378,7 +379,7 @@ def _seat_name(session_id: str, seat: int) -> str:
 
 
 @bp.get("/sessions/<session_id>/draft")
-def get_draft(session_id: str):
+def get_draft(session_id: str) -> dict[str, Any]:
     """The draft of the next deal: every seat's part and state, the problems and scores so far."""
     return _draft(service.load_draft(get_store(), session_id))
 
@@ -397,7 +398,7 @@ def _move_code() -> str | None:
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>")
-def take_seat(session_id: str, seat: int):
+def take_seat(session_id: str, seat: int) -> dict[str, Any]:
     """Take a seat ("this is me"): answers the seat token that writes its part. A seat another phone holds
     moves only for the scorer (edit token) or with its ``move_code``; its own phone taking it again changes
     nothing (``store.take_seat`` keeps the rule)."""
@@ -411,7 +412,7 @@ def take_seat(session_id: str, seat: int):
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>/move")
-def move_seat(session_id: str, seat: int):
+def move_seat(session_id: str, seat: int) -> Response:
     """A one-time move code (and link) for a held seat: the phone holding it (seat token) or the scorer."""
     name = _seat_name(session_id, seat)
     unsigned = gettext(
@@ -431,7 +432,7 @@ def move_seat(session_id: str, seat: int):
 
 
 @bp.delete("/sessions/<session_id>/seats/<int:seat>")
-def free_seat(session_id: str, seat: int):
+def free_seat(session_id: str, seat: int) -> dict[str, Any]:
     """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
     name = _seat_name(session_id, seat)
     writer = _part_writer(session_id, seat)
@@ -440,7 +441,7 @@ def free_seat(session_id: str, seat: int):
 
 
 @bp.put("/sessions/<session_id>/draft/parts/<int:seat>")
-def write_part(session_id: str, seat: int):
+def write_part(session_id: str, seat: int) -> dict[str, Any]:
     """Write a seat's part (``revision`` as last seen: 0 for none; a stale one is refused with the current part)."""
     store, body = get_store(), _body()
     draft = service.load_draft(store, session_id)
@@ -472,7 +473,7 @@ def write_part(session_id: str, seat: int):
 
 
 @bp.delete("/sessions/<session_id>/draft")
-def discard_draft(session_id: str):
+def discard_draft(session_id: str) -> dict[str, Any]:
     """Empty the draft: every part and how the deal ended (the seats stay taken)."""
     scorer_session(session_id)
     service.discard_draft(get_store(), session_id)
@@ -480,7 +481,7 @@ def discard_draft(session_id: str):
 
 
 @bp.post("/sessions/<session_id>/draft/record")
-def record_draft(session_id: str):
+def record_draft(session_id: str) -> Response:
     """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
     store, session, body = get_store(), scorer_session(session_id), _body()
     ask = _ask(body, read_whole(body, "version"))

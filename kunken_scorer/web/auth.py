@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import abort, request
-from flask_babel import gettext
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..store import SessionEnded, SessionRow
 from .database import get_store
+from .languages import gettext
 
 #: How long a scorer's phone keeps its edit token (browsers cap cookies at 400 days).
 SCORER_COOKIE_AGE = 365 * 24 * 3600
+
+#: A response a cookie is set on (handed back as it came); what a view decorated here answers (kept as it was).
+_Response = TypeVar("_Response", bound=BaseResponse)
+_Answer = TypeVar("_Answer")
 
 
 def scorer_cookie(session_id: str) -> str:
@@ -22,12 +27,12 @@ def scorer_cookie(session_id: str) -> str:
     return f"kunken_edit_{session_id}"
 
 
-def set_scorer_cookie(response: Any, session_id: str, token: str) -> Any:
+def set_scorer_cookie(response: _Response, session_id: str, token: str) -> _Response:
     """Make this device the session's scorer: keep the edit token in an httponly cookie; the response."""
     return _token_cookie(response, scorer_cookie(session_id), token, "/")
 
 
-def _token_cookie(response: Any, name: str, value: str, path: str) -> Any:
+def _token_cookie(response: _Response, name: str, value: str, path: str) -> _Response:
     response.set_cookie(
         name, value, max_age=SCORER_COOKIE_AGE, httponly=True, samesite="Lax", secure=request.is_secure, path=path
     )
@@ -81,17 +86,17 @@ def scorer_session(sid: str, open_only: bool = False) -> SessionRow:
     return session
 
 
-def scorer_required(view: Callable, open_only: bool = False) -> Callable:
+def scorer_required(view: Callable[..., _Answer], open_only: bool = False) -> Callable[..., _Answer]:
     """Run ``view`` only for the session's scorer (``scorer_session``), passing the session as ``session``."""
 
     @functools.wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> _Answer:
         return view(*args, session=scorer_session(kwargs["sid"], open_only), **kwargs)
 
     return wrapper
 
 
-def change_required(view: Callable) -> Callable:
+def change_required(view: Callable[..., _Answer]) -> Callable[..., _Answer]:
     """``scorer_required`` for a view that changes the session: once the scorer is known, an ended session
     is turned away before the view runs."""
     return scorer_required(view, open_only=True)
@@ -102,7 +107,7 @@ def seat_cookie(session_id: str) -> str:
     return f"kunken_seat_{session_id}"
 
 
-def set_seat_cookie(response: Any, session_id: str, seat: int, token: str) -> Any:
+def set_seat_cookie(response: _Response, session_id: str, seat: int, token: str) -> _Response:
     """Let this phone hold ``seat``: an httponly cookie sent only to the session's own pages; the response."""
     return _token_cookie(response, seat_cookie(session_id), f"{seat}.{token}", f"/s/{session_id}")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, cast
 
 from flask import current_app, g
 
@@ -16,7 +16,7 @@ def get_store() -> Store:
     if "store" not in g:
         max_bytes = int(current_app.config.get("DATABASE_MAX_MB") or 0) * 1024 * 1024
         g.store = Store.kept(current_app.config["DATABASE"], max_bytes=max_bytes)
-    return g.store
+    return cast(Store, g.store)  # g's attributes are untyped
 
 
 def close_store(_exc: Any = None) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..core.disputes import ANSWERS
@@ -28,7 +29,7 @@ bp = Blueprint("desk", __name__)
 
 
 @bp.route("/rules/desk", methods=["GET", "POST"])
-def desk():
+def desk() -> tuple[str, int]:
     """One page, five questions; a POST answers the question whose form was sent."""
     sid = request.args.get("session")
     session = service.desk_session(get_store(), sid) if sid else None
@@ -90,7 +91,7 @@ def desk():
 
 
 @bp.get("/rules/<game>")
-def reference(game: str):
+def reference(game: str) -> str | BaseResponse:
     """The rules of ``game`` in the page's language, with the rules in force (a session's, if given)."""
     if game not in GAMES:
         abort(404)

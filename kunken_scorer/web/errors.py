@@ -7,15 +7,17 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, flash, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask import Response, current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import BadHost, HTTPException, RequestEntityTooLarge, SecurityError
 from werkzeug.exceptions import NotFound as PageNotFound
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.messages import KunkenError
 from ..store import Conflict, KeyReused, NotFound, SessionEnded, StorageUnavailable
-from .languages import wants_json
+from .languages import gettext, wants_json
 from .wording import reason_text
 
 
@@ -28,14 +30,14 @@ class Refusal(Exception):
         self.status, self.message, self.extra = status, message, extra
 
 
-def refusal(err: Refusal) -> Any:
+def refusal(err: Refusal) -> Response:
     response = error_response(err.status, err.message, **err.extra)
     if err.status == 401:
         response.headers["WWW-Authenticate"] = "Bearer"
     return response
 
 
-def error_response(code: int, message: str, /, **extra: Any) -> Any:
+def error_response(code: int, message: str, /, **extra: Any) -> Response:
     """An error as ``{"error": message, **extra}`` for the API, else as the error page; with its status."""
     if wants_json():
         response = jsonify(error=message, **extra)
@@ -62,7 +64,7 @@ HTTP_ERRORS = {
 }
 
 
-def http_error(error: HTTPException):
+def http_error(error: HTTPException) -> Response:
     assert error.code is not None  # Flask returns a proxy exception (no code) before calling a handler
     # (a refused host's own text repeats the host, in English)
     custom = error.description if error.description != type(error).description and not _bad_host() else None
@@ -89,12 +91,12 @@ def size_text(limit: int) -> str:
     return gettext("%(n)s KB", n=max(1, limit // 1024))
 
 
-def not_found(_error: NotFound):
+def not_found(_error: NotFound) -> Response:
     """A session, deal or seat the store does not have: the 404 page."""
     return http_error(PageNotFound())
 
 
-def storage_error(error: StorageUnavailable):
+def storage_error(error: StorageUnavailable) -> Response:
     """The database cannot be read or written: 503, nothing acknowledged, a message to act on."""
     current_app.logger.error("storage unavailable: %s", error)
     g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
@@ -122,12 +124,12 @@ def storage_error(error: StorageUnavailable):
     return response
 
 
-def csrf_error(_error: CSRFError):
+def csrf_error(_error: CSRFError) -> Response:
     message = gettext("The form expired or was sent from another page. Reload the page and try again.")
     return error_response(400, message)
 
 
-def refuse_ended(_error: SessionEnded | None = None) -> Any:
+def refuse_ended(_error: SessionEnded | None = None) -> BaseResponse:
     """Turn a write on an ended session away, with a message on its page (also the pages' SessionEnded handler)."""
     message = gettext("This session has ended: it can be read but no longer changed.")
     if request.headers.get("X-Kunken-Keep"):  # a Save a phone kept and sends again: it keeps the deal on a refusal
@@ -137,7 +139,9 @@ def refuse_ended(_error: SessionEnded | None = None) -> Any:
     return redirect(url_for("views.session", sid=sid) if sid else url_for("views.home"), 303)
 
 
-def _by_audience(status: int, words: Callable[[Any], str], page: Callable[[Any], Any] | None = None) -> Any:
+def _by_audience(
+    status: int, words: Callable[[Any], str], page: Callable[[Any], ResponseReturnValue] | None = None
+) -> Callable[[Any], ResponseReturnValue]:
     """A handler answering the API with ``status`` and ``words``, a page with ``page`` (the error page if None)."""
     return lambda err: error_response(status, words(err)) if wants_json() or page is None else page(err)
 
@@ -148,7 +152,7 @@ def _too_large(_err: RequestEntityTooLarge) -> str:
 
 #: Every way a request can fail, once: the API answers JSON (in the language ``languages.select_locale`` picks:
 #: the ``lang`` cookie, else ``Accept-Language``, else English for the API), a page answers a page.
-HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Any]], ...] = (
+HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ...] = (
     (HTTPException, http_error),
     (RequestEntityTooLarge, _by_audience(413, _too_large, http_error)),
     (CSRFError, csrf_error),

@@ -63,3 +63,17 @@ def when_filter(stamp: str | None) -> str:
     """A stored UTC time as the table's local date and time ("Nov 30, 2026, 7:05 PM", «30 нояб. 2026 г., 19:05»)."""
     when = local_time(stamp)
     return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""
+
+
+def machine_time(stamp: str | None) -> str:
+    """A stored ISO 8601 time as HTML's ``<time datetime>`` takes it: whole milliseconds at most (HTML allows one
+    to three digits of a second's fraction; the store keeps six), the offset kept; anything unreadable as is.
+
+    >>> machine_time("2026-12-02T20:15:03.123456+00:00"), machine_time("2026-12-02T20:15:03+00:00")
+    ('2026-12-02T20:15:03.123+00:00', '2026-12-02T20:15:03+00:00')
+    """
+    try:
+        parsed = datetime.fromisoformat(stamp or "")
+    except ValueError:
+        return stamp or ""
+    return parsed.isoformat(timespec="milliseconds" if parsed.microsecond else "seconds")

@@ -4,10 +4,10 @@ start in a minute (``KUNKEN_CREATE_LIMIT``)."""
 from __future__ import annotations
 
 from flask import current_app, request
-from flask_babel import gettext
 from werkzeug.exceptions import TooManyRequests
 
 from .database import get_store
+from .languages import gettext
 
 #: The addresses that take an exported session back: their own limit on a body (``IMPORT_MAX_CONTENT_LENGTH``).
 IMPORTS = frozenset({"summary.import_page", "api.import_session"})

@@ -3,19 +3,19 @@ from the root."""
 
 from __future__ import annotations
 
-from flask import current_app, render_template, send_from_directory
+from flask import Response, current_app, render_template, send_from_directory
 
 from .paths import ROOT
 
 
-def service_worker():
+def service_worker() -> Response:
     """The service worker (``static/sw.js``), served from the root so that it may keep every page of the app."""
     response = send_from_directory(ROOT / "static", "sw.js", mimetype="text/javascript", max_age=0)
     response.headers["Cache-Control"] = "no-cache"  # a new version reaches the phones at their next visit
     return response
 
 
-def manifest():
+def manifest() -> Response:
     """The web app manifest (install on a phone's home screen), in the page language."""
     response = current_app.response_class(render_template("manifest.webmanifest"), mimetype="application/manifest+json")
     response.vary.add("Accept-Language")

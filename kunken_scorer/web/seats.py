@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash, jsonify, render_template, request, url_for
-from flask_babel import gettext
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..core.messages import KunkenError, Reason
@@ -32,8 +32,8 @@ from .auth import (
 )
 from .database import get_store
 from .errors import refuse_ended
-from .forms import DraftForm, new_form_key, part_form
-from .languages import current_language
+from .forms import DraftForm, PartForm, new_form_key, part_form
+from .languages import current_language, gettext
 from .links import MAX_MOVE_CODE, move_url
 from .security import no_store
 from .wording import deal_saved, go_to, part_not_saved, reason_text, seat_held_message
@@ -47,13 +47,13 @@ def _seat_or_404(draft: service.Draft, seat: int) -> str:
     return draft.players[seat]
 
 
-def _generation(form: Any) -> int | None:
+def _generation(form: PartForm | DraftForm) -> int | None:
     """Which draft the form was filled in for (a deal deleted meanwhile renumbers the deal, not the draft);
     None from a page made before forms said so (the deal's number is checked then)."""
     return int(form.draft.data) if form.draft.data else None
 
 
-def _changed_since(draft: service.Draft) -> Any:
+def _changed_since(draft: service.Draft) -> tuple[str, int]:
     """Nothing recorded: a part changed since the scorer's page showed it (409, the draft as it is now)."""
     message = gettext(
         "A part of this deal changed since your page showed it. Nothing was recorded: look at the parts again, "
@@ -66,7 +66,7 @@ def _changed_since(draft: service.Draft) -> Any:
 
 
 @bp.post("/s/<sid>/seat")
-def take_seat(sid: str):
+def take_seat(sid: str) -> BaseResponse:
     """ "This is me": this phone takes a seat. A seat another phone holds moves only for the scorer or with
     the seat's move code (``store.take_seat`` keeps the rule); anyone else is told whom to ask."""
     seat = request.form.get("seat", type=int)
@@ -91,7 +91,7 @@ def take_seat(sid: str):
 
 
 @bp.route("/s/<sid>/seats/<int:seat>/move", methods=["GET", "POST"])
-def move_seat(sid: str, seat: int):
+def move_seat(sid: str, seat: int) -> str | BaseResponse:
     """A one-time move code and link for a held seat: made by the phone holding it, or by the scorer. Its page
     is the answer to the POST; a GET (the language switched on it, a reload) makes no code and goes back."""
     store = get_store()
@@ -130,7 +130,7 @@ def move_seat(sid: str, seat: int):
 
 
 @bp.get("/s/<sid>/seat/move/<link>")
-def move_link(sid: str, link: str):
+def move_link(sid: str, link: str) -> tuple[str, int]:
     """The one-time link's page: it changes nothing; its one button takes the seat (``take_seat``)."""
     store = get_store()
     names = store.get_session(sid).players
@@ -147,7 +147,7 @@ def move_link(sid: str, link: str):
 
 
 @bp.post("/s/<sid>/seat/leave")
-def leave_seat(sid: str):
+def leave_seat(sid: str) -> BaseResponse:
     """This phone gives up its seat."""
     seat, token = seat_claim(sid)
     try:
@@ -162,7 +162,7 @@ def leave_seat(sid: str):
 
 @bp.post("/s/<sid>/seats/<int:seat>/free")
 @scorer_required
-def free_seat(sid: str, seat: int, session: SessionRow):
+def free_seat(sid: str, seat: int, session: SessionRow) -> BaseResponse:
     """The scorer frees a seat (a lost phone, a player who left)."""
     if seat >= len(session.players):
         abort(404)
@@ -172,7 +172,7 @@ def free_seat(sid: str, seat: int, session: SessionRow):
 
 
 @bp.get("/s/<sid>/me")
-def me(sid: str):
+def me(sid: str) -> BaseResponse:
     """This phone's part of the current deal (or the session page, for a phone without a seat)."""
     seat = held_seat(sid)
     return go_to("views.session", sid=sid) if seat is None else go_to("seats.part", sid=sid, seat=seat)
@@ -187,7 +187,7 @@ def _writer(sid: str, seat: int) -> str | None:
     return service.part_writer(get_store(), sid, seat, seat_token=seat_token, edit_token=edit_token(sid))
 
 
-def _entered(form: Any) -> str:
+def _entered(form: PartForm) -> str:
     """What the form holds, as one line (kept in a message when it could not be saved)."""
     entry = form.player.form
     fields = [entry.melds, entry.vists, entry.swaps]
@@ -204,11 +204,11 @@ def _entered(form: Any) -> str:
 def _render_part(
     draft: service.Draft,
     seat: int,
-    form: Any,
+    form: PartForm,
     *,
     status: int = 200,
     conflict: str | None = None,
-):
+) -> tuple[str, int]:
     sid = draft.session.id
     writer = _writer(sid, seat)
     check = draft.check
@@ -246,7 +246,7 @@ def _render_part(
     ), status
 
 
-def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
+def _stored_form(draft: service.Draft, seat: int, mode: str | None = None) -> PartForm:
     """The part form filled with the stored part (or empty), for the draft's deal."""
     entry = draft.parts.get(seat)
     data = part_texts(
@@ -268,7 +268,7 @@ def _stored_form(draft: service.Draft, seat: int, mode: str | None = None):
 
 
 @bp.route("/s/<sid>/draft/<int:seat>", methods=["GET", "POST"])
-def part(sid: str, seat: int):
+def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
     """A seat's part of the current deal: written by the phone holding the seat, or by the scorer."""
     draft = service.load_draft(get_store(), sid)
     name = _seat_or_404(draft, seat)
@@ -324,7 +324,7 @@ def _draft_form(draft: service.Draft, posted: bool = False) -> DraftForm:
     return form
 
 
-def _end_data(draft: service.Draft) -> dict:
+def _end_data(draft: service.Draft) -> dict[str, Any]:
     end = draft.end
     choice = "auto"
     if end["went_out_set"]:
@@ -340,7 +340,9 @@ def _end_data(draft: service.Draft) -> dict:
     }
 
 
-def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, message: str | None = None):
+def _render_draft(
+    draft: service.Draft, form: DraftForm, *, status: int = 200, message: str | None = None
+) -> tuple[str, int]:
     sid = draft.session.id
     return render_template(
         "draft.html",
@@ -357,7 +359,7 @@ def _render_draft(draft: service.Draft, form: DraftForm, *, status: int = 200, m
 
 
 @bp.route("/s/<sid>/draft", methods=["GET", "POST"])
-def draft(sid: str):
+def draft(sid: str) -> tuple[str, int] | BaseResponse:
     """Every seat's part as it arrives, the scores so far; the scorer checks and records the deal."""
     current = service.load_draft(get_store(), sid)
     if request.method == "GET":
@@ -377,7 +379,7 @@ def draft(sid: str):
     return go_to("seats.draft", sid=sid)
 
 
-def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> Any:
+def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> tuple[str, int] | BaseResponse:
     """Record the draft as the scorer's page showed it (its version and draft), ended as the form says."""
     sid, store = current.session.id, get_store()
     ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.version.data))
@@ -406,14 +408,14 @@ def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> Any
 
 @bp.post("/s/<sid>/draft/discard")
 @scorer_required
-def discard(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by scorer_required (its check is what counts here)
+def discard(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by scorer_required (its check is what counts here)
     """Throw the draft away: every part and the end (the seats stay taken)."""
     service.discard_draft(get_store(), sid)
     return go_to("seats.draft", gettext("The draft was discarded: every part is empty again."), sid=sid)
 
 
 @bp.get("/s/<sid>/draft/live")
-def live(sid: str):
+def live(sid: str) -> Response:
     """``{tag, deal}`` of the draft; 304 while nothing changed (parts, seats, the session's deals)."""
     store = get_store()
     tag = store.draft_tag(sid)

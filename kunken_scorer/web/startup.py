@@ -9,13 +9,17 @@ import re
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask
 
 from ..service import refresh_stale_stats_in, stats_stale_in
 from ..store import StorageUnavailable, StoreError
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 
 class StartupError(RuntimeError):
@@ -51,12 +55,12 @@ def stale_catalogs(directories: str | Path) -> list[Path]:
 _RAW_BYTE = re.compile(rb"[\x80-\xff]")
 
 
-def browser_query(wsgi_app: Callable) -> Callable:
+def browser_query(wsgi_app: WSGIApplication) -> WSGIApplication:
     r"""The app with a query string's raw bytes past ASCII percent-encoded, as a browser sends them.
     A script may send them raw (``?x=\xed``); Werkzeug reads a raw byte that is no UTF-8 as an error,
     which every page would have answered with a 500."""
 
-    def app(environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         query = environ.get("QUERY_STRING", "")
         if not query.isascii():
             try:

@@ -12,8 +12,9 @@ from typing import Any
 
 from babel import numbers
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale, gettext, ngettext
+from flask_babel import get_locale
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import KunkenError, RuleSet, service
 from ..core.charts import ChartWords, bar_chart, running_chart, running_chart_size
@@ -24,14 +25,14 @@ from .auth import set_scorer_cookie
 from .database import get_store
 from .filters import day_text, local_time, when_filter
 from .forms import FORM_KEY, ImportForm, new_form_key
-from .languages import current_language
+from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
 from .wording import game_name, reason_text, rule_lines
 
 bp = Blueprint("summary", __name__)
 
 
-def rules_in_force(rules: RuleSet) -> dict:
+def rules_in_force(rules: RuleSet) -> dict[str, Any]:
     """The game, every switch that differs from the preset, and the preset's key values kept."""
     changed = rules.differences()
     return {
@@ -78,7 +79,7 @@ def running_chart_svg(board: Scoreboard) -> Markup:
 
 
 @bp.get("/s/<sid>/summary")
-def summary(sid: str):
+def summary(sid: str) -> str:
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
     board = service.scoreboard(get_store(), sid)
     rows = board.lines
@@ -97,7 +98,7 @@ def summary(sid: str):
 
 
 @bp.get("/s/<sid>/chart.svg")
-def chart(sid: str):
+def chart(sid: str) -> BaseResponse:
     """The running-totals chart as an SVG image (``?size=phone``: the one drawn for a phone's width)."""
     board = service.scoreboard(get_store(), sid)
     phone = request.args.get("size") == "phone"
@@ -109,7 +110,7 @@ def chart(sid: str):
 
 
 @bp.get("/s/<sid>/export.csv", endpoint="csv")
-def csv_export(sid: str):
+def csv_export(sid: str) -> Response:
     """The score sheet as CSV: one row per player per deal, UTF-8 with a byte-order mark."""
     board = service.scoreboard(get_store(), sid)
     return _download(
@@ -118,7 +119,7 @@ def csv_export(sid: str):
 
 
 @bp.get("/s/<sid>/export.json")
-def export_json(sid: str):
+def export_json(sid: str) -> Response:
     """The session as the API's JSON export document, as a download."""
     doc = export_document(get_store(), sid)
     body = json.dumps(doc, ensure_ascii=False, indent=2)
@@ -128,7 +129,7 @@ def export_json(sid: str):
 # -- import ---------------------------------------------------------------------------------
 
 
-def _imported(imported: service.Created, deals: int) -> Any:
+def _imported(imported: service.Created, deals: int) -> BaseResponse:
     """The session page after an import; the importer's device becomes its scorer."""
     response = redirect(url_for("views.session", sid=imported.session.id))
     # token None: a double tap or a resent form; that import is stored already (whatever file this form now
@@ -150,7 +151,7 @@ def _imported(imported: service.Created, deals: int) -> Any:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_page():
+def import_page() -> tuple[str, int] | BaseResponse:
     """Import an exported session; the importer becomes its scorer on this device."""
     form = ImportForm()
     if not FORM_KEY.match(form.form_key.data or ""):
@@ -177,7 +178,7 @@ _AVERAGE = numbers.parse_pattern("#,##0.0")
 
 
 def _average(value: float) -> str:
-    return _AVERAGE.apply(value, get_locale())
+    return str(_AVERAGE.apply(value, get_locale()))  # Babel's apply() declares no return type
 
 
 #: The players the page shows until "Show all" is tapped: a club with years of play has hundreds of names,
@@ -187,7 +188,7 @@ PLAYERS_SHOWN = 50
 
 
 @bp.get("/players")
-def players():
+def players() -> str:
     """Player history across every session on this install, with a chart of average deal scores: the first
     ``PLAYERS_SHOWN`` (the most wins first), or every player with ``?all=1``."""
     game = request.args.get("game") or None

@@ -8,14 +8,16 @@ scorer's phone (the edit token in its cookie) may change a session; a viewer get
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, jsonify, render_template, request, url_for
 from flask import session as flask_session
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..cache import Cache
@@ -27,8 +29,8 @@ from ..qrcodes import qr_svg
 from ..store import DealRow, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .database import get_store
-from .forms import FORM_KEY, SessionForm, deal_form, new_form_key, switch_values
-from .languages import current_language
+from .forms import FORM_KEY, DealForm, SessionForm, deal_form, new_form_key, switch_values
+from .languages import current_language, gettext
 from .limits import creation_allowed
 from .links import public_base_url
 from .security import no_store
@@ -54,7 +56,7 @@ def _qr_labelled(url: str, label: str) -> str:
 # -- home: start a session ---------------------------------------------------------------------
 
 
-def _start_data(game: str | None, form: SessionForm | None = None) -> dict:
+def _start_data(game: str | None, form: SessionForm | None = None) -> dict[str, Any]:
     """The start form's data: ``game``'s default switches, and what ``form`` already holds."""
     game = game if game in GAMES else "kunken"
     data: dict[str, Any] = {"game": game, "defaults_for": game, "rules": switch_values(game)}
@@ -67,7 +69,7 @@ def _start_data(game: str | None, form: SessionForm | None = None) -> dict:
     return data
 
 
-def _presets() -> dict:
+def _presets() -> dict[str, dict[str, Any]]:
     """Each game's switches as the start form shows them, and the note naming the game: the page swaps
     them in when the table picks another game (static/start.js)."""
     return {
@@ -79,7 +81,7 @@ def _presets() -> dict:
     }
 
 
-def _render_home(form: SessionForm, status: int = 200):
+def _render_home(form: SessionForm, status: int = 200) -> tuple[str, int]:
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
     recent = get_store().recent_sessions(12)
@@ -96,7 +98,7 @@ _SHARED_PAGES = Cache(64)
 _SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
 
 
-def _shared_page(key: tuple, render: Any, form_key: str | None = None) -> str:
+def _shared_page(key: tuple[Hashable, ...], render: Callable[[], str], form_key: str | None = None) -> str:
     """The page ``render()`` makes, rendered once per ``key`` (a page with a message to show once is not)."""
     if "_flashes" in flask_session:
         return render()
@@ -112,7 +114,7 @@ def _shared_page(key: tuple, render: Any, form_key: str | None = None) -> str:
 
 
 @bp.get("/")
-def home():
+def home() -> str:
     """Start a session; the sessions played recently."""
     game = request.args.get("game")
     recent = get_store().recent_sessions(12)
@@ -133,7 +135,7 @@ def home():
 
 
 @bp.post("/sessions")
-def create_session():
+def create_session() -> tuple[str, int] | BaseResponse:
     """Create a session from the start form, make this phone its scorer, open its page."""
     form = SessionForm()
     if form.show_defaults.data:
@@ -180,7 +182,7 @@ def _render_live(sid: str, editor: bool) -> tuple[int, bool, Markup]:
 
 
 @bp.get("/s/<sid>")
-def session(sid: str):
+def session(sid: str) -> Response:
     """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
     store = get_store()
     record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
@@ -225,7 +227,7 @@ def session(sid: str):
 
 
 @bp.get("/s/<sid>/live")
-def live(sid: str):
+def live(sid: str) -> Response:
     """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
     version = get_store().version(sid)
     if request.if_none_match.contains_weak(str(version)):
@@ -242,7 +244,7 @@ _LIVE_HEADERS = (("Cache-Control", "no-cache"), ("Vary", "Cookie, Accept-Languag
 
 
 @bp.get("/s/<sid>/table")
-def table_screen(sid: str):
+def table_screen(sid: str) -> str:
     """The table screen: a laptop or TV in the middle of the table shows the totals big, who deals next,
     the last deal (its scores and melds; just after it arrives, highlighted for a few seconds) and the QR
     code to join. Read-only; when the session changes it fetches itself again and swaps the new screen in
@@ -265,7 +267,7 @@ def table_screen(sid: str):
 
 
 @bp.get("/s/<sid>/qr.svg")
-def qr(sid: str):
+def qr(sid: str) -> Response:
     """The viewer link as an SVG QR code."""
     get_store().get_session(sid)
     svg = _qr(public_base_url() + url_for("views.session", sid=sid))
@@ -273,7 +275,7 @@ def qr(sid: str):
 
 
 @bp.get("/s/<sid>/scorer/<token>")
-def scorer(sid: str, token: str):
+def scorer(sid: str, token: str) -> BaseResponse:
     """Open the scorer link: this phone keeps the edit token and may record deals."""
     get_store().get_session(sid)
     if not get_store().check_token(sid, token):
@@ -283,7 +285,7 @@ def scorer(sid: str, token: str):
 
 
 @bp.post("/s/<sid>/token")
-def new_token(sid: str):
+def new_token(sid: str) -> BaseResponse:
     """A new scorer link: the old token, and every phone holding it, stop at once; this phone keeps on.
 
     The store replaces the token only while this phone's is still the one (another phone's link made at
@@ -304,7 +306,7 @@ def new_token(sid: str):
 
 
 def _render_deal(
-    form: Any,
+    form: DealForm,
     session: SessionRow,
     deal: DealRow | None,
     *,
@@ -341,17 +343,19 @@ def _render_deal(
     ), status
 
 
-def _post_deal(form: Any, session: SessionRow, deal: DealRow | None) -> Any:
+def _post_deal(form: DealForm, session: SessionRow, deal: DealRow | None) -> tuple[str, int] | BaseResponse:
     """Check or save a submitted deal form (new when ``deal`` is None): the form reads it and the core checks
     it (``DealForm.validate``); the table's way of entering hands is kept; Save records it or says why not."""
     if not form.validate():
         return _render_deal(form, session, deal, status=422)
+    assert form.checked is not None  # validate() passed: the deal as the core read and checked it
     session = service.set_hand_entry(get_store(), session, form.hand_mode.data)
     if not form.save.data:
         return _render_deal(form, session, deal)
     ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.expected.data))
+    outcome: service.Recorded | service.Edited | service.Refused | service.Changed | service.KeyClash
     if deal is None:
-        outcome: Any = service.record_deal(get_store(), session, form.checked, ask, reason_text)
+        outcome = service.record_deal(get_store(), session, form.checked, ask, reason_text)
     else:
         outcome = service.edit_deal(get_store(), session, deal.id, form.checked, ask)
     if isinstance(outcome, service.Recorded | service.Edited):
@@ -370,7 +374,7 @@ def _post_deal(form: Any, session: SessionRow, deal: DealRow | None) -> Any:
 
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
 @change_required
-def record_deal(sid: str, session: SessionRow):  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
+def record_deal(sid: str, session: SessionRow) -> tuple[str, int] | BaseResponse:  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
     """Record a deal: check it (preview with every problem in words), then save it."""
     rules = RuleSet.from_dict(session.rules)
     if request.method == "POST":
@@ -381,7 +385,7 @@ def record_deal(sid: str, session: SessionRow):  # noqa: ARG001 -- sid: the URL 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
 @change_required
-def edit_deal(sid: str, deal_id: int, session: SessionRow):
+def edit_deal(sid: str, deal_id: int, session: SessionRow) -> tuple[str, int] | BaseResponse:
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
     names, rules = session.players, RuleSet.from_dict(session.rules)
     try:
@@ -415,7 +419,7 @@ def _edit_of_deleted(session: SessionRow, rules: RuleSet) -> tuple[str, int]:
 
 @bp.post("/s/<sid>/deals/<int:deal_id>/delete")
 @change_required
-def delete_deal(sid: str, deal_id: int, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
+def delete_deal(sid: str, deal_id: int, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Delete a deal (kept in the history)."""
     done = service.delete_deal(get_store(), sid, deal_id, _hidden_number("revision"))
     if isinstance(done, service.Unseen):
@@ -449,7 +453,7 @@ _UNSEEN = lazy_gettext(
 
 @bp.post("/s/<sid>/undo")
 @change_required
-def undo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
+def undo(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Take back the last deal (kept in the history)."""
     done = service.undo_deal(get_store(), sid, _hidden_number("expected_version"))
     if isinstance(done, service.Unseen):
@@ -468,7 +472,7 @@ def undo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by na
 
 @bp.post("/s/<sid>/redo")
 @change_required
-def redo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
+def redo(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
     done = service.redo_deal(get_store(), sid, _hidden_number("deal_id") or 0, _hidden_number("expected_version"))
     if isinstance(done, service.Unseen):
@@ -486,7 +490,7 @@ def redo(sid: str, session: SessionRow):  # noqa: ARG001 -- session passed by na
 
 @bp.post("/s/<sid>/end")
 @scorer_required
-def end_session(sid: str, session: SessionRow):
+def end_session(sid: str, session: SessionRow) -> BaseResponse:
     """End the session: it stays readable, nothing can be changed."""
     if service.end_session(get_store(), session).already:
         return go_to("views.session", gettext("This session has already ended."), sid=sid)
@@ -494,7 +498,7 @@ def end_session(sid: str, session: SessionRow):
 
 
 @bp.get("/s/<sid>/history")
-def history(sid: str):
+def history(sid: str) -> str:
     """Every change to the session: what, and when."""
     board = service.scoreboard(get_store(), sid)
     numbers = {scored.row.id: scored.number for scored in board.deals}

@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import flash, redirect, url_for
-from flask_babel import get_translations, gettext, lazy_gettext
+from flask_babel import get_translations, lazy_gettext
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.messages import Reason, render
 from ..core.notation import in_russian_notation
 from ..core.rules import SWITCHES, RuleSet
 from ..service import Changed, DraftMoved, KeyClash, PartStale
-from .languages import current_language
+from .languages import current_language, gettext
 
 #: The games' names in the page language (one place for every page and form).
 GAME_NAMES = {"kunken": lazy_gettext("Kunken"), "ordered-rummy": lazy_gettext("Ordered rummy")}
@@ -79,7 +80,7 @@ def rule_lines(rules: RuleSet, names: Iterable[str]) -> list[RuleLine]:
     return lines
 
 
-def go_to(endpoint: str, message: str | None = None, category: str = "ok", **values: Any) -> Any:
+def go_to(endpoint: str, message: str | None = None, category: str = "ok", **values: Any) -> BaseResponse:
     """A 303 to ``endpoint``, the page after a form; ``message`` is shown there once."""
     if message:
         flash(message, category)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import request
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from flask_wtf.i18n import translations as wtforms_translations
@@ -22,6 +22,7 @@ from wtforms.validators import Length, StopValidation, ValidationError
 
 from ...core.messages import Reason
 from ...core.reading import has_control
+from ..languages import gettext
 from ..wording import reason_text
 
 #: Seats on the start form (ordered rummy plays up to 12); the first ``OPEN_SEATS`` are shown open, the
@@ -42,12 +43,12 @@ FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 _SUBMITTED = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-class PageForm(FlaskForm):
+class PageForm(FlaskForm):  # type: ignore[misc]  # Flask-WTF ships no types: its FlaskForm is Any
     """A form of a page, read from what a browser's form sends: its text fields, and a file only for a file
     field. A JSON body, or a file sent for a text field, is no form a page sends: Flask-WTF would read them
     (a number, a list or a file where text is expected then failed as a 500); here they read as nothing."""
 
-    class Meta(FlaskForm.Meta):
+    class Meta(FlaskForm.Meta):  # type: ignore[misc]  # Flask-WTF ships no types: its Meta is Any
         def wrap_formdata(self, form: Any, formdata: Any) -> Any:
             if request.is_json and formdata is not None and not isinstance(formdata, MultiDict):
                 # Flask-WTF's own would read the JSON body (a list there failed, a 500)
@@ -60,7 +61,7 @@ class PageForm(FlaskForm):
             return CombinedMultiDict((files, request.form)) if files else request.form
 
 
-class SubForm(Form):
+class SubForm(Form):  # type: ignore[misc]  # WTForms ships no types: its Form is Any
     """A form inside another (a player's part, the house rules): WTForms' own messages in the page's
     language, as a ``FlaskForm``'s are (a plain ``Form`` speaks English)."""
 
@@ -69,7 +70,7 @@ class SubForm(Form):
             return wtforms_translations
 
 
-class WholeField(IntegerField):
+class WholeField(IntegerField):  # type: ignore[misc]  # WTForms ships no types: its IntegerField is Any
     """A whole number typed in a form: anything else, blank aside, is one error, "Enter a whole number.",
     and no range check follows it. More than 9 digits is no number a table types (``NumberRange`` would
     fail to compare a 400-digit number with a float)."""
@@ -88,7 +89,7 @@ class WholeField(IntegerField):
             raise StopValidation()
 
 
-class SeatList(FieldList):
+class SeatList(FieldList):  # type: ignore[misc]  # WTForms ships no types: its FieldList is Any
     """A list of seats (the start form's names, the deal form's parts): WTForms' ``FieldList``, reading a
     seat's number only from ASCII digits, at most six (its own ``isdigit`` took "players-²" and a
     5,000-digit number, which ``int()`` then refused: a 500)."""

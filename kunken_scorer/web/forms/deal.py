@@ -13,7 +13,7 @@ from dataclasses import field as dataclass_field
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from wtforms import (
     BooleanField,
     FormField,
@@ -35,6 +35,7 @@ from ...core.notation import read_card_lines, read_hand, read_vist_lines
 from ...core.reading import HAND_COUNTS, MAX_MELDS, MAX_NOTE, MAX_SWAPS, hand_entries
 from ...core.rules import RuleSet
 from ...service import Checked, check_record
+from ..languages import gettext
 from ..wording import reason_text
 from .base import (
     FORM_KEY,
@@ -114,7 +115,7 @@ class CardReading:
         if self.hand_mode.data not in dict(self.hand_mode.choices):
             self.hand_mode.data = "cards"
 
-    def read_player(self, entry: Any) -> dict:
+    def read_player(self, entry: Any) -> dict[str, Any]:
         """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand), the
         hand read the way the form enters hands (``hand_mode``)."""
         melds = self._read(entry.melds, read_card_lines, MAX_MELDS)
@@ -128,7 +129,7 @@ class CardReading:
         return {"melds": melds, "vists": vists, "swaps": swaps, "hand": hand}
 
     @staticmethod
-    def _read(field: Any, read: Callable[..., tuple[Any, list]], *args: Any, **kwargs: Any) -> Any:
+    def _read(field: Any, read: Callable[..., tuple[Any, list[Reason]]], *args: Any, **kwargs: Any) -> Any:
         """What ``read`` makes of a field's text, each reason it did not read becoming one of the field's
         errors. A text that already failed its field's own check (too long) is not read: None."""
         if field.errors:
@@ -170,13 +171,13 @@ class CardReading:
             return
         add_error(field, reason_text(Reason(reason.code, {**reason.params, "field": str(field.label.text)})))
 
-    def _fields_valid(self, extra_validators: Any, entries: list, holder: str) -> bool:
+    def _fields_valid(self, extra_validators: Any, entries: list[Any], holder: str) -> bool:
         """The form's fields checked; with hands not entered by counts, the count fields' errors do not count."""
-        ok = super().validate(extra_validators)  # type: ignore[misc]  # FlaskForm's, next in every form using this
+        ok: bool = super().validate(extra_validators)  # type: ignore[misc]  # FlaskForm's, next in every form using this
         if self.hand_mode.data != "counts":
             for entry, key in ((entry, key) for entry in entries for key in HAND_COUNTS):
                 entry[key].errors = []
-            ok = not any(f.errors for name, f in self._fields.items() if name != holder)  # type: ignore[attr-defined]
+            ok = not any(f.errors for name, f in self._fields.items() if name != holder)  # type: ignore[attr-defined]  # the form's, next in the MRO
         return ok
 
 
@@ -205,7 +206,7 @@ class DealForm(DealEnd, CardReading, PageForm):
     check = SubmitField(lazy_gettext("Check"))
     save = SubmitField(lazy_gettext("Save"))
 
-    body: dict | None = None
+    body: dict[str, Any] | None = None
     #: the deal as the core read and checked it, once ``validate`` passed
     checked: Checked | None = None
 
@@ -259,7 +260,7 @@ class PartForm(CardReading, PageForm):
     )  # which draft (``Draft.generation``): a page before it had none
     save = SubmitField(lazy_gettext("Save my part"))
 
-    part: dict | None = None
+    part: dict[str, Any] | None = None
 
     def validate(self, extra_validators: Any = None) -> bool:
         """Check the fields, read the cards, then have the core read the part: ``part`` holds it (the API's
@@ -296,7 +297,7 @@ class DraftForm(DealEnd, PageForm):
     record = SubmitField(lazy_gettext("Record the deal"))
     check = SubmitField(lazy_gettext("Check"))
 
-    def end(self, names: list[str]) -> dict:
+    def end(self, names: list[str]) -> dict[str, Any]:
         """The draft's end as ``service.DRAFT_END`` keeps it: ``went_out`` is "auto", "none" or a seat."""
         choice = self.went_out.data or "auto"
         went_out = names[int(choice)] if choice.isascii() and choice.isdigit() and int(choice) < len(names) else None
@@ -322,7 +323,7 @@ HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("po
 
 def deal_form(names: list[str], rules: RuleSet, **kwargs: Any) -> DealForm:
     """A deal form for these players (in seat order); ``kwargs`` go to the form (``data=`` to prefill)."""
-    form = _deal_form_class(len(names))(**kwargs)
+    form: DealForm = _deal_form_class(len(names))(**kwargs)
     form.seat_players(names, rules)
     form.went_out.choices = [SelectChoice("", gettext("Nobody (the stock ran out)"))] + [SelectChoice(n) for n in names]
     if not form.form_key.data or not FORM_KEY.match(form.form_key.data):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask_babel import LazyString, gettext
+from typing import Any
+
+from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
@@ -15,7 +17,7 @@ from wtforms.validators import DataRequired, Length, ValidationError
 from ...core.cards import parse_cards
 from ...core.messages import KunkenError
 from ...core.notation import read_card_lines, shown_cards
-from ..languages import current_language
+from ..languages import current_language, gettext
 from ..wording import reason_text
 from .base import PageForm
 
@@ -31,10 +33,10 @@ CARD_INPUT = {"data-keypad": True, "autocomplete": "off", "autocapitalize": "off
 class Cards:
     """Validator: the field holds cards in English or Russian notation (``single``: exactly one)."""
 
-    def __init__(self, single: bool = False):
+    def __init__(self, single: bool = False) -> None:
         self.single = single
 
-    def __call__(self, _form, field) -> None:
+    def __call__(self, _form: Any, field: Any) -> None:
         try:
             cards = parse_cards(field.data or "")
         except KunkenError as err:
@@ -46,13 +48,13 @@ class Cards:
 class MeldLines:
     """Validator: one meld per line, every line's cards readable; the error names the line."""
 
-    def __call__(self, _form, field) -> None:
+    def __call__(self, _form: Any, field: Any) -> None:
         _, reasons = read_card_lines(field.data, MAX_LINES)
         if reasons:
             raise ValidationError(reason_text(reasons[0]))
 
 
-def _cards_field(label, single=False, required=True, example="5♥ JK 7♥"):
+def _cards_field(label: Any, single: bool = False, required: bool = True, example: str = "5♥ JK 7♥") -> Any:
     validators = [Length(max=MAX_CARD_FIELD), Cards(single=single)]
     if required:
         validators.insert(0, DataRequired(message=_l("Enter the cards.") if not single else _l("Enter a card.")))
@@ -60,7 +62,7 @@ def _cards_field(label, single=False, required=True, example="5♥ JK 7♥"):
     return StringField(label, validators=validators, render_kw={**CARD_INPUT, "placeholder": placeholder})
 
 
-def _lines_field(label, required=False):
+def _lines_field(label: Any, required: bool = False) -> Any:
     validators = [Length(max=MAX_LINE_FIELD), MeldLines()]
     if required:
         validators.insert(0, DataRequired(message=_l("Enter at least one meld.")))

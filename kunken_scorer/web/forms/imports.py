@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext, lazy_gettext
+from typing import Any
+
+from flask_babel import lazy_gettext
 from flask_wtf.file import FileField
 from wtforms import (
     HiddenField,
@@ -12,6 +14,7 @@ from wtforms import (
 
 from ...core.messages import KunkenError
 from ...exports import read_json
+from ..languages import gettext
 from ..wording import reason_text
 from .base import PageForm
 
@@ -25,7 +28,7 @@ class ImportForm(PageForm):
     form_key = HiddenField()
     submit = SubmitField(lazy_gettext("Import"))
 
-    def validate(self, extra_validators=None) -> bool:
+    def validate(self, extra_validators: Any = None) -> bool:
         """Check that exactly one source was given and that it is JSON; keep it as ``document``."""
         self.document = None
         if not super().validate(extra_validators):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
@@ -26,6 +26,7 @@ from ...core.reading import MAX_NAME
 from ...core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet, RuleSetError
 from ...core.session import Target, TargetError
 from ...service import session_players
+from ..languages import gettext
 from ..wording import GAME_NAMES, reason_text
 from .base import FROM_TO, MAX_SEATS, OPEN_SEATS, PageForm, SeatList, SubForm, WholeField, add_error, at_most
 
@@ -37,7 +38,7 @@ TARGET_KINDS = [
 ]
 
 
-def _switch_field(name: str):
+def _switch_field(name: str) -> Any:
     """A form field for one house-rule switch, from its entry in ``rules.SWITCHES``."""
     switch = SWITCHES[name]
     label, hint = lazy_gettext(switch.label), lazy_gettext(switch.help) if switch.help else None
@@ -72,7 +73,7 @@ RulesForm = type(
 )
 
 
-def switch_values(game: str) -> dict:
+def switch_values(game: str) -> dict[str, Any]:
     """The values of the start form's switches for ``game``'s preset (as the form shows them)."""
     preset = PRESETS.get(game, PRESETS["kunken"]).to_dict()
     return {name: "" if preset[name] is None else preset[name] for name in HOUSE_RULES}
@@ -147,7 +148,9 @@ class SessionForm(PageForm):
         """The game whose defaults the switches showed."""
         return self.defaults_for.data if self.defaults_for.data in GAMES else "kunken"
 
-    def process(self, formdata: Any = None, obj: Any = None, data: Any = None, extra_filters: Any = None, **kw: Any):
+    def process(
+        self, formdata: Any = None, obj: Any = None, data: Any = None, extra_filters: Any = None, **kw: Any
+    ) -> None:
         """Read the form. Names sent past its seats (only a hand-made form has them: the list keeps the first
         ``MAX_SEATS`` fields sent) are kept in ``past_seats``, so that the game's player count refuses them
         rather than have them dropped unseen."""
@@ -167,7 +170,7 @@ class SessionForm(PageForm):
                 seats.append(i)
         return names + self.past_seats, seats + [None] * len(self.past_seats)
 
-    def target(self) -> dict | None:
+    def target(self) -> dict[str, Any] | None:
         """The target as plain data (``Target.from_dict`` reads it)."""
         if not self.target_kind.data:
             return None
