@@ -423,6 +423,6 @@ def live(sid: str) -> Response:
         response = Response(status=304)
     else:
         response = jsonify(tag=tag, deal=store.next_number(sid))
-    response.set_etag(tag)
+    response.set_etag(tag, weak=True)  # the same draft, compressed or not
     response.headers["Cache-Control"] = "no-cache"
     return response

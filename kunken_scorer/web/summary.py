@@ -103,7 +103,7 @@ def chart(sid: str) -> BaseResponse:
     board = service.scoreboard(get_store(), sid)
     phone = request.args.get("size") == "phone"
     response = Response(scoreboard_chart(board, phone), mimetype="image/svg+xml")
-    response.set_etag(f"{sid}-{board.version}-{current_language()}{'-phone' if phone else ''}")
+    response.set_etag(f"{sid}-{board.version}-{current_language()}{'-phone' if phone else ''}", weak=True)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Vary"] = "Cookie, Accept-Language"
     return response.make_conditional(request)

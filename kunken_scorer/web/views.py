@@ -235,7 +235,7 @@ def live(sid: str) -> Response:
     else:
         version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
         response = jsonify(version=version, ended=ended, html=str(html))
-    response.set_etag(str(version))
+    response.set_etag(str(version), weak=True)  # the same version, compressed or not
     response.headers.extend(_LIVE_HEADERS)
     return response
 
