@@ -82,6 +82,8 @@ def test_an_input_error_in_the_second_players_vists_is_located_there():
         ({"name": "B", "melds": ["5♥ 6♥ 7♥", "K♠ 11♦"]}, "players[1].melds[1]", (1, "melds")),
         ({"name": "B", "melds": "5♥ 6♥ 7♥\nK♠ 11♦"}, "players[1].melds[1]", (1, "melds")),
         ({"name": "B", "melds": 5}, "players[1].melds", (1, "melds")),
+        ({"name": "B", "melds": ["", "5♥ 6♥ 7♥"]}, "players[1].melds[0]", (1, "melds")),
+        ({"name": "B", "melds": ["5♥ 6♥ 7♥", " "]}, "players[1].melds[1]", (1, "melds")),
         ({"name": "B", "vists": [{"to": "A", "meld": -1, "cards": "5♥"}]}, "players[1].vists[0].meld", (1, "vists")),
         ({"name": "B", "vists": [{"to": " ", "cards": "5♥"}]}, "players[1].vists[0].to", (1, "vists")),
         ({"name": "B", "vists": "5♥"}, "players[1].vists", (1, "vists")),

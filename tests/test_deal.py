@@ -928,10 +928,58 @@ def test_points_any_cards_of_the_game_add_up_to_are_taken():
     for rules, points in ((plain, 2), (plain, 3), (plain, 17), (plain, 790), (plain, 792), (wild, 778)):
         body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": {"points": points}}]}
         assert entered(body, rules).players[1].minus == points
-    body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": {"points": 779}}]}
+    body = {"players": [{"name": "Anna"}, {"name": "Boris", "hand": {"points": 777}}]}
     with pytest.raises(DealInputError) as err:
         entered(body, wild)
-    assert str(err.value) == "players[1].hand.points: no cards of this game add up to that many points (779)."
+    assert str(err.value) == "players[1].hand.points: no cards of this game add up to that many points (777)."
+    body["players"][1]["hand"]["points"] = 779  # more than the natural cards hold: the limit says so
+    with pytest.raises(DealInputError) as err:
+        entered(body, wild)
+    assert err.value.code == "hand_points_impossible" and err.value.reason.params["most"] == 778
+
+
+@pytest.mark.parametrize(
+    "wild, kind, natural",
+    [("7♠", "small", 70), ("2♣", "small", 70), ("K♠", "faces", 22), ("J♥", "faces", 22), ("A♦", "aces", 6)],
+)
+def test_counts_at_a_wild_card_table_stop_at_the_natural_cards_the_decks_hold(wild, kind, natural):
+    """Both copies of a wild card play as jokers: a hand counted by kind holds at most the natural cards of
+    that kind, the wild card's copies left out; they are counted with the jokers (the decks' two)."""
+    rules = kunken(wild_card=wild)
+
+    def body(hand):
+        return {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""}, {"name": "Boris", "hand": hand}]}
+
+    each = {"small": 5, "faces": 10, "aces": 10}[kind]
+    assert entered(body({kind: natural, "jokers": 2}), rules).players[1].minus == natural * each + 2 * 10
+    for too_many in (natural + 1, natural + 2):  # 72 small at a 7♠ table was taken, and scored -360
+        with pytest.raises(DealInputError) as err:
+            entered(body({kind: too_many}), rules)
+        reason = err.value.reason
+        assert (reason.code, reason.seat, reason.field) == ("hand_count_wild", 1, kind)
+        assert str(err.value) == (
+            f"players[1].hand.{kind}: at most {natural}; every {wild} plays as a joker, so count it with the jokers."
+        )
+    other = {"small": 72, "faces": 24, "aces": 8}  # the other kinds keep what the decks hold
+    for key in set(other) - {kind}:
+        assert entered(body({key: other[key]}), rules).valid
+
+
+def test_points_at_a_wild_card_table_stop_at_what_the_natural_cards_are_worth():
+    """Kunken's cards are worth 680 in all; with 7♠ wild its two copies (5 each) are jokers: at most 670."""
+    rules = kunken(wild_card="7♠")
+    body = {"players": [{"name": "Anna", "melds": ["A♠ A♥ A♦"], "hand": ""}, {"name": "Boris", "hand": {}}]}
+    body["players"][1]["hand"] = {"points": 670, "jokers": 2}
+    assert entered(body, rules).players[1].minus == 670 + 2 * 10
+    for points in (675, 680):
+        body["players"][1]["hand"] = {"points": points}
+        with pytest.raises(DealInputError) as err:
+            entered(body, rules)
+        assert str(err.value) == (
+            "players[1].hand.points: no hand of this game is worth that: the points are a multiple of 5, at most 670."
+        )
+    body["players"][1]["hand"] = {"points": 680}  # the same hand at a table without a wild card
+    assert entered(body, KUNKEN).players[1].minus == 680
 
 
 def test_going_out_with_a_short_hand_is_a_problem_and_an_empty_one_is_not():

@@ -639,6 +639,23 @@ def test_with_a_layout_the_bank_card_must_still_be_in_a_meld():
     assert check_opening(["5♥ 6♥ 7♥"], "K♣", kunken(), has_layout=True).legal is False
 
 
+@pytest.mark.parametrize("has_layout", [False, True])
+def test_the_bank_card_must_join_at_least_two_cards_from_the_hand(has_layout):
+    """RULES.md: "The bank card itself must go into one of those melds together with at least two cards from
+    the player's hand", with a layout or without. The scorer cannot tell the hand's cards from others taken
+    from the bank, so it asks that one meld holding the bank card has two cards besides it."""
+    melds = ["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"]
+    for alone in (["K♣"], ["K♣ K♦"]):  # with nothing, or with one card: 10 more points would not help
+        result = check_opening(melds + alone, "K♣", kunken(), has_layout=has_layout)
+        assert result.legal is False
+        alone_reason = next(r for r in result.reasons if r.code == "opening_bank_card_alone")
+        assert alone_reason.message == "The card taken, K♣, must join at least two cards from the hand in one meld."
+    # the same card alone in one meld and the third card of another is taken by the other
+    joined = check_opening(melds + ["K♣", "K♣ K♦ K♥"], "K♣", kunken(), has_layout=has_layout)
+    assert "opening_bank_card_alone" not in reason_codes(joined)
+    assert check_opening(melds + ["K♣ K♦ K♥"], "K♣", kunken(), has_layout=has_layout).legal is True
+
+
 @pytest.mark.parametrize("melds", [["7♣ 7♦ 7♥", "2♥ 3♥ 4♥"], ["2♥ 3♥ 4♥", "7♣ 7♦ 7♥"]])
 def test_ordered_rummy_opens_with_a_run_whichever_meld_is_written_first(melds):
     """ "A player's first meld must be a run": the melds of one turn pass when one is a run, as in a deal."""
@@ -687,6 +704,33 @@ def test_vist_joker_limit_code():
 def test_vist_extends_run_in_order():
     result = check_vist("5♥ 6♥ 7♥", "4♥", kunken())
     assert format_cards(result.cards) == "4♥ 5♥ 6♥ 7♥"
+
+
+@pytest.mark.parametrize(
+    "meld, cards, why",
+    [
+        ("2♥ 3♥", "4♥", "too_few_cards"),  # 2♥ 3♥ 4♥ would be a run: 2♥ 3♥ is still no meld
+        ("K♠ K♠ K♥", "K♦", "set_duplicate_card"),
+        ("5♥ 7♥ 9♥", "6♥ 8♥", "run_not_consecutive"),
+        ("5♥ JK JK", "8♥", "joker_limit"),
+    ],
+)
+def test_only_a_legal_meld_takes_a_vist(meld, cards, why):
+    """RULES.md: "Only a legal meld takes a vist" — the base is checked first, as the rules desk does, and the
+    answer says the meld itself is not legal (before, check_vist("2♥ 3♥", "4♥") answered legal)."""
+    result = check_vist(meld, cards, kunken())
+    assert result.legal is False
+    assert code_list(result.reasons) == ["vist_illegal_meld"]
+    inner = result.reasons[0].params["why"]
+    assert why in code_list(inner) and inner == list(check_meld(meld, kunken()).reasons)
+    assert result.reasons[0].message.startswith("The meld is not legal as it lies, so nothing can be added to it: ")
+
+
+def test_the_vists_cards_do_not_count_against_the_meld_it_goes_to():
+    """The meld is judged as it lies, the vist's cards not yet on the table: with one 6♥ elsewhere, 5♥ JK 7♥
+    is legal, and a 6♥ added beside its joker is a swap to record, not a meld made illegal by the copies."""
+    result = check_vist("5♥ JK 7♥", "6♥", kunken(), table=["6♥ 6♠ 6♦"])
+    assert code_list(result.reasons) == ["vist_fills_joker"]
 
 
 # --- "Rummy!" discard check -------------------------------------------------------------------

@@ -59,7 +59,7 @@ def deal(names, rnd) -> dict:
             players.append(
                 {
                     "name": name,
-                    "melds": [rnd.choice(["2♥ 3♥ 4♥", "K♣ K♦ K♥", ""])],
+                    "melds": [m for m in [rnd.choice(["2♥ 3♥ 4♥", "K♣ K♦ K♥", ""])] if m],  # "" is no meld: none
                     "hand": rnd.choice(["K♣", "5♦ 6♠", "", "JK"]),
                 }
             )

@@ -344,8 +344,15 @@ def format_cards(cards: Iterable[Card]) -> str:
 
     >>> format_cards(parse_cards("ks,qs  js"))
     'K♠ Q♠ J♠'
+    >>> format_cards(None)
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.cards.CardError: Cards are written as text, like "K♠ 10♥ JK", not as NoneType.
     """
-    return " ".join(str(c) for c in cards)
+    try:
+        return " ".join(str(c) for c in cards)
+    except TypeError:  # not an iterable of cards (``str`` of each card cannot fail)
+        raise CardError(Reason("not_card_text", {"value": type(cards).__name__})) from None
 
 
 ALL_NATURALS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)

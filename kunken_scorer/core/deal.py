@@ -21,6 +21,7 @@ from itertools import chain, filterfalse
 from typing import Any
 
 from .cards import Card, format_cards
+from .fields import rules_arg
 from .melds import MeldCheck
 from .messages import Reason
 from .reading import (
@@ -43,6 +44,7 @@ from .reading import (
     Vist,
     check_short_hands,
     clean_name,
+    deal_arg,
     hand_entries,
     has_control,
     read_cards,
@@ -210,6 +212,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     >>> evaluate_deal(swap, RuleSet.preset()).scores
     {'Anna': 20, 'Boris': 25}
     """
+    deal, rules = deal_arg(deal), rules_arg(rules)
     problems = _roster_problems(deal.names, rules)
     if deal.redeal:
         return DealReport(tuple(PlayerScore(n, 0, 0, 0) for n in deal.names), tuple(problems))

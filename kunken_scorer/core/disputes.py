@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .cards import format_cards, parse_cards
+from .cards import format_cards
+from .fields import cards_arg, rules_arg
 from .melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist, on_table
+from .messages import M_, KunkenError, Reason
 from .notation import split_lines
 from .rules import RuleSet
 
@@ -21,6 +23,25 @@ from .rules import RuleSet
 def meld_lines(text: str | None) -> list[str]:
     """The melds typed one per line."""
     return [line for _, line in split_lines(text)]
+
+
+def _fields(data: Any, rules: Any, *names: str) -> tuple[Any, ...]:
+    """The typed fields ``names`` of a question, text or a flag each (a field left out: None); ``KunkenError``
+    naming what is of the wrong kind.
+
+    >>> _fields({"cards": "5♥", "table": 5}, RuleSet.preset(), "cards", "table")
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.messages.KunkenError: table: expected text, melds one per line.
+    """
+    rules_arg(rules)
+    if not isinstance(data, Mapping):
+        raise KunkenError(Reason("bad_field", {"field": "data", "expected": M_("an object")}))
+    values = tuple(data.get(name) for name in names)
+    for name, value in zip(names, values, strict=True):
+        if name in {"table", "melds"} and value is not None and not isinstance(value, str):
+            raise KunkenError(Reason("bad_field", {"field": name, "expected": M_("text, melds one per line")}))
+    return values
 
 
 def meld_summary(check: MeldCheck, rules: RuleSet) -> dict[str, Any]:
@@ -45,15 +66,17 @@ def meld_summary(check: MeldCheck, rules: RuleSet) -> dict[str, Any]:
 
 def answer_meld(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "is this meld legal?"."""
-    check = check_meld(data["cards"], rules, meld_lines(data["table"]))
+    cards, table = _fields(data, rules, "cards", "table")
+    check = check_meld(cards, rules, meld_lines(table))
     return {"legal": check.legal, "meld": meld_summary(check, rules), "reasons": list(check.reasons)}
 
 
 def answer_swap(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "may this card replace that joker?"."""
-    table = meld_lines(data["table"])
-    result = check_swap(data["meld"], data["card"], rules, table, has_layout=bool(data["has_layout"]))
-    card = format_cards(parse_cards(data["card"]))
+    meld, offered, typed, has_layout = _fields(data, rules, "meld", "card", "table", "has_layout")
+    table = meld_lines(typed)
+    result = check_swap(meld, offered, rules, table, has_layout=bool(has_layout))
+    card = format_cards(cards_arg(offered, "card"))
     answer = {
         "legal": result.legal,
         "card": card,
@@ -70,9 +93,10 @@ def answer_swap(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
 
 def answer_opening(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "may I take the bank with this card and these melds?"."""
-    has_layout = bool(data["has_layout"])
-    table = meld_lines(data["table"])
-    result = check_opening(meld_lines(data["melds"]), data["bank_card"], rules, has_layout=has_layout, table=table)
+    melds, bank_card, typed, flag = _fields(data, rules, "melds", "bank_card", "table", "has_layout")
+    has_layout = bool(flag)
+    table = meld_lines(typed)
+    result = check_opening(meld_lines(melds), bank_card, rules, has_layout=has_layout, table=table)
     return {
         "legal": result.legal,
         "points": result.points,
@@ -85,27 +109,29 @@ def answer_opening(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
 
 def answer_discard(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "does this discard fit a meld on the table?"."""
-    melds = meld_lines(data["melds"])
-    result = check_discard(data["card"], melds, rules)
+    card, typed = _fields(data, rules, "card", "melds")
+    melds = meld_lines(typed)
+    result = check_discard(card, melds, rules)
     answer = {
         "legal": result.fits,
         "fits": result.fits,
-        "card": format_cards(parse_cards(data["card"])),
+        "card": format_cards(cards_arg(card, "card")),
         # the verdict itself says the card fits no meld: the reasons keep only what more there is to say
         "reasons": [r for r in result.reasons if r.code != "discard_no_fit"],
         "rummy_call": rules.rummy_call,
     }
     if result.fits and result.meld is not None:
         answer["meld_number"] = result.meld + 1
-        answer["meld_cards"] = format_cards(parse_cards(melds[result.meld]))
+        answer["meld_cards"] = format_cards(cards_arg(melds[result.meld], "melds"))
     return answer
 
 
 def answer_vist(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "does this vist fit that meld?"."""
-    added = parse_cards(data["cards"])
-    table = meld_lines(data["table"])
-    base = check_meld(data["meld"], rules, table)
+    meld, cards, typed = _fields(data, rules, "meld", "cards", "table")
+    added = cards_arg(cards, "cards")
+    table = meld_lines(typed)
+    base = check_meld(meld, rules, table)
     if not base.legal:  # a meld that could not lie on the table takes nothing: say why it is not one
         return {
             "legal": False,
@@ -115,7 +141,7 @@ def answer_vist(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
             "added": format_cards(added),
             "added_points": None,
         }
-    check = check_vist(data["meld"], added, rules, table)
+    check = check_vist(meld, added, rules, table)
     added_points = sum(check.card_points[len(check.card_points) - len(added) :]) if check.legal else None
     return {
         "legal": check.legal,

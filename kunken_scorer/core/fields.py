@@ -14,11 +14,12 @@ kunken_scorer.core.fields.DealInputError: players[0].hand: "11♥": no such rank
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
 from .cards import Card, CardError, parse_cards
 from .messages import M_, KunkenError, Reason
+from .rules import RuleSet, RuleSetError
 
 MAX_NAME = 40
 MAX_MELDS = 40
@@ -191,3 +192,58 @@ def text_cards(value: Any) -> tuple[Card, ...] | None:
         return parse_cards(value)
     except CardError:
         return None
+
+
+# -- the arguments of the core's public functions, called from Python ----------------------------------------
+# A function of the core given a value of the wrong kind raises ``KunkenError`` naming the argument, never a
+# ``TypeError`` or an ``AttributeError`` from deep inside; the API and the pages read their fields first.
+
+
+def rules_arg(rules: Any) -> RuleSet:
+    """``rules`` when it is a rule set; ``RuleSetError`` naming the argument otherwise.
+
+    >>> rules_arg(None)
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.switches.RuleSetError: rules: expected a rule set (RuleSet).
+    """
+    if not isinstance(rules, RuleSet):
+        raise RuleSetError(Reason("bad_field", {"field": "rules", "expected": M_("a rule set (RuleSet)")}))
+    return rules
+
+
+def cards_arg(value: Any, name: str) -> tuple[Card, ...]:
+    """The cards of the argument ``name`` (text, or a list of tokens or cards); ``CardError`` naming it.
+
+    >>> cards_arg(7, "meld")
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.cards.CardError: meld: cards are written as text, like "K♠ 10♥ JK", not as int.
+    """
+    try:
+        return parse_cards(value)
+    except CardError as err:
+        raise CardError(Reason("field_error", {"field": name, "why": err.reason})) from None
+
+
+def melds_arg(value: Any, name: str, optional: bool = False) -> list[tuple[Card, ...]]:
+    """The melds of the argument ``name``: a list (any iterable but text or a mapping) of melds, each read by
+    ``cards_arg`` as ``name[i]``; None is no melds when the argument is ``optional``. ``KunkenError`` naming it.
+
+    >>> melds_arg("6♥ 7♥ 8♥", "table")
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.messages.KunkenError: table: expected a list of melds, like ["6♥ 7♥ 8♥"].
+    """
+    if value is None and optional:
+        return []
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Iterable):
+        raise KunkenError(Reason("bad_field", {"field": name, "expected": M_('a list of melds, like ["6♥ 7♥ 8♥"]')}))
+    return [cards_arg(meld, f"{name}[{i}]") for i, meld in enumerate(value)]
+
+
+def flag_arg(value: Any, name: str) -> bool:
+    """``value`` when it is true or false; ``KunkenError`` naming the argument ``name`` otherwise."""
+    if not isinstance(value, bool):
+        raise KunkenError(Reason("bad_field", {"field": name, "expected": M_("true or false")}))
+    return value

@@ -20,10 +20,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, CardsLike, format_cards, parse_cards
+from .cards import Card, CardsLike, format_cards
 from .checker import _VERDICTS as _VERDICTS
 from .checker import _verdicts as _verdicts
 from .checker import check_parsed, extend, laid_counts
+from .fields import cards_arg, flag_arg, melds_arg, rules_arg
 from .meldcheck import MeldCheck, MeldKind, illegal, on_table
 from .messages import M_, KunkenError, Reason
 from .rules import RuleSet
@@ -57,12 +58,16 @@ def check_meld(cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()
     '5♥ 6♥ JK=7♥'
     >>> check_meld("6♥ JK 8♥", RuleSet.preset(), table=["6♥ 7♥ 8♥", "7♥ 7♠ 7♦"]).reasons[0].code
     'joker_copies_played'
+
+    A value of the wrong kind (``rules`` that is no ``RuleSet``, a ``table`` that is no list of melds) raises
+    ``KunkenError`` naming the argument, as every question here does.
     """
-    meld = parse_cards(cards)
+    meld = cards_arg(cards, "cards")
+    rules = rules_arg(rules)
     printed = _printed_jokers(meld, rules)
     if printed is not None:
         return illegal(meld, None, rules, printed)
-    laid = laid_counts((parse_cards(m) for m in table), rules)
+    laid = laid_counts(melds_arg(table, "table", optional=True), rules)
     laid.update(c for c in meld if c not in rules.joker_cards)
     return check_parsed(meld, rules, laid)
 
@@ -71,7 +76,7 @@ def _printed_jokers(cards: Sequence[Card], rules: RuleSet) -> Reason | None:
     """A table with a wild card plays without printed jokers: one written into a single check is refused
     (a recorded deal holding one has the problem ``joker_not_in_deck``, counted over the whole deal).
 
-    >>> _printed_jokers(parse_cards("5♥ JK 7♥"), RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})).code
+    >>> _printed_jokers(cards_arg("5♥ JK 7♥", "meld"), RuleSet.for_game("ordered-rummy", {"wild_card": "7♠"})).code
     'joker_not_in_deck'
     """
     count = sum(1 for card in cards if card.rank is None)
@@ -107,12 +112,15 @@ def check_swap(
     >>> [r.code for r in check_swap("JK K♠ K♣", "K♦", kunken, table=["K♦ K♦ K♥"]).reasons]  # a third K♦
     ['too_many_copies']
     """
-    cards = parse_cards(card)
-    written = parse_cards(meld)
+    cards = cards_arg(card, "card")
+    written = cards_arg(meld, "meld")
+    rules = rules_arg(rules)
+    table_melds = melds_arg(table, "table", optional=True)
+    has_layout = flag_arg(has_layout, "has_layout")
     printed = _printed_jokers(written, rules)
     if printed is not None:
         return SwapCheck(False, (printed,), meld=illegal(written, None, rules, printed))
-    laid = laid_counts((parse_cards(m) for m in table), rules)
+    laid = laid_counts(table_melds, rules)
     laid.update(c for c in written if c not in rules.joker_cards)
     check = check_parsed(written, rules, laid)
     if len(cards) != 1 or cards[0] in rules.joker_cards:
@@ -188,12 +196,14 @@ def check_opening(
     >>> check_opening(["A♠ A♥ A♦", "6♥ 7♥ 8♥ 9♥"], "7♥", RuleSet.preset()).to_dict()
     {'legal': True, 'points': 50, 'reasons': []}
     """
-    parsed = [parse_cards(m) for m in melds]
-    bank = parse_cards(bank_card)
+    parsed = melds_arg(melds, "melds")
+    bank = cards_arg(bank_card, "bank_card")
     if len(bank) != 1:
         raise KunkenError(Reason("bad_field", {"field": "bank_card", "expected": M_("exactly one card")}))
     bank_card_ = bank[0]
-    laid = laid_counts([parse_cards(m) for m in table] + parsed, rules)
+    rules = rules_arg(rules)
+    has_layout = flag_arg(has_layout, "has_layout")
+    laid = laid_counts(melds_arg(table, "table", optional=True) + parsed, rules)
     checks = tuple(check_parsed(m, rules, laid) for m in parsed)
     reasons = []
     for n, check in enumerate(checks, 1):
@@ -232,13 +242,14 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
     >>> check_discard("Q♦", ["9♦ 10♦ J♦"], RuleSet.preset("ordered-rummy")).to_dict()
     {'fits': True, 'meld': 0, 'reasons': []}
     """
-    cards = parse_cards(card)
+    cards = cards_arg(card, "card")
     if len(cards) != 1:
         raise KunkenError(Reason("bad_field", {"field": "card", "expected": M_("exactly one card")}))
+    parsed = melds_arg(melds, "melds")
+    rules = rules_arg(rules)
     printed = _printed_jokers(cards, rules)
     if printed is not None:
         return DiscardCheck(False, None, (printed,))
-    parsed = [parse_cards(m) for m in melds]
     laid = laid_counts(parsed, rules)
     illegal = []  # a line that is no meld cannot lie on the table: the answer says so when nothing fits
     for n, meld in enumerate(parsed):
@@ -251,17 +262,25 @@ def check_discard(card: CardsLike, melds: Sequence[CardsLike], rules: RuleSet) -
 
 
 def check_vist(meld: CardsLike, cards: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = ()) -> MeldCheck:
-    """Check adding ``cards`` to ``meld``: the extended meld must still be legal.
+    """Check adding ``cards`` to ``meld``: the meld must be legal as it lies (no other takes a vist, as the rules
+    desk says), and still legal once the cards are added.
 
     >>> check_vist("2♥ 3♥ 4♥", "5♥", RuleSet.preset()).legal
     True
+    >>> [r.message for r in check_vist("2♥ 3♥", "4♥", RuleSet.preset()).reasons]
+    ['The meld is not legal as it lies, so nothing can be added to it: a meld needs at least 3 cards; this one has 2.']
     """
-    base_cards = parse_cards(meld)
-    added = parse_cards(cards)
+    base_cards = cards_arg(meld, "meld")
+    added = cards_arg(cards, "cards")
     if not added:
         raise KunkenError(Reason("bad_field", {"field": "cards", "expected": M_("at least one card to add")}))
+    rules = rules_arg(rules)
+    laid = laid_counts(melds_arg(table, "table", optional=True) + [base_cards], rules)
     printed = _printed_jokers(base_cards + added, rules)
     if printed is not None:
         return illegal(base_cards + added, None, rules, printed)
-    laid = laid_counts([parse_cards(m) for m in table] + [base_cards, added], rules)
-    return extend(check_parsed(base_cards, rules, laid), added, rules, laid)
+    base = check_parsed(base_cards, rules, laid)  # the meld as it lies, before the vist's cards are counted
+    if not base.legal:
+        return illegal(base_cards + added, base.kind, rules, Reason("vist_illegal_meld", {"why": list(base.reasons)}))
+    laid.update(c for c in added if c not in rules.joker_cards)
+    return extend(base, added, rules, laid)

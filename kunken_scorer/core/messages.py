@@ -145,6 +145,7 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "opening_first_meld_run": ("ordered-rummy", N_("A player's first meld must be a run.")),
     "discard_illegal_meld": ("rummy-call", N_("Meld {meld} is not legal, so nothing can be added to it: {why}")),
     "discard_no_fit": ("rummy-call", N_("{card} does not fit any of these melds.")),
+    "vist_illegal_meld": ("vists", N_("The meld is not legal as it lies, so nothing can be added to it: {why}")),
     # deals
     "illegal_meld": ("melds", N_("{player}: meld {meld} ({cards}) is not legal: {why}")),
     "illegal_vist": ("vists", N_("{player}: the vist {cards} to {to}'s meld {meld} is not legal: {why}")),
@@ -172,6 +173,10 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     ),
     "hand_unknown_key": ("hand-short", N_("{field}: no such count; use {keys}.")),
     "hand_count_too_big": ("hand-short", N_("{field}: at most {limit}; the decks hold no more.")),
+    "hand_count_wild": (
+        "hand-short",
+        N_("{field}: at most {limit}; every {wild} plays as a joker, so count it with the jokers."),
+    ),
     "hand_small_not_alike": (
         "hand-short",
         N_(
@@ -476,6 +481,10 @@ MESSAGES.update(
         "bad_field": ("deal-record", N_("{field}: expected {expected}.")),
         "field_error": ("deal-record", N_("{field}: {why}")),
         "missing_field": ("deal-record", N_("{field} is missing.")),
+        "empty_meld": (
+            "deal-record",
+            N_("{field} holds no cards: enter the meld's cards, or leave the entry out."),
+        ),
         "bad_name": ("players", N_("Player names must be 1 to {limit} characters: {field}.")),
         "name_characters": (
             "players",

@@ -139,8 +139,21 @@ def _read_lines(text: str | None, limit: int, read: Callable[[str], T]) -> tuple
 
 
 def read_card_lines(text: str | None, limit: int) -> tuple[list[str], list[Reason]]:
-    """Each non-blank line as canonical cards, and a reason naming each line that does not read."""
-    return _read_lines(text, limit, lambda line: format_cards(parse_cards(line)))
+    r"""Each non-blank line as canonical cards, and a reason naming each line that does not read (a line of
+    commas alone holds no cards: a meld of none would shift the numbers of the melds after it).
+
+    >>> read_card_lines("5♥ 6♥ 7♥\n\n,\n", 10)
+    (['5♥ 6♥ 7♥'], [Reason(code='line_error', params={'n': 3, 'line': ',', 'why': Reason(code='no_cards', params={})})])
+    """
+    return _read_lines(text, limit, _card_line)
+
+
+def _card_line(line: str) -> str:
+    """One line's cards in canonical notation; ``KunkenError`` when it holds none."""
+    cards = parse_cards(line)
+    if not cards:
+        raise KunkenError(Reason("no_cards", {}))
+    return format_cards(cards)
 
 
 def read_vist_lines(

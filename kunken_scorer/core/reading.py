@@ -33,6 +33,7 @@ from .fields import (
     DealInputError,
     bad_field,
     clean_name,
+    flag_arg,
     has_control,
     meld_index,
     read_cards,
@@ -40,6 +41,7 @@ from .fields import (
     read_melds,
     read_note,
     read_whole,
+    rules_arg,
     text_cards,
 )
 from .fields import is_tidy_name as _tidy
@@ -61,6 +63,7 @@ __all__ = [
     "Swap",
     "Vist",
     "check_short_hands",
+    "deal_arg",
     "hand_entries",
     "read_player",
     "read_swaps",
@@ -180,14 +183,17 @@ class HandSummary:
         if self.points is None:
             if self.small and rules.number_points is None:
                 raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}, field="small"))
-            for key, per_deck in _PER_DECK.items():
-                if getattr(self, key) > per_deck * rules.decks:
-                    params = {"field": f"{where}.{key}", "limit": per_deck * rules.decks}
+            for key in _PER_DECK:
+                limit = natural_count(key, rules)
+                if getattr(self, key) > limit:
+                    params = {"field": f"{where}.{key}", "limit": limit}
+                    if rules.wild is not None and _kind(rules.wild.rank) == key:  # its copies count as jokers
+                        raise DealInputError(Reason("hand_count_wild", {**params, "wild": rules.wild_card}, field=key))
                     raise DealInputError(Reason("hand_count_too_big", params, field=key))
             return
         values = set(rules.points_by_rank.values())
         step = gcd(*values)  # 0 when no card is worth anything
-        most = rules.decks * 4 * sum(rules.points_by_rank.values())
+        most = rules.decks * sum(rules.natural_points.values())  # the wild card's copies are jokers, worth nothing
         if (step and self.points % step) or self.points > most:
             params = {"field": f"{where}.points", "step": step, "most": most}
             raise DealInputError(Reason("hand_points_impossible", params, field="hand"))
@@ -378,6 +384,23 @@ def _read_swap(s: Any, at: str) -> Swap:
     return Swap(clean_name(s.get("by"), f"{at}.by"), clean_name(s.get("from"), f"{at}.from"), card[0], meld)
 
 
+def _kind(rank: Rank | None) -> str:
+    """The count a card of ``rank`` is entered under in a short-form hand: ``small``, ``faces`` or ``aces``."""
+    return "aces" if rank == Rank.ACE else "faces" if rank is not None and rank >= Rank.JACK else "small"
+
+
+def natural_count(kind: str, rules: RuleSet) -> int:
+    """How many natural cards of a ``kind`` (``small``, ``faces``, ``aces``) the decks hold: a wild card's copies
+    play as jokers, so they are counted under ``jokers``, not under their kind.
+
+    >>> wild = RuleSet.for_game("kunken", {"wild_card": "7♠"})
+    >>> natural_count("small", RuleSet.preset()), natural_count("small", wild), natural_count("faces", wild)
+    (72, 70, 24)
+    """
+    wild = rules.wild
+    return _PER_DECK[kind] * rules.decks - (rules.decks if wild is not None and _kind(wild.rank) == kind else 0)
+
+
 def _hand_field(key: str) -> str:
     """The field a short-form hand's ``key`` is entered in: a count, its own; the points, the hand's."""
     return key if key in HAND_COUNTS else "hand"
@@ -428,7 +451,16 @@ def read_player(raw: Any, where: str = "player", redeal: bool = False, seat: int
 
 
 def _read_player_melds(melds: Any, where: str) -> list[tuple[Card, ...]]:
-    """A player's melds (a list, or text with one meld a line), empty ones left out; ``where`` names the field."""
+    """A player's melds (a list, or text with one meld a line, blank lines left out); ``where`` names the field.
+
+    An entry of the list with no cards is refused, naming it: left out, it would shift the numbers of the melds
+    after it, and a vist or swap to meld 2 would go to another meld, or to none.
+
+    >>> _read_player_melds(["", "5♥ 6♥ 7♥"], "melds")
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.fields.DealInputError: melds[0] holds no cards: enter the meld's cards, or leave the entry out.
+    """
     if isinstance(melds, str):
         melds = [line for line in melds.splitlines() if line.strip()]
     if not isinstance(melds, list):
@@ -440,8 +472,9 @@ def _read_player_melds(melds: Any, where: str) -> list[tuple[Card, ...]]:
         cards = text_cards(meld)
         if cards is None:  # not plain card text: read_cards says what is wrong, naming the field
             cards = read_cards(meld, f"{where}[{j}]")
-        if cards:
-            parsed_melds.append(cards)
+        if not cards:
+            raise DealInputError(Reason("empty_meld", {"field": f"{where}[{j}]"}))
+        parsed_melds.append(cards)
     return parsed_melds
 
 
@@ -471,6 +504,7 @@ def hand_entries(rules: RuleSet) -> tuple[str, ...]:
     >>> hand_entries(RuleSet.preset()), hand_entries(RuleSet.preset("ordered-rummy"))
     (('counts', 'points', 'cards'), ('points', 'cards'))
     """
+    rules = rules_arg(rules)
     return HAND_ENTRIES if rules.number_points is not None else HAND_ENTRIES[1:]
 
 
@@ -488,7 +522,23 @@ def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False)
     ...
     kunken_scorer.core.fields.DealInputError: players[0].hand.jokers: at most 4; the decks hold no more.
     """
+    deal, rules = deal_arg(deal), rules_arg(rules)
+    recorded_anyway = flag_arg(recorded_anyway, "recorded_anyway")
     for i, p in enumerate(deal.players):
         if p.hand_summary is not None:
             with Located(i, "hand"):
                 p.hand_summary.check_for(rules, f"players[{i}].hand", recorded_anyway)
+
+
+def deal_arg(deal: Any) -> Deal:
+    """``deal`` when it is a ``Deal``; ``KunkenError`` naming the argument otherwise (a deal's JSON is read
+    with ``Deal.from_dict`` first).
+
+    >>> deal_arg({"players": []})
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.messages.KunkenError: deal: expected a deal read with Deal.from_dict.
+    """
+    if not isinstance(deal, Deal):
+        raise KunkenError(Reason("bad_field", {"field": "deal", "expected": M_("a deal read with Deal.from_dict")}))
+    return deal

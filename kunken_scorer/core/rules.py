@@ -292,6 +292,8 @@ def read_rules(data: Mapping[str, Any]) -> RuleSet:
     >>> read_rules({"game": "ordered-rummy", "rules": {"ace_points": 5}}).ace_points
     5
     """
+    if not isinstance(data, Mapping):
+        raise RuleSetError(Reason("bad_field", {"field": "request", "expected": M_("an object")}))
     game = data.get("game")
     if game is not None and not isinstance(game, str):
         raise RuleSetError(Reason("bad_field", {"field": "game", "expected": M_('"kunken" or "ordered-rummy"')}))

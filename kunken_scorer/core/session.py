@@ -58,12 +58,48 @@ class Target:
         return {"kind": self.kind, "value": self.value}
 
 
+def _bad(name: str, expected: str) -> KunkenError:
+    return KunkenError(Reason("bad_field", {"field": name, "expected": expected}))
+
+
+def _players(players: Any) -> Sequence[str]:
+    """The players' names (a list of text); ``KunkenError`` naming the argument otherwise."""
+    if not isinstance(players, (list, tuple)) or not all(isinstance(name, str) for name in players):
+        raise _bad("players", M_("a list of players"))
+    return players
+
+
+def _whole(value: Any, name: str) -> int:
+    """A count (a whole number, 0 or more); ``KunkenError`` naming the argument otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _bad(name, M_("a whole number, 0 or more"))
+    return value
+
+
+_DEAL_SCORES = M_("a list of deal scores, each a player's name with their score")
+
+
+def _deal_scores(deal_scores: Any) -> Iterable[Mapping[str, int]]:
+    """The deals' scores, checked one by one as they are read: each a mapping of names to whole numbers."""
+    if isinstance(deal_scores, (str, bytes, Mapping)) or not isinstance(deal_scores, Iterable):
+        raise _bad("deal_scores", _DEAL_SCORES)
+    for i, scores in enumerate(deal_scores):
+        if not isinstance(scores, Mapping) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in scores.values()
+        ):
+            raise _bad(f"deal_scores[{i}]", _DEAL_SCORES)
+        yield scores
+
+
 def totals(players: Sequence[str], deal_scores: Iterable[Mapping[str, int]]) -> dict[str, int]:
-    """Each player's running total: the sum of their deal scores (a missing player scores 0)."""
-    result = {name: 0 for name in players}
-    for scores in deal_scores:
+    """Each player's running total: the sum of their deal scores (a missing player scores 0).
+
+    A value of the wrong kind raises ``KunkenError`` naming the argument, as every function here does.
+    """
+    result = {name: 0 for name in _players(players)}
+    for scores in _deal_scores(deal_scores):
         for name in result:
-            result[name] += int(scores.get(name, 0))
+            result[name] += scores.get(name, 0)
     return result
 
 
@@ -73,10 +109,10 @@ def running_totals(players: Sequence[str], deal_scores: Iterable[Mapping[str, in
     >>> running_totals(["A"], [{"A": 5}, {"A": -2}])
     [{'A': 5}, {'A': 3}]
     """
-    current = {name: 0 for name in players}
+    current = {name: 0 for name in _players(players)}
     out = []
-    for scores in deal_scores:
-        current = {name: current[name] + int(scores.get(name, 0)) for name in players}
+    for scores in _deal_scores(deal_scores):
+        current = {name: current[name] + scores.get(name, 0) for name in players}
         out.append(dict(current))
     return out
 
@@ -87,6 +123,7 @@ def dealer(players: Sequence[str], deals_played: int) -> str | None:
     >>> dealer(["Anna", "Boris", "Vera"], 4)
     'Boris'
     """
+    players, deals_played = _players(players), _whole(deals_played, "deals_played")
     return players[deals_played % len(players)] if players else None
 
 
@@ -121,6 +158,12 @@ def session_status(
     >>> s.finished, s.leader, [x.out for x in s.standings]
     (True, 'B', [False, True])
     """
+    deal_scores = list(_deal_scores(deal_scores))
+    if isinstance(target, Mapping):
+        target = Target.from_dict(target)
+    elif target is not None and not isinstance(target, Target):
+        raise TargetError(Reason("bad_target", {"why": M_('expected {"kind": "deals|score|penalty", "value": N}')}))
+    redeals = _whole(redeals, "redeals")
     total = totals(players, deal_scores)
     ranked = sorted(players, key=lambda n: (-total[n], players.index(n)))
     out = {n for n in players if target and target.kind == "penalty" and total[n] <= -target.value}

@@ -237,6 +237,11 @@ def _apply_swap(
         written = list(current.written)
         written[joker] = swap.card
         after, _ = lenient(check_parsed(tuple(written), rules, laid))
+        # Not reached from a deal (tests/test_core_codes.py shows it for every small meld): ``swap_into`` takes
+        # only a legal meld, and the card goes where its joker stood, the card that joker stands for (in a set,
+        # a suit the set lacks). The same placement of the cards then holds one joker fewer, so no limit and
+        # no gap can break; the copies on the table are order-dependent, a warning (``lenient``). Kept as a
+        # guard: a swap that did break its meld would be refused, never recorded as legal.
         if not after.legal:
             refused.append((j, [Reason("swap_breaks_meld", {})] + list(after.reasons)))
             continue
