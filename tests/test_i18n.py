@@ -60,6 +60,20 @@ def test_every_string_is_translated_into_russian():
     assert not missing, f"{len(missing)} untranslated:\n" + "\n".join(sorted(missing)[:60])
 
 
+def test_the_russian_reads_as_a_person_writes_it_with_no_gender_in_brackets():
+    """No "вышел(а)" or "заменил(а)": a phrase that must name no gender is written so that it needs none."""
+    bracketed = re.compile(r"\w\((а|ла|ась|ся|ая|на)\)")
+    found = [
+        f"{message.id!r} -> {string!r}"
+        for message in catalog("ru")
+        if message.id
+        for string in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if string and bracketed.search(string)
+    ]
+    assert not found, "\n".join(found)
+    assert bracketed.search("вышел(а)") and not bracketed.search("выход: Анна (3)")
+
+
 def test_translations_keep_their_placeholders():
     ru = catalog("ru")
     broken = []

@@ -220,7 +220,7 @@ def read_csv(response, language="en"):
 
 CSV_EN = ("Deal", "Player", "Plus", "Minus", "Score", "Total", "Went out", "Express", "Redeal", "Joker swaps")
 CSV_EN += ("Recorded anyway", "Note")
-CSV_RU = ("Партия", "Игрок", "Плюс", "Минус", "Итог", "Итого", "Вышел(а)", "Экспресс", "Пересдача", "Замены джокера")
+CSV_RU = ("Партия", "Игрок", "Плюс", "Минус", "Итог", "Итого", "Выход", "Экспресс", "Пересдача", "Замены джокера")
 CSV_RU += ("Записана всё равно", "Примечание")
 
 
@@ -273,6 +273,18 @@ def test_csv_defuses_formulas_in_names_but_keeps_numbers(store):
     assert {r["went_out"] for r in rows if r["deal"] == 1} == {"'=cmd|' /C calc'!A0"}
     assert all(isinstance(r["score"], int) for r in rows if r["deal"] != 3)
     assert any(r["score"] < 0 for r in rows if r["deal"] != 3)
+
+
+def test_csv_defuses_formulas_that_start_with_a_fullwidth_sign(store):
+    """＝ ＋ － ＠ (fullwidth, U+FF1D U+FF0B U+FF0D U+FF20) start a formula in some spreadsheets as = + - @ do."""
+    session, _ = evening(store, names=("＝cmd|' /C calc'!A0", "＋Boris", "＠Vera"))
+    rows = csv_rows(scoreboard(store, session.id))
+    assert {r["player"] for r in rows} == {"'＝cmd|' /C calc'!A0", "'＋Boris", "'＠Vera"}
+    assert {r["went_out"] for r in rows if r["deal"] == 1} == {"'＝cmd|' /C calc'!A0"}
+    first = store.list_deals(session.id)[0]  # a note that starts with the fullwidth minus
+    store.update_deal(session.id, first.id, first.record, override=False, note="－1+2", expected_revision=1)
+    notes = {r["note"] for r in csv_rows(scoreboard(store, session.id)) if r["deal"] == 1}
+    assert notes == {"'－1+2"}
 
 
 def test_csv_of_an_unknown_session_is_404(client):
