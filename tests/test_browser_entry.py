@@ -276,7 +276,7 @@ def test_a_swap_and_a_short_hand_in_russian(server, phones, tmp_path):
     save(page, "Партия 1")
     notes = page.locator("#deals tr.deal-info td")
     expect(notes.locator(".swap")).to_have_text(
-        re.compile(r"Борис заменил\(а\) джокера картой К♦ в комбинации 1 игрока Анна")
+        re.compile(r"Борис забирает джокера из комбинации 1 игрока Анна и кладёт К♦")
     )
     expect(notes.locator(".warning")).to_have_count(1)
     notes.locator("details.warnings summary").tap()  # the warning's text folds out
