@@ -20,17 +20,18 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from .core.deal import DealReport
 from .core.messages import M_, N_, KunkenError, Reason
 from .core.reading import MAX_NOTE, Deal, hand_entries, has_control
 from .core.rules import RuleSet
 from .core.session import Target
 from .service.board import Scoreboard
 from .service.reading import check_record, session_players
-from .store import SessionRow, Store
+from .store import DealScore, SessionRow, Store
 
 __all__ = [
     "CSV_COLUMNS",
@@ -39,6 +40,7 @@ __all__ = [
     "DocumentError",
     "csv_rows",
     "csv_text",
+    "deal_scores",
     "download_name",
     "export_document",
     "import_document",
@@ -198,7 +200,24 @@ def _read_document_deal(raw: Any, i: int, rules: RuleSet, players: list[str], nu
         raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
     if report.problems and not override:
         raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
-    return {"record": record, "override": override, "note": note or None}
+    return {"record": record, "override": override, "note": note or None, "scores": deal_scores(players, report)}
+
+
+def deal_scores(players: Sequence[str], report: DealReport | None) -> list[DealScore]:
+    """A deal's results as the store keeps them for reading the file with SQL (``deal_results``, the view
+    ``deal_scores``): one row per player of the session the core's report scores, in seat order (a redeal's are
+    zeros). What the app adds to the totals, exactly: the same rows the scoreboard shows. None: an unreadable
+    record, no rows.
+
+    >>> from kunken_scorer import Deal, RuleSet, evaluate_deal
+    >>> deal = Deal.from_dict({"players": [{"name": "A", "melds": ["2♣ 3♣ 4♣"]}, {"name": "B", "hand": "5♦"}]})
+    >>> deal_scores(["A", "B"], evaluate_deal(deal, RuleSet.preset()))
+    [DealScore(player='A', plus=15, minus=0, score=15), DealScore(player='B', plus=0, minus=5, score=-5)]
+    """
+    if report is None:
+        return []
+    by_name = {p.name: p for p in report.players}  # a name written twice: its last seat, as the scoreboard reads it
+    return [DealScore(name, r.plus, r.minus, r.score) for name in players if (r := by_name.get(name)) is not None]
 
 
 def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[SessionRow, str | None]:
@@ -244,7 +263,9 @@ def _timestamp(value: Any) -> str | None:
 
 # -- CSV ------------------------------------------------------------------------------------
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: What a spreadsheet may read as the start of a formula: = + - @, a tab or a carriage return, and the fullwidth
+#: ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20), which some spreadsheets (set for East Asian input) take for them.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def _text_cell(value: str | None) -> str:
@@ -252,6 +273,8 @@ def _text_cell(value: str | None) -> str:
 
     >>> _text_cell("=HYPERLINK(1)"), _text_cell("-Anna"), _text_cell("Anna"), _text_cell(None)
     ("'=HYPERLINK(1)", "'-Anna", 'Anna', '')
+    >>> _text_cell("＝HYPERLINK(1)"), _text_cell("＠Vera")
+    ("'＝HYPERLINK(1)", "'＠Vera")
     """
     if not value:
         return ""

@@ -294,3 +294,110 @@ def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_thre
         dispatcher.shutdown(cancel_pending=True, timeout=5)
 
         logging.getLogger("waitress.queue").filters.clear()
+
+
+# -- connections guarded (issue 35) -------------------------------------------------------------------
+
+
+def test_the_server_options_and_the_connection_figures(tmp_path, monkeypatch):
+    """The figures README "Configuration" gives: connections idle 30 s are closed (looked at every 10 s), a
+    request must arrive whole within 30 s of its first byte, one address may keep 100 connections open."""
+    monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "kunken.db"))
+    monkeypatch.setenv("KUNKEN_SECRET_KEY", "a test's own key")
+    for name in ("KUNKEN_CONNECTIONS_PER_ADDRESS", "KUNKEN_REQUEST_TIMEOUT", "KUNKEN_CONNECTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    import app as app_py  # noqa: PLC0415 -- importing app.py builds the app: only once the environment points at this test's files
+
+    args = app_py.arguments([])
+    assert (args.connections, args.connections_per_address, args.request_timeout) == (2000, 100, 30)
+    options = app_py.server_options(args)
+    assert options["channel_timeout"] == 30 and options["cleanup_interval"] == 10
+    assert 10 <= options["connection_limit"] <= 2000 and options["asyncore_use_poll"] is True
+    monkeypatch.setenv("KUNKEN_CONNECTIONS_PER_ADDRESS", "0")
+    monkeypatch.setenv("KUNKEN_REQUEST_TIMEOUT", "2.5")
+    args = app_py.arguments(["--connections", "500"])
+    assert (args.connections, args.connections_per_address, args.request_timeout) == (500, 0, 2.5)
+
+
+def _wait_for_health(port: int) -> None:
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not answer within 30 s")
+
+
+def _closed_by_server(s: socket.socket, within: float) -> bool:
+    """True when the server closes ``s`` within ``within`` seconds (what it sent meanwhile is read and dropped)."""
+    s.settimeout(within)
+    try:
+        while s.recv(65536):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def test_a_connection_trickling_a_byte_every_few_seconds_is_closed_after_the_request_timeout(tmp_path):
+    """A slow-loris connection (a byte now and then, so never idle) was never closed; now a request must arrive
+    whole within ``KUNKEN_REQUEST_TIMEOUT`` seconds of its first byte (2 s here). A phone's request is not hurt."""
+    port = free_port()
+    proc = start_app_py(tmp_path / "loris.db", port, {"KUNKEN_REQUEST_TIMEOUT": "2"})
+    try:
+        _wait_for_health(port)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as loris:
+            started = time.monotonic()
+            closed = False
+            for byte in b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100:
+                try:
+                    loris.sendall(bytes([byte]))
+                except OSError:
+                    closed = True
+                    break
+                if _closed_by_server(loris, 0.4):
+                    closed = True
+                    break
+            elapsed = time.monotonic() - started
+        assert closed, "the trickling connection was never closed"
+        assert 2 <= elapsed < 6, elapsed
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as resp:
+            assert resp.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_one_address_cannot_take_every_connection(tmp_path):
+    """The audit: 2,100 half-open connections from one address made the health check take over 10 s. Now one
+    address keeps at most ``KUNKEN_CONNECTIONS_PER_ADDRESS`` open (5 here); more are closed at once, and
+    another address is answered at once. The connections closed free their places."""
+    port = free_port()
+    proc = start_app_py(tmp_path / "flood.db", port, {"KUNKEN_CONNECTIONS_PER_ADDRESS": "5"})
+    held: list[socket.socket] = []
+    try:
+        _wait_for_health(port)
+        held = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(40)]
+        time.sleep(1)  # the server closes what is one too many as it accepts it
+        closed = [s for s in held if _closed_by_server(s, 0.05)]
+        assert len(closed) >= 35, f"{40 - len(closed)} of 40 connections from one address stayed open"
+        other = ("127.0.0.2", 0)  # another address of this machine (all of 127.0.0.0/8 is loopback)
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=other) as s:
+            s.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert s.recv(65536).startswith(b"HTTP/1.1 200 ")
+        assert time.monotonic() - started < 2
+        for s in held:
+            s.close()
+        held = []
+        time.sleep(0.5)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as resp:
+            assert resp.status == 200  # the address may connect again once its connections are closed
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=10)

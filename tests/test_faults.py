@@ -193,6 +193,15 @@ def _assert_503(reply: Reply, word: str) -> None:
     assert reply.headers.get("Retry-After", "").isdigit(), reply.headers
 
 
+def _assert_503_any(reply: Reply, word: str) -> None:
+    """A storage fault on the API, whatever its words say of the request (a read's, a write's): 503, JSON
+    ``{"error": ...}`` naming the fault, and Retry-After."""
+    assert reply.status == 503, reply
+    assert reply.headers.get_content_type() == "application/json", reply.headers
+    assert word in reply.json()["error"], reply
+    assert reply.headers.get("Retry-After", "").isdigit(), reply.headers
+
+
 def _wait_for(condition, what: str, rounds: int = 3000) -> None:
     """Poll ``condition`` (bounded, so a broken server fails instead of hanging)."""
     for _ in range(rounds):
@@ -507,7 +516,7 @@ def test_a_deleted_database_answers_503_is_not_recreated_and_a_restart_starts_af
             path.unlink(missing_ok=True)
         _assert_503(_record(port, sid, token, "second"), "missing")
         _assert_503(_call(port, "POST", "/api/v1/sessions", {"players": PLAYERS}), "missing")
-        _assert_503(_call(port, "GET", f"/api/v1/sessions/{sid}"), "missing")
+        _assert_503_any(_call(port, "GET", f"/api/v1/sessions/{sid}"), "missing")  # a read: see the test below
         for method, path, data in (("GET", f"/s/{sid}", None), ("POST", "/sessions", form)):
             page = _call(port, method, path, form=data, cookie=f"lang=en; {cookie}")
             assert page.status == 503, (method, path, page)
@@ -524,6 +533,30 @@ def test_a_deleted_database_answers_503_is_not_recreated_and_a_restart_starts_af
         fresh, fresh_token = _new_session(port)
         assert _record(port, fresh, fresh_token, "anew").status == 201
         assert _notes_in_session(port, fresh) == ["anew"]
+    finally:
+        _stop(server)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 35, item 3: needs the change of web/errors.py storage_error (words by the request's method); "
+    "once it is made this test passes: remove this marker",
+)
+def test_a_read_on_a_missing_database_says_nothing_could_be_read_not_that_nothing_was_saved(tmp_path):
+    """A GET on a missing database was told “Nothing was saved by this request”: a read saves nothing anyway. It
+    is told that nothing could be read; a write is still told that nothing was saved."""
+    db, port, log = tmp_path / "club.db", _free_port(), tmp_path / "server.log"
+    server = _serve(db, port, log)
+    try:
+        sid, token = _new_session(port)
+        for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            path.unlink(missing_ok=True)
+        read = _call(port, "GET", f"/api/v1/sessions/{sid}")
+        _assert_503_any(read, "missing")
+        assert "Nothing was saved" not in read.json()["error"] and "read" in read.json()["error"], read
+        page = _call(port, "GET", f"/s/{sid}", cookie="lang=en")
+        assert page.status == 503 and b"Nothing was saved" not in page.body and b"read" in page.body, page
+        _assert_503(_record(port, sid, token, "second"), "missing")  # a write: nothing was saved
     finally:
         _stop(server)
 

@@ -22,7 +22,7 @@ def pages_of(app, language: str) -> dict[str, str]:
         client.set_cookie("lang", language)
     sid = start(scorer)
     assert record(scorer, sid).status_code == 303
-    deal_id = re.search(r'/s/[^/]+/deals/(\d+)/edit', text(scorer.get(f"/s/{sid}")))[1]
+    deal_id = re.search(r"/s/[^/]+/deals/(\d+)/edit", text(scorer.get(f"/s/{sid}")))[1]
     page = text(player.get(f"/s/{sid}"))
     taken = player.post(f"/s/{sid}/seat", data={"csrf_token": CSRF.search(page)[1], "seat": "1"})
     assert taken.status_code == 303

@@ -20,6 +20,7 @@ from kunken_scorer.store import (
     Conflict,
     NotFound,
     SessionEnded,
+    StorageUnavailable,
     Store,
     StoreError,
     migrations,
@@ -77,6 +78,8 @@ def test_open_applies_migrations_once(db_path):
         "m009_part_floors",
         "m010_key_requests",
         "m011_seat_moves",
+        "m012_utf8_json",
+        "m013_deal_scores",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -85,7 +88,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 11
+        assert count(second, "_sqlite_migrations") == 13
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:
@@ -697,10 +700,44 @@ def test_statistics_kept_from_before_a_scoring_correction_are_worked_out_again(d
     migrations.apply(old, stop_before="m008_rescore_player_stats")
     old.close()
     store = Store(Database(db_path), migrate=False)
-    created, _ = store.create_session("kunken", RULES, PLAYERS, None)
+    # a session as the store of then wrote it (today's writes the columns of later migrations too)
+    store.db["sessions"].insert(
+        {
+            "id": "old-session",
+            "game": "kunken",
+            "rules": "{}",
+            "players": '["Anna", "Boris"]',
+            "token_hash": "0" * 64,
+            "created_at": "2025-01-01T00:00:00+00:00",
+            "version": 1,
+        }
+    )
     store.db.execute("UPDATE sessions SET stats_version = version")  # up to date before the upgrade
     assert store.stale_stats() == []
     store.close()
     store = Store.open(db_path)
-    assert store.stale_stats() == [created.id]
+    assert store.stale_stats() == ["old-session"]
     store.close()
+
+
+def test_a_storage_fault_says_whether_a_write_failed_or_the_file_could_not_be_read(tmp_path):
+    """Issue 35: a read (GET) on a missing database was told “nothing was saved by this request”. The fault says
+    which it was: ``writing`` when a write's transaction failed (nothing of it stored), not when the file could
+    not even be opened or read; the web layer picks its words by that and the request's method."""
+    path = str(tmp_path / "kunken.db")
+    Store.open(path).close()
+    with pytest.raises(StorageUnavailable) as missing:
+        Store.kept(str(tmp_path / "gone.db"))
+    assert missing.value.kind == "missing" and missing.value.writing is False
+    with pytest.raises(StorageUnavailable) as foreign:
+        Store.connect(str(tmp_path))  # a folder: no database
+    assert foreign.value.writing is False
+    store = Store.connect(path, max_bytes=1)  # a cap the file is past already: every write is refused as full
+    try:
+        with pytest.raises(StorageUnavailable) as full:
+            store.create_session("kunken", RULES, PLAYERS, None)
+        assert full.value.kind == "full" and full.value.writing is True
+        assert store.recent_sessions() == []
+    finally:
+        store.close()
+    Store.drop_kept()

@@ -490,7 +490,10 @@ def test_live_poll_matches_the_tag_however_it_is_sent(client, app, sent):
     version = viewer.get(f"/s/{sid}/live").get_json()["version"]
     unchanged = viewer.get(f"/s/{sid}/live", headers={"If-None-Match": sent.format(v=version)})
     assert unchanged.status_code == 304 and unchanged.headers["ETag"] == f'W/"{version}"'
-    assert unchanged.headers["Cache-Control"] == "no-cache" and unchanged.headers["Vary"] == "Cookie, Accept-Language, Accept-Encoding"
+    assert (
+        unchanged.headers["Cache-Control"] == "no-cache"
+        and unchanged.headers["Vary"] == "Cookie, Accept-Language, Accept-Encoding"
+    )
     # a 304 carries no body and no entity header, and the security headers every answer carries
     assert unchanged.data == b"" and "Content-Type" not in unchanged.headers
     assert unchanged.headers.get("Content-Length", "0") == "0"

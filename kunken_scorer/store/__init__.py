@@ -10,8 +10,10 @@ with another connection's: two phones retrying the same request store one deal, 
 phones editing the same deal get a ``Conflict`` instead of a silent overwrite.
 
 The package, one concern a module: ``errors``, ``migrations``, ``db`` (the connection, the write transaction,
-the backup and the shared helpers: the base class ``Database``), and a mixin of ``Store`` per concern:
-``sessions``, ``deals``, ``keys`` (idempotency keys), ``reads`` (the deals and the history as read),
+the backup and the shared helpers: the base class ``Database``), ``files`` (the -wal and -shm beside the file,
+watched and repaired), and a mixin of ``Store`` per concern:
+``sessions``, ``deals``, ``scores`` (each deal's results, as the service scored them, for reading the file with
+SQL), ``keys`` (idempotency keys), ``reads`` (the deals and the history as read),
 ``drafts`` (the draft of the next deal), ``seats`` (seats and move codes), ``stats`` (player statistics,
 import and export). What the store answers with is typed: the frozen rows of ``rows`` (``SessionRow``,
 ``DealRow``, ``DraftRow`` …), plain data that never reads the database again.
@@ -38,6 +40,7 @@ from .reads import ReadsMixin
 from .rows import (
     BackupReport,
     DealRow,
+    DealScore,
     DraftRow,
     HistoryRow,
     LiveDealRow,
@@ -57,6 +60,7 @@ __all__ = [
     "BackupReport",
     "Conflict",
     "DealRow",
+    "DealScore",
     "DraftClosed",
     "DraftRow",
     "HistoryRow",

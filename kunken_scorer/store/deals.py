@@ -4,12 +4,13 @@ retry is ``keys``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .db import Database, _dumps, _now
+from .db import _dumps, _now
 from .errors import Conflict, NotFound
-from .rows import DealRow
+from .rows import DealRow, DealScore
+from .scores import ScoresMixin, check_scores
 
 
 def _check_record(record: Any) -> None:
@@ -18,8 +19,8 @@ def _check_record(record: Any) -> None:
         raise TypeError(f"a deal record must be a dict, not {type(record).__name__}")
 
 
-class DealsMixin(Database):
-    """Recording and changing deals."""
+class DealsMixin(ScoresMixin):
+    """Recording and changing deals (and their results, when the caller gives them: ``scores``)."""
 
     # Defined by another mixin of Store; declared here for the type checker only.
     if TYPE_CHECKING:
@@ -130,6 +131,7 @@ class DealsMixin(Database):
         draft_version: int | None = None,
         answer: Callable[[DealRow, int], dict[str, Any] | None] | None = None,
         request: str | None = None,
+        scores: Sequence[DealScore] | None = None,
     ) -> tuple[DealRow, bool]:
         """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
 
@@ -138,9 +140,11 @@ class DealsMixin(Database):
         ``answer(deal, version)``, called in the same transaction with the session's version the deal
         made, gives the response to replay for ``idempotency_key`` (None: the caller saves one later).
         ``request``: a digest of the request the key comes with; the key already used with another one is
-        ``KeyReused``.
+        ``KeyReused``. ``scores``: the deal's results (``store.scores``); without them the session's results are
+        incomplete until the backfill.
         """
         _check_record(record)
+        check_scores(scores)
         with self._write():
             row = self._session_row(session_id)
             if idempotency_key is not None:
@@ -162,7 +166,9 @@ class DealsMixin(Database):
                 {"id": session_id},
             ).fetchone()
             stored = self._insert_deal(session_id, seq, record, override, note, now)
-            self._bump_version(session_id)
+            if scores is not None:
+                self._write_scores(stored["id"], scores)
+            self._bump_version(session_id, scored=scores is not None)
             self._log(session_id, "record", {"after": self._snapshot(stored)}, stored["id"], now)
             deal = self._deal(stored, number)
             response = answer(deal, row["version"] + 1) if answer is not None else None
@@ -179,9 +185,12 @@ class DealsMixin(Database):
         override: bool,
         note: str | None,
         expected_revision: int,
+        scores: Sequence[DealScore] | None = None,
     ) -> DealRow:
-        """Replace a deal's record, override and note if it is still at expected_revision."""
+        """Replace a deal's record, override and note if it is still at expected_revision (and its results by
+        ``scores``; without them, its old results are dropped and the session's are incomplete until the backfill)."""
         _check_record(record)
+        check_scores(scores)
         with self._write():
             self._writable_session(session_id)
             before = self._live_deal_row(session_id, deal_id)
@@ -202,7 +211,8 @@ class DealsMixin(Database):
                     "updated_at": now,
                 },
             )
-            self._bump_version(session_id)
+            self._write_scores(deal_id, scores)
+            self._bump_version(session_id, scored=scores is not None)
             after = self._deal_row(session_id, deal_id)
             self._log(
                 session_id,
@@ -282,7 +292,7 @@ class DealsMixin(Database):
             self.db.table("deals").update(
                 row["id"], {"deleted_at": None, "updated_at": now, "revision": row["revision"] + 1}
             )
-            self._bump_version(session_id)
+            self._bump_version(session_id, scored=self._has_scores(row["id"]))
             self._log(session_id, "redo", {"after": self._snapshot(row)}, row["id"], now)
             back = self._deal_row(session_id, deal_id)
             return self._deal(back, self._number(back))

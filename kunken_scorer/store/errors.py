@@ -26,17 +26,27 @@ class SessionEnded(StoreError):
 
 
 class StorageUnavailable(StoreError):
-    """The database file cannot be used: missing, read-only, full or busy (``kind`` says which)."""
+    """The database file cannot be used: missing, read-only, full or busy, or its write-ahead log (``-wal``) was
+    deleted or replaced under the running server (``kind`` says which).
 
-    KINDS = ("missing", "read_only", "full", "busy", "unknown")
+    ``str()`` is the detail for the server's log (SQLite's own words, or what happened and what to do), never for
+    a phone. ``file``: the exact file to fix, when it is not the database file itself (a ``-shm`` the server may
+    not write, a lost ``-wal``). ``writing``: raised by a write (its transaction rolled back: nothing of it is
+    stored); False when the database could not even be opened or read, which a read (GET) is told as "nothing
+    could be read" rather than "nothing was saved".
+    """
 
-    def __init__(self, kind: str, detail: str = "") -> None:
-        """``kind``: one of ``KINDS``; ``detail``: SQLite's own words."""
+    KINDS = ("missing", "read_only", "full", "busy", "wal_lost", "unknown")
+
+    def __init__(self, kind: str, detail: str = "", *, file: str | None = None, writing: bool = False) -> None:
+        """``kind``: one of ``KINDS``; ``detail``: SQLite's own words, or what happened and what to do."""
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind if kind in self.KINDS else "unknown"
+        self.file = file
+        self.writing = writing
 
     @classmethod
-    def from_error(cls, error: sqlite3.Error) -> StorageUnavailable:
+    def from_error(cls, error: sqlite3.Error, *, writing: bool = False) -> StorageUnavailable:
         """Classify an SQLite error by SQLite's own message."""
         text = str(error).lower()
         if "readonly" in text or "read-only" in text:
@@ -49,7 +59,7 @@ class StorageUnavailable(StoreError):
             kind = "missing"
         else:
             kind = "unknown"
-        return cls(kind, str(error))
+        return cls(kind, str(error), writing=writing)
 
 
 class SeatHeld(StoreError):

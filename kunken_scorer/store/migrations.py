@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 from sqlite_utils import Database, Migrations
 
 # Append-only: never edit or reorder a migration that has shipped; add a new function
@@ -239,3 +242,61 @@ def m011_seat_moves(db: Database) -> None:
         strict=True,
     )
     db.table("seat_moves").create_index(["link_hash"], unique=True)
+
+
+#: Every column holding a JSON document, by table (m012).
+_JSON_COLUMNS = {
+    "sessions": ("rules", "players", "target"),
+    "deals": ("record",),
+    "history": ("detail",),
+    "drafts": ("end",),
+    "draft_parts": ("part",),
+    "idempotency": ("response",),
+}
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _utf8_json(text: str) -> str:
+    """The same JSON document as UTF-8 text: ``json.dumps(ensure_ascii=False)``, a lone surrogate kept escaped.
+    (A copy of the store's encoder as it was when m012 shipped: a migration never changes.)"""
+    out = json.dumps(json.loads(text), ensure_ascii=False, allow_nan=False)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", out)
+
+
+@migrations()
+def m012_utf8_json(db: Database) -> None:
+    """The JSON documents as UTF-8 text a person can read in any SQLite tool (issue 35): "Аня" and "♠" were kept
+    as ``\\u`` escapes (``json.dumps``'s default). The same content: every rewritten document decodes to what it
+    did before. Only documents holding an escape are read at all."""
+    for table, columns in _JSON_COLUMNS.items():
+        for column in columns:
+            rows = db.execute(f"SELECT rowid, [{column}] FROM [{table}] WHERE instr([{column}], '\\u') > 0").fetchall()
+            for rowid, text in rows:
+                new = _utf8_json(text)
+                if new != text:
+                    db.execute(f"UPDATE [{table}] SET [{column}] = ? WHERE rowid = ?", [new, rowid])
+
+
+@migrations()
+def m013_deal_scores(db: Database) -> None:
+    """Each deal's scores, for reading the file with SQL (issue 35): ``deal_results`` holds one row per player of
+    every deal as the service scored it (the store computes no score), and the view ``deal_scores`` shows the
+    live deals' rows numbered as the app numbers them. ``sessions.scores_version``: the session's version its
+    results are complete for (0: not yet; the service works them out, as for the player statistics)."""
+    db.table("deal_results").create(
+        {"deal_id": int, "player": str, "plus": int, "minus": int, "score": int},
+        pk=("deal_id", "player"),
+        foreign_keys=[("deal_id", "deals", "id")],
+        not_null=["plus", "minus", "score"],
+        strict=True,
+    )
+    db.table("sessions").add_column("scores_version", int, not_null_default=0)
+    db.execute("CREATE INDEX sessions_stale_scores ON sessions (id) WHERE scores_version != version")
+    db.execute(
+        """CREATE VIEW deal_scores AS
+        SELECT live.session_id AS session_id, live.deal AS deal, r.player AS player, r.plus AS plus,
+               r.minus AS minus, r.score AS score, r.deal_id AS deal_id
+        FROM (SELECT id, session_id, row_number() OVER (PARTITION BY session_id ORDER BY seq) AS deal
+              FROM deals WHERE deleted_at IS NULL) AS live
+        JOIN deal_results AS r ON r.deal_id = live.id"""
+    )

@@ -14,6 +14,7 @@ from typing import Any
 __all__ = [
     "BackupReport",
     "DealRow",
+    "DealScore",
     "DraftRow",
     "HistoryRow",
     "LiveDealRow",
@@ -64,6 +65,19 @@ class DealRow:
     revision: int
     created_at: str
     updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealScore:
+    """One player's result in one deal, as the service scored it (the store computes no score): a row of the table
+    ``deal_results`` and of the view ``deal_scores``."""
+
+    #: the player's name as written in the session
+    player: str
+    plus: int
+    minus: int
+    #: ``plus - minus``, doubled by an express as the rules say: what the app adds to the player's total
+    score: int
 
 
 @dataclass(frozen=True, slots=True)

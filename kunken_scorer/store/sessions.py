@@ -32,8 +32,9 @@ class SessionsMixin(Database):
         target: dict[str, Any] | None,
         now: str,
         ended_at: str | None = None,
+        scored: bool = True,
     ) -> tuple[str, str]:
-        """Insert a sessions row; return (id, edit token)."""
+        """Insert a sessions row; return (id, edit token). ``scored``: its deals' results will be complete."""
         session_id = secrets.token_urlsafe(18)  # 144 random bits
         token = secrets.token_urlsafe(24)  # 192 random bits
         self.db.table("sessions").insert(
@@ -47,6 +48,7 @@ class SessionsMixin(Database):
                 "created_at": now,
                 "ended_at": ended_at,
                 "version": 1,
+                "scores_version": int(scored),
             }
         )
         return session_id, token
@@ -164,7 +166,8 @@ class SessionsMixin(Database):
             if row["ended_at"] is None:
                 now = _now()
                 self.db.execute(
-                    "UPDATE sessions SET ended_at = ?, version = version + 1 WHERE id = ?",
+                    "UPDATE sessions SET ended_at = ?, version = version + 1, scores_version = CASE"
+                    " WHEN scores_version = version THEN version + 1 ELSE scores_version END WHERE id = ?",
                     [now, session_id],
                 )
                 self._log(session_id, "end", {}, at=now)

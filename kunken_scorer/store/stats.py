@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .db import HAND_ENTRIES, Database, _now
+from .db import HAND_ENTRIES, _now
 from .rows import DealRow, PlayerStatsRow, SessionRow, SessionStatsRow
+from .scores import ScoresMixin, check_scores
 
 
-class StatsMixin(Database):
+class StatsMixin(ScoresMixin):
     """Player statistics, and sessions imported and exported whole."""
 
     # Defined by another mixin of Store; declared here for the type checker only.
@@ -24,6 +25,7 @@ class StatsMixin(Database):
             target: dict[str, Any] | None,
             now: str,
             ended_at: str | None = None,
+            scored: bool = True,
         ) -> tuple[str, str]: ...
 
         def _created_with(self, key: str | None) -> str | None: ...
@@ -165,14 +167,20 @@ class StatsMixin(Database):
         ``created_at``/``ended_at`` keep an exported session's dates (ISO text); by default it
         is dated now and open. ``hand_entry`` is the table's way of entering hands (``set_hand_entry``).
         A repeated ``idempotency_key`` (a double tap on Import) stores nothing and returns the session it
-        imported before, with ``None`` for the token (only its hash is kept).
+        imported before, with ``None`` for the token (only its hash is kept). A deal's ``scores`` (``DealScore``
+        rows) are its results (``store.scores``): the session's are complete when every deal has them.
         """
+        for deal in deals:
+            check_scores(deal.get("scores"))
+        scored = all(deal.get("scores") is not None for deal in deals)
         with self._write():
             earlier = self._created_with(idempotency_key)
             if earlier is not None:
                 return self.get_session(earlier), None
             now = _now()
-            session_id, token = self._insert_session(game, rules, players, target, created_at or now, ended_at)
+            session_id, token = self._insert_session(
+                game, rules, players, target, created_at or now, ended_at, scored=scored
+            )
             if hand_entry is not None:
                 if hand_entry not in HAND_ENTRIES:
                     raise ValueError(f"hand_entry must be one of {HAND_ENTRIES}")
@@ -181,7 +189,7 @@ class StatsMixin(Database):
             # Encoded one by one inside the transaction: a bad deal anywhere rolls back
             # the session and every deal before it.
             for seq, deal in enumerate(deals, start=1):
-                self._insert_deal(
+                stored = self._insert_deal(
                     session_id,
                     seq,
                     deal["record"],
@@ -189,6 +197,8 @@ class StatsMixin(Database):
                     deal.get("note"),
                     now,
                 )
+                if deal.get("scores") is not None:
+                    self._write_scores(stored["id"], deal["scores"])
             self._log(session_id, "import", {"deals": len(deals)}, at=now)
         return self.get_session(session_id), token
 
