@@ -149,6 +149,7 @@ class Server:
             "KUNKEN_SECRET_KEY": SECRET,
             "KUNKEN_PUBLIC_URL": self.base,
             "KUNKEN_CREATE_LIMIT": "0",
+            "KUNKEN_CONNECTIONS_PER_ADDRESS": "0",  # every simulated phone comes from 127.0.0.1
         }
         command = [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(self.port)]
         if threads:

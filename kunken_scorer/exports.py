@@ -20,18 +20,17 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from .core.deal import DealReport
 from .core.messages import M_, N_, KunkenError, Reason
 from .core.reading import MAX_NOTE, Deal, hand_entries, has_control
 from .core.rules import RuleSet
 from .core.session import Target
-from .service.board import Scoreboard
+from .service.board import Scoreboard, deal_scores
 from .service.reading import check_record, session_players
-from .store import DealScore, SessionRow, Store
+from .store import SessionRow, Store
 
 __all__ = [
     "CSV_COLUMNS",
@@ -201,23 +200,6 @@ def _read_document_deal(raw: Any, i: int, rules: RuleSet, players: list[str], nu
     if report.problems and not override:
         raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
     return {"record": record, "override": override, "note": note or None, "scores": deal_scores(players, report)}
-
-
-def deal_scores(players: Sequence[str], report: DealReport | None) -> list[DealScore]:
-    """A deal's results as the store keeps them for reading the file with SQL (``deal_results``, the view
-    ``deal_scores``): one row per player of the session the core's report scores, in seat order (a redeal's are
-    zeros). What the app adds to the totals, exactly: the same rows the scoreboard shows. None: an unreadable
-    record, no rows.
-
-    >>> from kunken_scorer import Deal, RuleSet, evaluate_deal
-    >>> deal = Deal.from_dict({"players": [{"name": "A", "melds": ["2♣ 3♣ 4♣"]}, {"name": "B", "hand": "5♦"}]})
-    >>> deal_scores(["A", "B"], evaluate_deal(deal, RuleSet.preset()))
-    [DealScore(player='A', plus=15, minus=0, score=15), DealScore(player='B', plus=0, minus=5, score=-5)]
-    """
-    if report is None:
-        return []
-    by_name = {p.name: p for p in report.players}  # a name written twice: its last seat, as the scoreboard reads it
-    return [DealScore(name, r.plus, r.minus, r.score) for name in players if (r := by_name.get(name)) is not None]
 
 
 def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[SessionRow, str | None]:

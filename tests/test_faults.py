@@ -537,11 +537,6 @@ def test_a_deleted_database_answers_503_is_not_recreated_and_a_restart_starts_af
         _stop(server)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 35, item 3: needs the change of web/errors.py storage_error (words by the request's method); "
-    "once it is made this test passes: remove this marker",
-)
 def test_a_read_on_a_missing_database_says_nothing_could_be_read_not_that_nothing_was_saved(tmp_path):
     """A GET on a missing database was told “Nothing was saved by this request”: a read saves nothing anyway. It
     is told that nothing could be read; a write is still told that nothing was saved."""

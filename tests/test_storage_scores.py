@@ -16,7 +16,7 @@ import sqlite3
 import pytest
 from sqlite_utils import Database
 
-from kunken_scorer import RuleSet
+from kunken_scorer import RuleSet, service
 from kunken_scorer.exports import deal_scores, export_document, import_document
 from kunken_scorer.service import check_deal, scoreboard
 from kunken_scorer.store import DealScore, Store, migrations
@@ -279,15 +279,9 @@ def test_the_view_reads_in_any_sqlite_tool(store, session):
 # -- through the service's use cases -------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 35, item 8: needs the service to pass each deal's scores (service/deals.py _store_new and "
-    "edit_deal: scores=deal_scores(session.players, report)); once it does this test passes: remove this marker",
-)
 def test_the_services_use_cases_keep_the_view_in_step(store, session):
     """What the pages and the API do: record (from the form, the API or the draft), edit, undo, redo, delete and
     import, each through its use case; the view is the app's scoreboard after each, with nothing left to fill."""
-    from kunken_scorer import service  # noqa: PLC0415 -- the use cases, for this test alone
 
     def say(reason):
         return reason.code

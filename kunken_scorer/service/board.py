@@ -7,6 +7,7 @@ session's rules never change — so a page that shows a hundred deals does not r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -21,6 +22,7 @@ from ..core.rules import GAMES, RuleSet
 from ..core.session import SessionStatus, Target, running_totals, session_status
 from ..store import (
     DealRow,
+    DealScore,
     LiveDealRow,
     NotFound,
     SessionRow,
@@ -268,3 +270,20 @@ def totals_through(board: Scoreboard, deal_id: int) -> dict[str, int]:
         if entry.row.id == deal_id:
             break
     return dict(board.running[scored - 1]) if scored else {name: 0 for name in board.players}
+
+
+def deal_scores(players: Sequence[str], report: DealReport | None) -> list[DealScore]:
+    """A deal's results as the store keeps them for reading the file with SQL (``deal_results``, the view
+    ``deal_scores``): one row per player of the session the core's report scores, in seat order (a redeal's are
+    zeros). What the app adds to the totals, exactly: the same rows the scoreboard shows. None: an unreadable
+    record, no rows.
+
+    >>> from kunken_scorer import Deal, RuleSet, evaluate_deal
+    >>> deal = Deal.from_dict({"players": [{"name": "A", "melds": ["2♣ 3♣ 4♣"]}, {"name": "B", "hand": "5♦"}]})
+    >>> deal_scores(["A", "B"], evaluate_deal(deal, RuleSet.preset()))
+    [DealScore(player='A', plus=15, minus=0, score=15), DealScore(player='B', plus=0, minus=5, score=-5)]
+    """
+    if report is None:
+        return []
+    by_name = {p.name: p for p in report.players}  # a name written twice: its last seat, as the scoreboard reads it
+    return [DealScore(name, r.plus, r.minus, r.score) for name in players if (r := by_name.get(name)) is not None]

@@ -16,7 +16,7 @@ from ..core.reading import Deal
 from ..core.rules import RuleSet
 from ..store import Conflict, DealRow, KeyReused, NotFound, SessionRow, StorageUnavailable, Store
 from .answers import Say, deal_answer
-from .board import place_of, scoreboard, totals_through
+from .board import deal_scores, place_of, scoreboard, totals_through
 from .drafts import Draft, with_end
 from .outcomes import Changed, Checked, Done, Edited, KeyClash, Recorded, Refused, Unseen, Waiting
 from .reading import check_draft_deal, request_digest
@@ -142,6 +142,7 @@ def edit_deal(
                 override=anyway.override,
                 note=ask.note,
                 expected_revision=ask.expected if ask.expected is not None else -1,
+                scores=deal_scores(session.players, checked.report),
             )
         )
     except Conflict:
@@ -232,6 +233,7 @@ def _store_new(
         idempotency_key=ask.key,
         answer=answer,
         request=digest,
+        scores=deal_scores(session.players, report),
         **options,
     )
     if created and made[-1] is not None:

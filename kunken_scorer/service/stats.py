@@ -14,7 +14,7 @@ from ..store import (
     StorageUnavailable,
     Store,
 )
-from .board import CACHE, Scoreboard, place_of, scoreboard
+from .board import CACHE, Scoreboard, deal_scores, place_of, scoreboard
 
 # -- player statistics, kept up to date as sessions change --------------------------------------
 
@@ -188,12 +188,32 @@ def player_history(store: Store, game: str | None = None, limit: int | None = No
     ]
 
 
+def refresh_stale_scores(store: Store, budget: int | None = None) -> int:
+    """Bring the ``deal_scores`` of every session marked incomplete up to date (a file from before the table, a deal
+    brought back without its rows), at most ``budget`` sessions; the number of sessions done."""
+    done = 0
+    while budget is None or done < budget:
+        stale = store.stale_scores(200)
+        if not stale:
+            return done
+        entries = []
+        for session_id in stale:
+            board = scoreboard(store, session_id)
+            scores = {d.row.id: deal_scores(board.players, d.report) for d in board.deals}
+            entries.append((session_id, board.version, scores))
+        written = store.set_many_session_scores(entries)
+        done += len(stale)
+        if not written:
+            return done
+    return done
+
+
 def stats_stale_in(database: str) -> bool:
     """True when some session's player statistics in the file ``database`` are out of date (read on a
     connection of its own; ``StorageUnavailable`` when the file cannot be read)."""
     store = Store.connect(database)
     try:
-        return bool(store.stale_stats(1))
+        return bool(store.stale_stats(1) or store.stale_scores(1))
     finally:
         store.close()
 
@@ -203,5 +223,6 @@ def refresh_stale_stats_in(database: str) -> None:
     store = Store.connect(database)
     try:
         refresh_stale_stats(store)
+        refresh_stale_scores(store)
     finally:
         store.close()

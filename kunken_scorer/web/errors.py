@@ -3,6 +3,7 @@ HTTP error, an expired form, a missing session, an ended session and a database 
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -97,10 +98,25 @@ def not_found(_error: NotFound) -> Response:
 
 
 def storage_error(error: StorageUnavailable) -> Response:
-    """The database cannot be read or written: 503, nothing acknowledged, a message to act on."""
+    """The database cannot be read or written: 503, nothing acknowledged, a message to act on. A read (GET, HEAD)
+    that failed before any write is told that nothing could be read: it would have saved nothing anyway."""
     current_app.logger.error("storage unavailable: %s", error)
     g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
-    message = {
+    reading = request.method in ("GET", "HEAD") and not error.writing
+    response = error_response(503, _read_fault(error) if reading else _write_fault(error))
+    response.headers["Retry-After"] = "5" if error.kind in ("busy", "wal_lost") else "60"
+    return response
+
+
+def _write_fault(error: StorageUnavailable) -> str:
+    """What a write refused for a storage fault is told: nothing of it was saved, and what to do."""
+    if error.kind == "read_only" and error.file:
+        return gettext(
+            "The server's database file %(file)s is read-only, so nothing can be saved. Nothing was saved "
+            "by this request. Tell whoever runs the server to make that file writable.",
+            file=os.path.basename(error.file),
+        )
+    return {
         "missing": gettext(
             "The server's database file is missing, so nothing can be saved. Nothing was saved by "
             "this request. Tell whoever runs the server: restore the file from a backup and "
@@ -115,13 +131,30 @@ def storage_error(error: StorageUnavailable) -> Response:
             "saved by this request. Tell whoever runs the server to free some space."
         ),
         "busy": gettext("The server's database is busy. Nothing was saved by this request; try again in a moment."),
+        "wal_lost": gettext(
+            "The server's database log (its -wal file) was deleted or replaced while the server ran; what was "
+            "saved before is kept. Nothing was saved by this request: send it again. Tell whoever runs the "
+            "server never to delete the -wal or -shm file of a running server."
+        ),
     }.get(error.kind) or gettext(
         "The server's database cannot be used right now. Nothing was saved by this "
         "request. Tell whoever runs the server."
     )
-    response = error_response(503, message)
-    response.headers["Retry-After"] = "5" if error.kind == "busy" else "60"
-    return response
+
+
+def _read_fault(error: StorageUnavailable) -> str:
+    """What a read refused for a storage fault is told: nothing could be read, and what to do."""
+    return {
+        "missing": gettext(
+            "The server's database file is missing, so nothing can be read. Tell whoever runs the server: "
+            "restore the file from a backup and restart it."
+        ),
+        "busy": gettext("The server's database is busy, so nothing could be read; try again in a moment."),
+        "wal_lost": gettext(
+            "The server's database log (its -wal file) was deleted or replaced while the server ran, so "
+            "nothing could be read this time; try again in a moment, and tell whoever runs the server."
+        ),
+    }.get(error.kind) or gettext("The server's database cannot be read right now. Tell whoever runs the server.")
 
 
 def csrf_error(_error: CSRFError) -> Response:
