@@ -39,7 +39,7 @@ browser: $(VENV)/.dev
 	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils nodejs default-jre-headless; }
 	@$(PY) tests/vnu.py fetch >/dev/null
 
-# ruff (lint, import order, format) and mypy (strict on the rules core) fail the test run on a finding.
+# ruff (lint, import order, format) and mypy (--strict, pyproject.toml) fail the test run on a finding.
 # Neither keeps a cache in the clone.
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check --no-cache .

@@ -14,8 +14,9 @@ import os
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from flask import Flask
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import WSGITask
@@ -24,8 +25,11 @@ from kunken_scorer.qrcodes import lan_address, qr_text
 from kunken_scorer.store import Store, StoreError
 from kunken_scorer.web import StartupError, configuration, create_app
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIApplication
 
-def _app():
+
+def _app() -> Flask:
     """The app, or one clear line on stderr and exit status 2 when it cannot start."""
     try:
         return create_app()
@@ -123,7 +127,7 @@ def quiet_short_queues(threads: int) -> None:
     logging.getLogger("waitress.queue").addFilter(long_enough)
 
 
-def _waitress(application, per_address: int = 0, request_timeout: float = 0, **options):
+def _waitress(application: WSGIApplication, per_address: int = 0, request_timeout: float = 0, **options: Any) -> Any:
     """A waitress server whose 304 answers keep the connection open, and whose connections are guarded.
 
     waitress 3.0.2 drops the ``Content-Length`` of an answer without a body (1xx, 204, 304) and
@@ -138,19 +142,19 @@ def _waitress(application, per_address: int = 0, request_timeout: float = 0, **o
     a connection trickling a byte every few seconds (never idle) is closed too.
     """
 
-    class KeepAliveTask(WSGITask):
+    class KeepAliveTask(WSGITask):  # type: ignore[misc]  # waitress ships no types: its classes are Any
         @property
         def has_body(self) -> bool:
             return not (self.status.startswith("1") or self.status.startswith("204"))
 
-        def build_response_header(self):
+        def build_response_header(self) -> bytes:
             if self.status.startswith("304") and getattr(self, "content_length", None) is None:
                 self.content_length = 0  # the app sends no body: say so, and keep the connection
-            return super().build_response_header()
+            return bytes(super().build_response_header())
 
     guard = _Guard(per_address, request_timeout)
 
-    class KeepAliveChannel(HTTPChannel):
+    class KeepAliveChannel(HTTPChannel):  # type: ignore[misc]  # waitress ships no types: its classes are Any
         task_class = KeepAliveTask
         #: the address counted for this connection (None: not counted, or no longer)
         counted: str | None = None
@@ -158,32 +162,32 @@ def _waitress(application, per_address: int = 0, request_timeout: float = 0, **o
         receiving: object = None
         began: float | None = None
 
-        def __init__(self, server, sock, addr, adj, map=None):
+        def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
             super().__init__(server, sock, addr, adj, map)
             self.counted = addr[0] if isinstance(addr, tuple) and per_address else None
             if self.counted is not None and not guard.admit(self.counted):
                 self.will_close = True  # the main loop closes it at once, before reading anything
 
-        def del_channel(self, map=None):
+        def del_channel(self, map: Any = None) -> None:
             super().del_channel(map)
             if self.counted is not None:
                 guard.leave(self.counted)
                 self.counted = None
 
-        def received(self, data):
-            done = super().received(data)
+        def received(self, data: bytes) -> bool:
+            done = bool(super().received(data))
             if self.request is None:
                 self.receiving = self.began = None
             elif self.request is not self.receiving:
                 self.receiving, self.began = self.request, time.monotonic()
             return done
 
-        def readable(self):
+        def readable(self) -> bool:
             # asked of every connection on each turn of the main loop (at least once a second)
             if self.began is not None and not self.requests and guard.too_slow(self.began):
                 self.will_close = True
                 self.began = None
-            return super().readable()
+            return bool(super().readable())
 
     server = create_server(application, **options)
     server.channel_class = KeepAliveChannel
