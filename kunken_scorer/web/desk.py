@@ -19,7 +19,7 @@ from ..core.messages import KunkenError
 from ..core.notation import shown_cards
 from ..core.rules import GAMES, HOUSE_RULES, RuleSet
 from .database import get_store
-from .forms import QUESTIONS
+from .forms import desk_forms, posted_question
 from .languages import current_language
 from .wording import reason_text, rule_lines
 
@@ -28,64 +28,55 @@ bp = Blueprint("desk", __name__)
 # -- views ---------------------------------------------------------------------------------
 
 
+def _rules_of(session: dict[str, Any] | None) -> RuleSet:
+    """The rules the desk answers under: the session's, else the preset of the game the page asks for."""
+    if session:
+        return session["rules"]  # type: ignore[no-any-return]  # desk_session's RuleSet
+    game = request.args.get("game", "kunken")
+    if game not in GAMES:
+        abort(404)
+    return RuleSet.preset(game)
+
+
+def _answered(forms: dict[str, Any], posted: str | None, rules: RuleSet) -> tuple[dict[str, Any], int]:
+    """The core's answer to the question sent (``posted``), or the form's refusal: (answers, status)."""
+    if posted is None:
+        return {}, 200
+    form = forms[posted]
+    if not form.validate_on_submit():
+        return {}, 422
+    try:
+        return {posted: ANSWERS[posted](form.data, rules)}, 200
+    except KunkenError as err:
+        form.form_errors.append(reason_text(err.reason))
+        return {}, 422
+
+
 @bp.route("/rules/desk", methods=["GET", "POST"])
 def desk() -> tuple[str, int]:
     """One page, five questions; a POST answers the question whose form was sent."""
     sid = request.args.get("session")
     session = service.desk_session(get_store(), sid) if sid else None
-    if session:
-        rules = session["rules"]
-        game = rules.game
-    else:
-        game = request.args.get("game", "kunken")
-        if game not in GAMES:
-            abort(404)
-        rules = RuleSet.preset(game)
-
-    posted = None
-    if request.method == "POST":
-        posted = next((q for q in QUESTIONS if any(k.startswith(q + "-") for k in request.form)), None)
-        if posted is None:
-            abort(400)
-
+    rules = _rules_of(session)
+    posted = posted_question(request.form) if request.method == "POST" else None
+    if request.method == "POST" and posted is None:
+        abort(400)
     russian = current_language() == "ru"
     prefill = "\n".join(shown_cards(line, russian) for line in session["table"]) if session else ""
-    forms: dict[str, Any] = {}
-    for question, form_class in QUESTIONS.items():
-        if question == posted:
-            forms[question] = form_class(prefix=question)
-        else:
-            defaults = {"melds" if question == "discard" else "table": prefill}
-            forms[question] = form_class(formdata=None, prefix=question, data=defaults)
-
-    answers = {}
-    status = 200
-    if posted:
-        form = forms[posted]
-        if form.validate_on_submit():
-            try:
-                answers[posted] = ANSWERS[posted](form.data, rules)
-            except KunkenError as err:
-                form.form_errors.append(reason_text(err.reason))
-                status = 422
-        else:
-            status = 422
-
-    def rule_url(anchor: str) -> str:
-        return url_for("desk.reference", game=rules.game, session=sid) + "#" + anchor
-
-    action = url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=game)
+    forms = desk_forms(posted, prefill)
+    answers, status = _answered(forms, posted, rules)
+    action = url_for("desk.desk", session=sid) if session else url_for("desk.desk", game=rules.game)
     return render_template(
         "desk.html",
         forms=forms,
         answers=answers,
         rules=rules,
-        game=game,
+        game=rules.game,
         games=GAMES,
         session=session,
         action=action,
         prefill=prefill,
-        rule_url=rule_url,
+        rule_url=lambda anchor: url_for("desk.reference", game=rules.game, session=sid) + "#" + anchor,
         differences=rule_lines(rules, rules.differences()),
     ), status
 

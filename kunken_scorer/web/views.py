@@ -7,6 +7,7 @@ scorer's phone (the edit token in its cookie) may change a session; a viewer get
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Hashable
 from functools import lru_cache
@@ -92,7 +93,7 @@ def _render_home(form: SessionForm, status: int = 200) -> tuple[str, int]:
 #: one-time values (the CSRF token, a form's key) taken out and put back for each phone. The start
 #: form's fifty fields, or a session page's hundred deals, cost most of a request to render.
 #: pays: the home page 14.7× and a watched session page 2.2× slower without it
-#: (figure: benchmarks/bench_tricks.py, this switched off)
+#: (benchmarks/README.md, "Speed tricks kept")
 #: Kept per database file (``cache.Cache``): two apps on two files in one process never share a page.
 _SHARED_PAGES = Cache(64)
 _SLOTS = ("\x00csrf\x00", "\x00form-key\x00")
@@ -157,7 +158,7 @@ def create_session() -> tuple[str, int] | BaseResponse:
 
 
 #: A session's version changes with every write, so an entry never goes stale; phones polling or reloading
-#: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/bench_tricks.py, live_html).
+#: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/README.md, "Speed tricks kept").
 #: Kept per database file (``cache.Cache``), as the shared pages are.
 _LIVE_HTML = Cache(64)
 
@@ -181,6 +182,33 @@ def _render_live(sid: str, editor: bool) -> tuple[int, bool, Markup]:
     return board.version, board.ended, html
 
 
+def _render_session(record: SessionRow, editor: bool, my_seat: int | None, undone: int | None) -> str:
+    """The session page as this phone sees it: the scorer's (``editor``), a seated player's, or a viewer's."""
+    sid, store = record.id, get_store()
+    version, ended, live_html = _rendered_live(sid, record.version, current_language(), editor)
+    view_url = public_base_url() + url_for("views.session", sid=sid)
+    scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
+    return render_template(
+        "session.html",
+        sid=sid,
+        session=record,
+        rules=RuleSet.from_dict(record.rules),
+        target=Target.from_dict(record.target),
+        version=version,
+        ended=ended,
+        editor=editor,
+        live_html=live_html,
+        view_url=view_url,
+        scorer_url=scorer_url,
+        token_key=new_form_key() if editor else None,
+        qr=Markup(_qr(view_url)),
+        my_seat=my_seat,
+        taken=store.taken_seats(sid),
+        next_deal=store.next_number(sid),
+        undone=undone,
+    )
+
+
 @bp.get("/s/<sid>")
 def session(sid: str) -> Response:
     """The scoreboard, the deals, the Join panel; scorers also get the write buttons."""
@@ -188,39 +216,14 @@ def session(sid: str) -> Response:
     record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
     my_seat = held_seat(sid)
     undone = request.args.get("undone", type=int) if editor else None
-
-    def render() -> str:
-        version, ended, live_html = _rendered_live(sid, record.version, current_language(), editor)
-        view_url = public_base_url() + url_for("views.session", sid=sid)
-        scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
-        return render_template(
-            "session.html",
-            sid=sid,
-            session=record,
-            rules=RuleSet.from_dict(record.rules),
-            target=Target.from_dict(record.target),
-            version=version,
-            ended=ended,
-            editor=editor,
-            live_html=live_html,
-            view_url=view_url,
-            scorer_url=scorer_url,
-            token_key=new_form_key() if editor else None,
-            qr=Markup(_qr(view_url)),
-            my_seat=my_seat,
-            taken=store.taken_seats(sid),
-            next_deal=store.next_number(sid),
-            undone=undone,
-        )
-
+    render = functools.partial(_render_session, record, editor, my_seat, undone)
     if editor or my_seat is not None:
         page = render()
         if editor:
             no_store()  # the page shows the scorer link, token and all
     else:  # every watching phone sees the same page: rendered once per version of the session and its seats
-        page = _shared_page(
-            ("session", sid, record.version, store.draft_tag(sid), current_language(), public_base_url()), render
-        )
+        key = ("session", sid, record.version, store.draft_tag(sid), current_language(), public_base_url())
+        page = _shared_page(key, render)
     response = Response(page)
     response.headers["Cache-Control"] = "no-cache"
     return response

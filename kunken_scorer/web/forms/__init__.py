@@ -7,7 +7,7 @@ refusal next to its field. No form queries the database or applies a game rule.
 
 from .base import FORM_KEY, MAX_SEATS, OPEN_SEATS, PageForm, add_error, new_form_key
 from .deal import HAND_ENTRY_NAMES, DealForm, DraftForm, PartForm, Placed, deal_form, part_form
-from .desk import QUESTIONS
+from .desk import QUESTIONS, desk_forms, posted_question
 from .imports import ImportForm
 from .session import RulesForm, SessionForm, raw_switch, switch_values
 
@@ -26,9 +26,11 @@ __all__ = [
     "RulesForm",
     "SessionForm",
     "add_error",
+    "desk_forms",
     "deal_form",
     "new_form_key",
     "part_form",
+    "posted_question",
     "raw_switch",
     "switch_values",
 ]

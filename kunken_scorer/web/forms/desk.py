@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import LazyString
@@ -115,3 +116,21 @@ class VistForm(PageForm):
 
 
 QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discard": DiscardForm, "vist": VistForm}
+
+
+def posted_question(form: Mapping[str, Any]) -> str | None:
+    """Which of the desk's questions a POST sent (its fields carry the question's prefix), or None."""
+    return next((q for q in QUESTIONS if any(k.startswith(q + "-") for k in form)), None)
+
+
+def desk_forms(posted: str | None, prefill: str) -> dict[str, PageForm]:
+    """The desk's five forms: the one ``posted`` read from the request, the others blank, their table of melds
+    ``prefill``ed (a session's last deal)."""
+    forms: dict[str, PageForm] = {}
+    for question, form_class in QUESTIONS.items():
+        if question == posted:
+            forms[question] = form_class(prefix=question)
+        else:
+            defaults = {"melds" if question == "discard" else "table": prefill}
+            forms[question] = form_class(formdata=None, prefix=question, data=defaults)
+    return forms
