@@ -326,12 +326,15 @@ def closes_connection(port: int, path: str, headers: dict | None = None) -> bool
 
 
 def wait_statistics(db: Path, timeout: float = 3600) -> float:
-    """Seconds until the server has worked out the player statistics of every session in ``db``."""
+    """Seconds until the server has worked out the player statistics and the ``deal_scores`` of every session in
+    ``db`` (both are worked out in the background at start-up for sessions the fill wrote past the service)."""
     started = time.perf_counter()
     while time.perf_counter() - started < timeout:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
         try:
-            stale = conn.execute("SELECT count(*) FROM sessions WHERE stats_version != version").fetchone()[0]
+            stale = conn.execute(
+                "SELECT count(*) FROM sessions WHERE stats_version != version OR scores_version != version"
+            ).fetchone()[0]
         finally:
             conn.close()
         if not stale:
@@ -598,7 +601,7 @@ class Bench:
                 "—",
             ),
             (
-                f"player statistics of the {total:,} filled sessions, worked out in the background",
+                f"player statistics and deal_scores of the {total:,} filled sessions, worked out in the background",
                 f"{caught_up:.0f} s after the start (the server answers meanwhile)",
                 "—",
             ),
