@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cache import Place
 from ..core.deal import DealReport
 from ..core.rules import RuleSet
 from ..core.session import session_status
 from ..store import (
+    DealScore,
     SessionStatsRow,
     StorageUnavailable,
     Store,
@@ -17,6 +19,8 @@ from ..store import (
 from .board import CACHE, Scoreboard, deal_scores, place_of, scoreboard
 
 # -- player statistics, kept up to date as sessions change --------------------------------------
+
+_Entry = TypeVar("_Entry")
 
 
 @dataclass
@@ -152,24 +156,39 @@ def stats_rows(tally: Tally) -> list[SessionStatsRow]:
     ]
 
 
+def _catch_up(
+    store: Store,
+    stale: Callable[[int], list[str]],
+    entry: Callable[[Scoreboard], _Entry],
+    write: Callable[[list[_Entry]], int],
+    batch: int,
+    budget: int | None,
+) -> int:
+    """Work out, from each stale session's scoreboard, what the store keeps of it (``entry``) and ``write`` it,
+    ``batch`` sessions a transaction, at most ``budget`` sessions; the number worked out. Stops when a batch wrote
+    nothing: requests changed those sessions meanwhile, and work theirs out themselves."""
+    done = 0
+    while budget is None or done < budget:
+        sessions = stale(batch)
+        if not sessions:
+            return done
+        written = write([entry(scoreboard(store, session_id)) for session_id in sessions])
+        done += len(sessions)
+        if not written:
+            return done
+    return done
+
+
 def refresh_stale_stats(store: Store, budget: int | None = None) -> int:
     """Bring the sessions' statistics up to date (those changed outside a request, or before a
     crash), at most ``budget`` of them; returns how many were worked out. Cheap when none is
     stale (a partial index)."""
-    done = 0
-    while budget is None or done < budget:
-        stale = store.stale_stats(500)
-        if not stale:
-            return done
-        entries = []
-        for session_id in stale:
-            tally = tally_of(scoreboard(store, session_id))
-            entries.append((session_id, tally.version, tally.game, stats_rows(tally)))
-        written = store.set_many_session_stats(entries)  # one transaction for the lot
-        done += len(stale)
-        if not written:
-            return done  # changed meanwhile by requests, which work their statistics out themselves
-    return done
+
+    def entry(board: Scoreboard) -> tuple[str, int, str, list[SessionStatsRow]]:
+        tally = tally_of(board)
+        return (board.session.id, tally.version, tally.game, stats_rows(tally))
+
+    return _catch_up(store, store.stale_stats, entry, store.set_many_session_stats, 500, budget)
 
 
 def player_history(store: Store, game: str | None = None, limit: int | None = None) -> list[PlayerHistory]:
@@ -191,21 +210,11 @@ def player_history(store: Store, game: str | None = None, limit: int | None = No
 def refresh_stale_scores(store: Store, budget: int | None = None) -> int:
     """Bring the ``deal_scores`` of every session marked incomplete up to date (a file from before the table, a deal
     brought back without its rows), at most ``budget`` sessions; the number of sessions done."""
-    done = 0
-    while budget is None or done < budget:
-        stale = store.stale_scores(200)
-        if not stale:
-            return done
-        entries = []
-        for session_id in stale:
-            board = scoreboard(store, session_id)
-            scores = {d.row.id: deal_scores(board.players, d.report) for d in board.deals}
-            entries.append((session_id, board.version, scores))
-        written = store.set_many_session_scores(entries)
-        done += len(stale)
-        if not written:
-            return done
-    return done
+
+    def entry(board: Scoreboard) -> tuple[str, int, dict[int, list[DealScore]]]:
+        return (board.session.id, board.version, {d.row.id: deal_scores(board.players, d.report) for d in board.deals})
+
+    return _catch_up(store, store.stale_scores, entry, store.set_many_session_scores, 200, budget)
 
 
 def stats_stale_in(database: str) -> bool:
