@@ -206,7 +206,8 @@ def seed_session(store: Store, deals: int, players: list[str] = PLAYERS) -> tupl
 
 
 def fill(store: Store, sessions: int, rng: random.Random, batch: int = 5000, seats: list[str] = ()) -> int:
-    """Add ``sessions`` sessions of 1-3 deals, 5 players of ``POOL`` each, in transactions of ``batch``; deals added.
+    """Add ``sessions`` ended sessions of 1-3 deals, 5 players of ``POOL`` each, in transactions of ``batch``; deals
+    added.
 
     ``seats``: names seated first, five to a session, before random ones (so a few sessions hold the whole pool).
     """
@@ -225,6 +226,7 @@ def fill(store: Store, sessions: int, rng: random.Random, batch: int = 5000, sea
                 for _ in range(rng.randint(1, 3)):
                     store.add_deal(session.id, record)
                     deals += 1
+                store.end_session(session.id)  # an evening played to its end: it counts for the ratings
         done += size
         rate = done / (time.perf_counter() - started)
         log(f"  filled {done:,}/{sessions:,} sessions ({rate:,.0f}/s)")
@@ -326,14 +328,16 @@ def closes_connection(port: int, path: str, headers: dict | None = None) -> bool
 
 
 def wait_statistics(db: Path, timeout: float = 3600) -> float:
-    """Seconds until the server has worked out the player statistics and the ``deal_scores`` of every session in
-    ``db`` (both are worked out in the background at start-up for sessions the fill wrote past the service)."""
+    """Seconds until the server has worked out the player statistics, the ``deal_scores`` and the ratings of every
+    session in ``db`` (all are worked out in the background at start-up for sessions the fill wrote past the
+    service)."""
     started = time.perf_counter()
     while time.perf_counter() - started < timeout:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
         try:
             stale = conn.execute(
                 "SELECT count(*) FROM sessions WHERE stats_version != version OR scores_version != version"
+                " OR (ended_at IS NOT NULL AND rated_version != version)"
             ).fetchone()[0]
         finally:
             conn.close()
@@ -601,7 +605,8 @@ class Bench:
                 "—",
             ),
             (
-                f"player statistics and deal_scores of the {total:,} filled sessions, worked out in the background",
+                f"player statistics, deal_scores and ratings of the {total:,} filled sessions, worked out in the"
+                " background",
                 f"{caught_up:.0f} s after the start (the server answers meanwhile)",
                 "—",
             ),

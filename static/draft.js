@@ -1,7 +1,8 @@
 /* The draft of the next deal, live (templates/draft.html and part.html): poll the draft's tag
    (ETag, 304 while nothing changed) and, when it moves, fetch the page as it is now and swap in
-   its [data-live] parts. A seat's page reloads when the deal it was for has been recorded; on
-   the scorer's page a change of how the deal ended is saved at once ("Check").
+   its [data-live] parts. A seat's page reloads when the deal it was for has been recorded (at once when
+   idle, after a few seconds at most while typing or a choice is under way); on the scorer's page a change of
+   how the deal ended is saved at once ("Check"), and a seat's opened phone actions stay open.
    The pages work without it. */
 (function () {
   "use strict";
@@ -15,6 +16,7 @@
   var EVERY = 2000;
   var timer = null;
   var busy = false;
+  var moved = 0;  // polls that found this part page's deal recorded while the entry was busy
 
   function schedule(delay) {
     if (timer) { clearTimeout(timer); }
@@ -22,6 +24,7 @@
   }
 
   function swap(doc) {
+    if (partPage && doc.title) { document.title = doc.title; }  // "Deal 2 · Anna" once a refused save moved it on
     if (window.kunkenEntry) { window.kunkenEntry.apply(doc); return; }
     var focused = document.activeElement;
     var announcer = document.getElementById("announce");
@@ -35,7 +38,10 @@
       }
       if (here.innerHTML === fresh.innerHTML) { return; }
       if (focused && focused !== document.body && here.contains(focused)) { return; }  // being used
+      // a seat's phone actions the scorer opened stay open
+      var open = Array.prototype.map.call(here.querySelectorAll("details[id][open]"), function (el) { return el.id; });
       here.innerHTML = fresh.innerHTML;
+      open.forEach(function (id) { var el = document.getElementById(id); if (el) { el.open = true; } });
     });
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live-value][id]"), function (fresh) {
       var here = document.getElementById(fresh.id);
@@ -49,9 +55,18 @@
       .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); });
   }
 
+  function entryBusy() { return !!(window.kunkenEntry && window.kunkenEntry.busy()); }
+
+  /* The deal this part page is for now: its deal field (a refused save's answer moves it on), else the page's. */
+  function shownDeal() {
+    var field = root.querySelector("input[name=deal]");
+    return (field && field.value) || deal;
+  }
+
   function poll() {
     timer = null;
-    if (document.hidden || busy || (window.kunkenEntry && window.kunkenEntry.busy())) { schedule(); return; }
+    // a part page asks even while its entry is busy: a recorded deal must not wait for a choice to be made
+    if (document.hidden || busy || (!partPage && entryBusy())) { schedule(); return; }
     busy = true;
     root.setAttribute("data-polling", "true");
     fetch(url, { headers: { "If-None-Match": "\"" + tag + "\"", "Accept": "application/json" },
@@ -59,11 +74,17 @@
       .then(function (response) {
         if (response.status !== 200) { return null; }
         return response.json().then(function (data) {
-          tag = String(data.tag);
-          if (partPage && String(data.deal) !== deal) {
-            window.location.reload();  // that deal is recorded: this phone goes on to the next one
+          if (partPage && String(data.deal) !== shownDeal()) {
+            // that deal is recorded: this phone goes on to the next one. Typing or a save under way gets its
+            // answer first (the deal was recorded) unless that takes long; what was typed is kept on the phone
+            // and offered again after the reload.
+            moved += 1;
+            if (!entryBusy() || moved > 2) { window.location.reload(); }
             return null;
           }
+          moved = 0;
+          if (entryBusy()) { return null; }  // its own answer brings the page; this change is fetched after
+          tag = String(data.tag);
           return refresh();
         });
       })

@@ -63,6 +63,7 @@
     });
     if (prev) { prev.hidden = current === 0; }
     if (next) { next.hidden = current === panels.length - 1; }
+    oneSave();
     if (focusField !== false) {
       keypadFocus(focusField || panels[current].querySelector("textarea[data-keypad-kind=melds]"));
     }
@@ -380,18 +381,21 @@
       wentOutTouched = true;
       if (wentOutAuto) { wentOutAuto.value = ""; }
     }
-    if (event.target.name === "hand_mode") { setHandMode(event.target.value); }
     schedule();
   });
 
   /* -- the way hands are entered ------------------------------------------------------------- */
 
+  /* The session's way (its settings on the session page): a seated phone follows a change as the draft comes. */
   function setHandMode(mode) {
+    var field = form.querySelector("input[name=hand_mode]");
+    if (field) { field.value = mode; }
     form.setAttribute("data-hand-mode", mode);
     Array.prototype.forEach.call(form.querySelectorAll(".hand-text"), function (el) { el.hidden = mode === "counts"; });
     Array.prototype.forEach.call(form.querySelectorAll(".hand-counts"), function (el) { el.hidden = mode !== "counts"; });
     Array.prototype.forEach.call(form.querySelectorAll("input[data-keypad-kind=hand]"), function (el) {
       if (mode === "points") { el.setAttribute("data-keypad-points", ""); } else { el.removeAttribute("data-keypad-points"); }
+      if (mode === "ranks") { el.setAttribute("data-keypad-ranks", ""); } else { el.removeAttribute("data-keypad-ranks"); }
     });
     if (window.kunkenKeypad) { window.kunkenKeypad.refresh(); }
   }
@@ -460,6 +464,19 @@
     if (Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy)) { show(current + (dx < 0 ? 1 : -1)); }
   }, { passive: true });
 
+  /* One Save on the screen: the footer's hides while the form's own Check and Save are in sight above it. */
+  var footerSave = document.getElementById("footer-save");
+  var ownButtons = form.querySelector(".form-buttons");
+  var footerBar = document.getElementById("deal-footer");
+  function oneSave() {
+    if (!footerSave || !ownButtons || !footerBar) { return; }
+    var inSight = ownButtons.getBoundingClientRect().bottom <= footerBar.getBoundingClientRect().top + 1;
+    if (inSight) { footerSave.setAttribute("data-form-buttons-shown", ""); } else { footerSave.removeAttribute("data-form-buttons-shown"); }
+  }
+  window.addEventListener("scroll", oneSave, { passive: true });
+  window.addEventListener("resize", oneSave);
+  if (window.ResizeObserver && footerBar) { new window.ResizeObserver(oneSave).observe(footerBar); }
+
   form.classList.add("paged");
   /* The preview goes under the player's fields: as it grows and shrinks, what is typed stays put. */
   var previewBox = document.getElementById("preview-box");
@@ -526,7 +543,7 @@
       return;
     }
     keep.fill(form, kept.fields, []);  // (a Save that waits for the connection keeps its own key and version)
-    var mode = form.querySelector("input[name=hand_mode]:checked");
+    var mode = form.querySelector("input[name=hand_mode]");
     if (mode) { setHandMode(mode.value); }
     wentOutTouched = !!(wentOut && wentOut.value) && !(wentOutAuto && wentOutAuto.value === "1");
     say(keep.waiting(keepKey) ? "sending" : "local");
@@ -618,6 +635,8 @@
       var moved = !!(fresh && mine && fresh.getAttribute("data-revision") !== mine.getAttribute("data-revision"));
       var kept = keep && keepKey ? keep.get(keepKey) : null;
       var freshForm = doc.getElementById(form.id);
+      var way = freshForm && freshForm.getAttribute("data-hand-mode");
+      if (way && way !== form.getAttribute("data-hand-mode")) { setHandMode(way); }
       if (moved && kept && freshForm && !keep.same(kept.fields, keep.fields(freshForm), SERVER_FIELDS)) {
         conflict(doc, kept.fields);  // changed elsewhere while this phone holds typing the server lacks
         return;

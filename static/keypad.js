@@ -93,6 +93,7 @@
     if (label) { label.textContent = el.getAttribute("data-keypad") || ""; }
     pad.setAttribute("data-kind", kind(el));
     pad.setAttribute("data-digits", el.hasAttribute("data-keypad-points") ? "true" : "false");
+    pad.setAttribute("data-hand-ranks", el.hasAttribute("data-keypad-ranks") ? "true" : "false");
     fields().forEach(function (f) { f.classList.toggle("keypad-target-field", f === el); });
   }
 
@@ -152,7 +153,8 @@
     var v = el.value;
     var s = typeof el.selectionStart === "number" ? el.selectionStart : v.length;
     var e = typeof el.selectionEnd === "number" ? el.selectionEnd : v.length;
-    var field = el.hasAttribute("data-keypad-points") ? "points" : el.tagName === "TEXTAREA" ? "lines" : "line";
+    var field = el.hasAttribute("data-keypad-points") ? "points" : el.hasAttribute("data-keypad-ranks") ? "ranks"
+      : el.tagName === "TEXTAREA" ? "lines" : "line";
     var state = G.initial({ before: v.slice(0, s), selected: v.slice(s, e), after: v.slice(e), field: field, russian: russian });
     PICKS.forEach(function (k) { state[k] = picks[k]; });
     return state;

@@ -2,7 +2,8 @@
    In the browser it is window.KunkenKeypadGrammar; under Node, module.exports (tests/js/keypad_grammar.test.js).
 
    A state is { before, after, selected: the field's text around the caret (and a selection); field: "lines" (a
-   textarea: a meld a line), "line" (a one-line hand) or "points" (a hand in points: digits); russian: tokens in
+   textarea: a meld a line), "line" (a one-line hand), "points" (a hand in points: digits) or "ranks" (a hand by
+   rank: ranks and jokers, no suits); russian: tokens in
    Russian notation (В Д К Т Дж); and the picks: rank, suit, ranging, lineDone, pending, typed, bare }.
    press(state, key) -> { state, hint, about, next }: key is {rank: "10"}, {suit: "♣"}, {joker: "JK"},
    {action: "range" | "backspace" | "newline" | "space"}, {digit: "4"}, {handJoker: true} or {insert: "Борис: "}.
@@ -42,7 +43,8 @@
      6♥ JK 8♥). With "…" lit the joker is the run's next card: "…" goes off and the run's suit is lit, so the
      ranks that follow go on with the run (6 ♥ … Дж 8 … 10 gives 6♥ JK 8♥…10♥).
    - A name key (vist or swap target) starts its own line (in a textarea) and clears the picks; cards follow it.
-   - Hands in points get digits: 4 0 Дж gives "40 Дж". */
+   - Hands in points get digits: 4 0 Дж gives "40 Дж".
+   - Hands by rank ("ranks"): each rank or joker tapped is one card, no suits: 9 9 К Дж; ⌫ takes the last off. */
 (function (root, factory) {
   "use strict";
   if (typeof module === "object" && module.exports) { module.exports = factory(); } else { root.KunkenKeypadGrammar = factory(); }
@@ -55,7 +57,7 @@
   var JOKER = /^(JK|ДЖ|\*)/i;
   var RUN = /…|\.\./;
 
-  /* A fresh state for a field: "lines", "line" or "points"; the text before and after the caret. */
+  /* A fresh state for a field: "lines", "line", "points" or "ranks"; the text before and after the caret. */
   function initial(options) {
     var o = options || {};
     return {
@@ -183,6 +185,7 @@
 
   function tapRank(given, r) {
     var s = copy(given);
+    if (s.field === "ranks") { type(s, shown(s, r)); return done(s); }  // a hand by rank: 9 9 К Дж
     if (s.ranging) {
       var first = read(lastToken(s));
       if (!first || !first.rank) { return refuse(given, "run-needs-card"); }
@@ -336,6 +339,7 @@
     if (s.selected) { s.selected = ""; return done(s); }
     if (!s.before) { return refuse(given, "nothing-to-delete"); }
     var before = s.before;
+    if (s.field === "ranks") { s.before = before.replace(/\S+[ \t]*$|[ \t]+$/, ""); return done(s); }
     if (/\n[ \t]*$/.test(before)) {
       s.before = before.replace(/\n[ \t]*$/, "");
     } else if (/\d[ \t]*$/.test(before)) {

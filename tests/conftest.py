@@ -309,6 +309,8 @@ def deal_data(page: str, players: dict, went_out: str = "", **flags) -> dict:
         "expected": hidden(page, "expected"),
         "went_out": went_out,
     }
+    if 'name="hand_mode"' in page:  # the session's way of entering hands, as the page carries it
+        data["hand_mode"] = hidden(page, "hand_mode")
     for i, (melds, vists, hand) in players.items():
         data[f"players-{i}-melds"] = melds
         data[f"players-{i}-vists"] = vists
@@ -492,11 +494,13 @@ def expect_totals(page: Page, totals: dict, count: int, timeout: int = 5_000) ->
     expect(page.locator("#deal-count")).to_have_attribute("data-count", str(count), timeout=timeout)
 
 
-def start_session(page: Page, base: str, players=PLAYERS) -> str:
-    """Create a Kunken session on the home page; returns the session page URL."""
+def start_session(page: Page, base: str, players=PLAYERS, hand_entry: str = "cards") -> str:
+    """Create a Kunken session on the home page, hands entered card by card (``hand_entry``); returns the
+    session page URL."""
     page.goto(base + "/")
     for i, name in enumerate(players):
         page.locator(f"#players-{i}").fill(name)
+    page.locator("#hand_entry").select_option(hand_entry)
     page.locator("#target_kind").select_option("deals")
     page.locator("#target_value").fill("10")
     tap_and_wait(page, "#create")
@@ -518,10 +522,20 @@ def start_on_phone(page: Page, base: str, players: list[str], hand_entry: str, g
     return page.url
 
 
-def start_reference_session(phones, base: str) -> tuple[Page, str]:
-    """A Russian phone starts the reference deal's session, hands in points: its page and the session URL."""
+def set_hand_entry(page: Page, session_url: str, mode: str) -> None:
+    """The scorer changes how the table enters hands, in the session page's settings (not counted)."""
+    page.goto(session_url)
+    page.locator("#hand-entry-panel > summary").tap()
+    page.locator(f"#hand-entry-{mode}").check()
+    tap_and_wait(page, "#set-hand-entry")
+    expect(page.locator("p.flash")).to_be_visible()
+
+
+def start_reference_session(phones, base: str, hand_entry: str = "points") -> tuple[Page, str]:
+    """A Russian phone starts the reference deal's session, hands in points (or ``hand_entry``): its page and
+    the session URL."""
     page = phones(locale="ru-RU").new_page()
-    return page, start_on_phone(page, base, REFERENCE_PLAYERS, "points")
+    return page, start_on_phone(page, base, REFERENCE_PLAYERS, hand_entry)
 
 
 def close_keypad(page: Page) -> None:

@@ -219,7 +219,7 @@ def test_save_tapped_offline_records_the_deal_once_when_the_connection_returns(s
     assert "/deals/new" in page.url  # the form, never the browser's error page
     expect(page.locator("h1")).to_be_visible()
     page.screenshot(path=str(shots / "offline-save-ru.png"), full_page=False)
-    page.locator("#footer-save").tap()  # a second tap while still offline: still kept, still once
+    page.locator("#save").tap()  # a second tap while still offline: still kept, still once
     wait_for_state(page, "local-save")
     page.wait_for_timeout(2_000)
     assert deal_count(db) == 0

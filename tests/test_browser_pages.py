@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import fill, open_deal_form, save, settled, shots_dir, show_field, start_on_phone
+from conftest import fill, open_deal_form, save, set_hand_entry, settled, shots_dir, show_field, start_on_phone
 from playwright.sync_api import Page, expect
 
 from kunken_scorer.core.rules import SWITCHES
@@ -187,6 +187,7 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale, w
         (scorer, f"/s/{sid}/history", "history"),
         (viewer, f"/s/{sid}/summary", "summary"),
         (viewer, "/players", "players"),
+        (viewer, f"/players/h2h?a={PLAYERS[0]}&b={PLAYERS[1]}", "head-to-head"),
         (viewer, "/rules/desk", "desk"),
         (viewer, "/rules/kunken", "rules-kunken"),
         (viewer, "/rules/ordered-rummy", "rules-ordered-rummy"),
@@ -204,14 +205,15 @@ def test_every_page_fits_a_phone_and_passes_axe(server, phones, shots, locale, w
         if found:
             problems[name] = found
     # the deal form entering hands by counts: two columns of steppers for every player
+    set_hand_entry(scorer, f"{server}/s/{sid}", "counts")
     scorer.goto(f"{server}/s/{sid}/deals/new")
-    scorer.locator('label.segment:has(input[value="counts"])').tap()
     expect(scorer.locator("#players-0-small")).to_be_visible()
     found = look(scorer, shots, "deal-form-counts", language, axe=width == 412)
     if found:
         problems["deal-form-counts"] = found
     # the deal form with its preview: every player's plus, minus and score in a table
-    scorer.locator('label.segment:has(input[value="cards"])').tap()
+    set_hand_entry(scorer, f"{server}/s/{sid}", "cards")
+    scorer.goto(f"{server}/s/{sid}/deals/new")
     for seat, text in enumerate(["A♠ A♥ A♦", "K♣ K♦ JK", "Q♠ Q♦ Q♥", "2♠", "9♣ 10♣ J♣"]):
         fill(scorer, f"players-{seat}-melds", text)
     settled(scorer)
@@ -372,6 +374,7 @@ def test_with_text_twice_as_large_the_keypad_keeps_its_labels_and_leaves_room_fo
     sid, edit_url = evening(server)
     page = phones(locale="ru-RU", viewport={"width": width, "height": 800}).new_page()
     page.goto(edit_url)
+    set_hand_entry(page, f"{server}/s/{sid}", "cards")  # the keypad with its suits
     page.goto(f"{server}/s/{sid}/deals/new")
     hand = page.locator("#players-0-hand")  # the first player's, on the first screen
     hand.focus()
@@ -475,9 +478,13 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
 def test_the_start_form_keeps_start_on_screen_and_shows_the_chosen_games_defaults(server, phones):
     page = phones(locale="ru-RU").new_page()
     page.goto(server + "/")
-    expect(page.locator("#create")).to_be_in_viewport()  # eight seats do not push it off the first screen
-    page.locator("#players-7").fill("Восьмой")  # the last seat, at the bottom of the seats
+    expect(page.locator("#create")).to_be_in_viewport()  # the seats do not push it off the first screen
+    expect(page.locator("#players-5")).to_be_hidden()  # Kunken seats five: the sixth is behind "More seats"
+    page.locator("#players-4").fill("Пятый")  # the last seat open, at the bottom of the seats
     expect(page.locator("#create")).to_be_in_viewport()
+    # the way hands are entered sits right under the players, the one tap a card (by rank) chosen
+    expect(page.locator("#hand_entry")).to_be_in_viewport()
+    expect(page.locator("#hand_entry")).to_have_value("ranks")
     page.locator("#house-rules > summary").tap()
     expect(page.locator("#rules-hand_size")).to_have_value("13")
     page.locator("#rules-opening_points").fill("40")  # the table's own choice stays as typed

@@ -142,6 +142,7 @@ def test_a_phone_is_told_live_when_the_scorer_moves_its_seat_and_sees_the_scorer
     # The scorer moves her seat to the second phone with the one-time link: the first phone is told,
     # and can no longer write; her part stays.
     tap_and_wait(scorer, "#draft-link")
+    scorer.locator("#seat-phone-0 > summary").tap()  # a seat's phone actions are tucked away (issue 36)
     tap_and_wait(scorer, "#move-seat-0")
     expect(scorer.locator("#move-code")).to_have_text(re.compile(r"^\s*Move code: \d{3} \d{3}\s*$"))
     expect(scorer.locator("#seat-move svg.qr")).to_be_visible()

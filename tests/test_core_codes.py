@@ -257,8 +257,9 @@ CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("vist_syntax", lambda: read_vist_lines("Boris 5♥", NAMES)),
     ("vist_unknown_player", lambda: read_vist_lines("Zoe: 5♥", NAMES)),
     ("swap_one_card", lambda: read_vist_lines("Boris: 5♥ 6♥", NAMES, one_card=True)),
-    ("hand_points_whole", lambda: read_hand("abc", K, points=True)),
+    ("hand_points_whole", lambda: read_hand("abc", K, entry="points")),
     ("hand_points_jokers", lambda: read_hand("35 abc", K)),
+    ("hand_by_rank", lambda: read_hand("9 K♠", K, entry="ranks")),
 ]
 
 

@@ -14,6 +14,7 @@ from conftest import (
     GOOD,
     SWAP_DEAL,
     SWAP_FORM,
+    csrf_from,
     deal_data,
     hidden,
     new_session,
@@ -371,8 +372,9 @@ def test_hands_by_counts_are_recorded_as_counts(client, store):
     assert record["players"][0]["hand"] == {"small": 0, "faces": 0, "aces": 0, "jokers": 0}
     # 2 × 5 + 10 + 10 + a joker's 10
     assert re.search(r'data-player="Boris"[^>]*>.*?data-total="-40"', text(client.get(f"/s/{sid}")), re.S)
-    assert store.get_session(sid).hand_entry == "counts"  # the table's choice is remembered
-    assert re.search(r'<input checked[^>]*value="counts"', text(client.get(f"/s/{sid}/deals/new")))
+    # how hands are entered is the session's setting (the start form's, by rank), not the deal form's
+    assert store.get_session(sid).hand_entry == "ranks"
+    assert hidden(text(client.get(f"/s/{sid}/deals/new")), "hand_mode") == "ranks"
 
 
 def test_numbers_too_long_to_be_numbers_are_explained_next_to_their_field(client, store):
@@ -402,7 +404,7 @@ def test_the_start_form_chooses_how_hands_are_entered(client, store):
     sid = start(client, hand_entry="points")
     assert store.get_session(sid).hand_entry == "points"
     page = text(client.get(f"/s/{sid}/deals/new"))
-    assert re.search(r'<input checked[^>]*value="points"', page)
+    assert hidden(page, "hand_mode") == "points"
     hand = re.search(r'<input[^>]*id="players-0-hand"[^>]*>', page)[0]
     assert "data-keypad-points" in hand and 'data-keypad-kind="hand"' in hand
 
@@ -435,7 +437,8 @@ def test_ordered_rummy_offers_no_counts(client, store):
     sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy", hand_entry="counts")
     assert store.get_session(sid).hand_entry is None  # counts are not a way for this game
     page = text(client.get(f"/s/{sid}/deals/new"))
-    assert 'value="counts"' not in page and re.search(r'<input checked[^>]*value="cards"', page)
+    assert hidden(page, "hand_mode") == "ranks"  # the default: by rank
+    assert 'value="counts"' not in text(client.get(f"/s/{sid}"))  # nor does the session's setting offer counts
 
 
 def test_the_preview_shows_no_points_for_an_illegal_meld_and_marks_the_express(client):
@@ -499,7 +502,7 @@ def test_an_edit_shows_hands_as_they_were_entered_whatever_the_table_uses_now(cl
     store.set_hand_entry(sid, "counts")  # the table has since moved to counts
     deal = store.list_deals(sid)[0]
     edit = text(client.get(f"/s/{sid}/deals/{deal.id}/edit"))
-    assert re.search(r'<input checked[^>]*value="points"', edit)
+    assert hidden(edit, "hand_mode") == "points"
     assert hidden(edit, "players-1-hand") == "35 JK"
 
 
@@ -516,7 +519,7 @@ def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store):
     client.get("/" + session["edit_url"].split("://", 1)[1].split("/", 1)[1])
     deal = store.list_deals(session["id"])[0]
     edit = text(client.get(f"/s/{session['id']}/deals/{deal.id}/edit"))
-    assert re.search(r'<input checked[^>]*value="counts"', edit)
+    assert hidden(edit, "hand_mode") == "counts"
     body["players"][0]["hand"] = "2♣"
     body["went_out"] = None
     store.update_deal(
@@ -528,7 +531,7 @@ def test_a_mixed_deal_comes_back_as_text_and_loses_nothing(client, store):
         expected_revision=deal.revision,
     )
     edit = text(client.get(f"/s/{session['id']}/deals/{deal.id}/edit"))
-    assert re.search(r'<input checked[^>]*value="cards"', edit)
+    assert hidden(edit, "hand_mode") == "cards"
     assert hidden(edit, "players-0-hand") == "2♣" and hidden(edit, "players-1-hand") == "15 JK"
     assert client.get(f"{API}/sessions/{session['id']}").status_code == 200
 
@@ -769,4 +772,80 @@ def test_a_note_with_a_control_character_is_explained_at_the_note(client, store)
     assert response.status_code == 422
     errors = re.search(r'id="note-errors">(.*?)</ul>', text(response), re.S)
     assert errors and "may not hold control characters" in errors[1]
+    assert store.list_deals(sid) == []
+
+
+# -- how the table enters hands: the session's setting, and hands by rank -----------------------------------
+
+
+def test_the_session_page_changes_how_hands_are_entered_for_the_next_deal_form(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}"))
+    assert re.search(r'id="hand-entry-ranks"[^>]* checked', page)  # the start form's default: by rank
+    token = csrf_from(client, f"/s/{sid}")
+    answer = client.post(f"/s/{sid}/hand-entry", data={"csrf_token": token, "hand_entry": "counts"})
+    assert answer.status_code == 303
+    assert store.get_session(sid).hand_entry == "counts"
+    assert "From now on, cards left in hand are entered: counts by kind." in text(client.get(f"/s/{sid}"))
+    form = text(client.get(f"/s/{sid}/deals/new"))
+    assert hidden(form, "hand_mode") == "counts" and 'id="hand-mode"' not in form  # no chooser on the form
+
+
+@pytest.mark.parametrize("sent", ["", "pointz", "counts\x00", "x" * 5000, "ranks ", None])
+def test_a_way_of_entering_hands_that_is_not_offered_is_refused_in_words(client, store, sent):
+    sid = start(client, players=("Ann", "Bob"), game="ordered-rummy", shown="ordered-rummy")
+    before = store.get_session(sid).hand_entry
+    data = {"csrf_token": csrf_from(client, f"/s/{sid}")}
+    if sent is not None:
+        data["hand_entry"] = sent
+    answer = client.post(f"/s/{sid}/hand-entry", data=data, follow_redirects=True)
+    assert answer.status_code == 200
+    assert "Choose one of: by rank, no suits, points and jokers, card by card, with suits." in text(answer)
+    assert store.get_session(sid).hand_entry == before
+    # counts are no way for ordered rummy, where small cards score apart
+    data["hand_entry"] = "counts"
+    assert "Choose one of" in text(client.post(f"/s/{sid}/hand-entry", data=data, follow_redirects=True))
+
+
+def test_only_the_scorer_changes_how_hands_are_entered(app, client, store):
+    sid = start(client)
+    watcher = app.test_client()
+    token = csrf_from(watcher, f"/s/{sid}")
+    answer = watcher.post(f"/s/{sid}/hand-entry", data={"csrf_token": token, "hand_entry": "cards"})
+    assert answer.status_code in (403, 401)
+    assert store.get_session(sid).hand_entry == "ranks"
+    assert 'id="hand-entry-panel"' not in text(watcher.get(f"/s/{sid}"))
+
+
+@pytest.mark.parametrize(
+    ("game", "hand", "minus"),
+    [
+        ("kunken", "9 9 K Q 3 8 JK", 50),  # 5 + 5 + 10 + 10 + 5 + 5 and a joker's 10
+        ("kunken", "Т В 10 Дж Дж", 45),  # ace 10, jack 10, a small card 5, two jokers 20, Russian ranks
+        ("ordered-rummy", "9 9 K Q 3 8 JK", 74),  # face values: 9 + 9 + 10 + 10 + 3 + 8 and a joker’s 25
+        ("kunken", "40 JK", 50),  # the points, where the table counted them
+    ],
+)
+def test_a_hand_typed_by_rank_scores_as_its_cards_would(client, store, game, hand, minus):
+    sid = start(client, players=("Ann", "Bob"), game=game, shown=game)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    assert hidden(page, "hand_mode") == "ranks"
+    data = deal_data(page, {0: ("5♥ 6♥ 7♥ 8♥", "", ""), 1: ("", "", hand)}, "Ann")
+    answer = client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"})
+    assert answer.status_code == 303, re.findall(r'class="(?:error|problem)"[^>]*>([^<]*)', text(answer))
+    hand_stored = store.list_deals(sid)[0].record["players"][1]["hand"]
+    assert set(hand_stored) == {"points", "jokers"}  # a hand by rank is kept as its points and jokers
+    board = text(client.get(f"/s/{sid}"))
+    assert re.search(rf'data-player="Bob"[^>]*>.*?data-total="-{minus}"', board, re.S), board[:3000]
+
+
+def test_a_hand_by_rank_with_a_suit_forgotten_or_a_word_that_is_no_card_is_told_how(client, store):
+    sid = start(client)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    for hand, words in (("9 K♠", "by its rank"), ("Zz", "Zz")):
+        data = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("", "", hand)}, "Anna")
+        answer = client.post(f"/s/{sid}/deals/new", data={**data, "save": "1"})
+        assert answer.status_code == 422
+        errors = re.search(r'id="players-1-hand-errors".*?</ul>', text(answer), re.S)[0]
+        assert words in errors
     assert store.list_deals(sid) == []

@@ -264,6 +264,7 @@ EXAMPLES = api_examples()
 def _endpoint_of(app, method: str, path: str) -> str:
     """The app's endpoint for a documented path (``<id>`` and the like filled in)."""
     adapter = app.url_map.bind("localhost")
+    path = path.partition("?")[0]  # a query string is no part of the route
     endpoint, _ = adapter.match(re.sub(r"<[^>]+>", "some-session-id", path.replace("<seat>", "0")), method=method)
     return endpoint
 

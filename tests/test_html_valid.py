@@ -49,6 +49,8 @@ def pages_of(app, language: str) -> dict[str, str]:
         "seat move": moved,
         "seat take": viewer.get(link),
         "players": viewer.get("/players"),
+        "head to head": viewer.get("/players/h2h?a=Anna&b=Boris"),
+        "head to head refused": viewer.get("/players/h2h?a=Anna&b=Zed"),
         "import": viewer.get("/import"),
         "import refused": viewer.post("/import", data={"csrf_token": token, "text": "not json", "form_key": ""}),
         "rules desk": viewer.get(f"/rules/desk?session={sid}"),
@@ -57,6 +59,7 @@ def pages_of(app, language: str) -> dict[str, str]:
         "rules kunken": viewer.get("/rules/kunken"),
         "rules ordered rummy": viewer.get("/rules/ordered-rummy"),
         "not found": viewer.get("/s/no-such-session"),
+        **night_pages(scorer, viewer),
     }
     assert refused.status_code == 422 and 'data-code="' in text(refused)  # the problem is shown
     shown = {}
@@ -65,6 +68,21 @@ def pages_of(app, language: str) -> dict[str, str]:
         assert response.mimetype == "text/html", name
         shown[name] = text(response)
     return shown
+
+
+def night_pages(starter, viewer) -> dict:
+    """The club night's pages (tests/test_nights.py): as its starter and a viewer see them, and a refused form."""
+    made = starter.post("/api/v1/nights", json={"tables": [["Анна", "Борис"], ["Вера", "Гоша", "Дима"]]}).get_json()
+    assert starter.get(f"/nights/{made['id']}/own/{made['edit_token']}").status_code == 303  # the starter's phone
+    token = csrf_from(starter, "/nights/new")
+    return {
+        "night new": viewer.get("/nights/new"),
+        "night refused": starter.post("/nights", data={"csrf_token": token, "tables": "Анна"}),
+        "night (starter)": starter.get(f"/nights/{made['id']}"),
+        "night (viewer)": viewer.get(f"/nights/{made['id']}"),
+        "night room": viewer.get(f"/nights/{made['id']}/room"),
+        "night summary": viewer.get(f"/nights/{made['id']}/summary"),
+    }
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

@@ -947,3 +947,76 @@ def test_the_api_names_the_draft_and_a_write_naming_it_survives_an_earlier_deal_
     assert client.post(f"/api/v1/sessions/{sid}/draft/record", json={"redeal": True}, headers=auth).status_code == 201
     stale = client.put(url, json={**body, "revision": 0}, headers=auth)
     assert stale.status_code == 409 and stale.get_json()["deal"] == 3
+
+
+# -- the scorer's draft page: what each seat entered, and whether the deal is ready (issue 36) ----------------
+
+
+def _seat_html(page: str, seat: int) -> str:
+    end = r'(?=<li class="seat |</ul>\s*</section>)'
+    return re.search(rf'<li class="seat [^"]*" id="seat-{seat}".*?{end}', page, re.S)[0]
+
+
+def _record_button(page: str) -> str:
+    return re.search(r'<input [^>]*id="record-draft"[^>]*>', page)[0]
+
+
+def test_the_draft_page_shows_each_part_whole_vists_swaps_and_the_hand_as_entered(app, store):
+    sid, token = start_api(app.test_client(), ["Anna", "Boris", "Vera", "Gosha"])
+    scorer = scorer_phone(app, sid, token)
+    parts = (
+        {"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "meld": 0, "cards": "5♦"}], "hand": "K♣ 5♥"},
+        {"melds": ["2♦ 3♦ 4♦", "7♣ JK 9♣"], "hand": {"points": 40, "jokers": 1}},
+        {"melds": ["7♠ 8♠ 9♠"], "swaps": [{"from": "Boris", "meld": 1, "card": "8♣"}]}
+        | {"hand": {"small": 2, "jokers": 1}},
+        {"melds": ["Q♥ Q♠ Q♦"]},
+    )
+    for seat, part in enumerate(parts):
+        store.save_part(sid, seat, read_part(part), revision=0, by="player")
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    anna, boris, vera, gosha = (" ".join(re.sub(r"<[^>]+>", "", _seat_html(page, seat)).split()) for seat in range(4))
+    assert "Vists: Boris 1: 5♦" in anna and "In hand: K♣ 5♥" in anna
+    assert "Melds: 2♦ 3♦ 4♦ · 7♣ JK 9♣" in boris and "In hand: 40 points, 1 joker" in boris
+    assert "Joker swaps: Boris 2: 8♣" in vera and "In hand: 2–10 ×2 · Jokers ×1" in vera
+    assert "In hand: no cards" in gosha
+
+
+def test_the_record_button_looks_ready_only_when_the_deal_is_and_says_what_is_missing(app, store):
+    """Secondary while a part is missing or has a problem, with the names; the went-out player is named only once
+    every part is in (Boris's empty hand is no one's going out while Vera's part may be empty too)."""
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    store.save_part(sid, 0, read_part({"melds": ["A♠ A♥ 2♦"], "hand": "K♣"}), revision=0, by="player")
+    store.save_part(sid, 1, read_part({"melds": ["2♦ 3♦ 4♦"]}), revision=0, by="player")  # nothing left in hand
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    ready = re.search(r'<p id="draft-ready".*?</p>', page, re.S)[0]
+    assert 'data-ready="false"' in ready and "Waiting for the part of Vera." in ready
+    assert "Problems in the part of Anna." in ready and "record anyway" not in ready  # not while a part is missing
+    assert "secondary" in _record_button(page) and "big" not in _record_button(page)
+    assert page.count('id="draft-ready"') == 1  # one line, at the record button
+    went_out = re.search(r'<select [^>]*id="went_out".*?</select>', page, re.S)[0]
+    assert re.search(r'<option selected value="auto">No cards left: unknown yet</option>', went_out)
+    assert "No cards left: Boris" not in page
+
+    store.save_part(sid, 2, read_part({"melds": ["7♠ 8♠ 9♠"], "hand": "5♥"}), revision=0, by="player")
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    ready = re.search(r'<p id="draft-ready".*?</p>', page, re.S)[0]
+    assert "Waiting" not in ready and "Problems in the part of Anna." in ready and "record anyway" in ready
+    assert "secondary" in _record_button(page)
+    assert '<option selected value="auto">No cards left: Boris</option>' in page  # every part in, one empty hand
+
+    store.save_part(sid, 0, read_part({"melds": ["A♠ A♥ A♦"], "hand": "K♣"}), revision=1, by="scorer")
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    assert 'data-ready="true"' in page and "big" in _record_button(page) and "secondary" not in _record_button(page)
+
+
+def test_a_seat_shows_one_main_action_and_its_phone_actions_in_a_disclosure(app):
+    sid, token = start_api(app.test_client())
+    take(phone(app), sid, 1)
+    page = text(scorer_phone(app, sid, token).get(f"/s/{sid}/draft"))
+    boris = _seat_html(page, 1)
+    assert boris.count('class="button') == 1 and 'id="open-seat-1"' in boris
+    phone_actions = re.search(r'<details class="seat-phone" id="seat-phone-1">.*?</details>', boris, re.S)[0]
+    assert 'id="move-seat-1"' in phone_actions and 'id="free-seat-1"' in phone_actions
+    assert "<summary>Move or free the seat" in phone_actions
+    assert 'id="seat-phone-0"' not in page  # a seat no phone holds has nothing to move or free

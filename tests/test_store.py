@@ -80,6 +80,8 @@ def test_open_applies_migrations_once(db_path):
         "m011_seat_moves",
         "m012_utf8_json",
         "m013_deal_scores",
+        "m014_ratings",
+        "m015_nights",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -88,7 +90,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 13
+        assert count(second, "_sqlite_migrations") == 15
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:

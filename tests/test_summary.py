@@ -991,7 +991,7 @@ def test_an_import_keeps_how_the_table_enters_hands(store):
     with pytest.raises(KunkenError) as caught:
         import_document(store, {**doc, "hand_entry": "pebbles"})
     assert caught.value.reason.message == (
-        "The export's field hand_entry is wrong: expected one of counts, points, cards."
+        "The export's field hand_entry is wrong: expected one of ranks, points, counts, cards."
     )
     ordered = {**doc, "game": "ordered-rummy", "rules": {"game": "ordered-rummy"}, "deals": [], "hand_entry": "counts"}
     with pytest.raises(KunkenError):  # ordered rummy has no counts: its small cards score apart

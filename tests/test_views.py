@@ -37,7 +37,7 @@ pytestmark = pytest.mark.lang("en")  # the `client` fixture reads the pages in E
 
 def test_home_shows_the_start_form_with_kunken_defaults(client):
     page = text(client.get("/"))
-    assert 'id="start-form"' in page and 'id="players-7"' in page
+    assert 'id="start-form"' in page and 'id="players-11"' in page
     assert 'id="rules-opening_points"' in page and 'value="50"' in page
     assert 'id="defaults-note"' in page
 

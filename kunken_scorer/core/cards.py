@@ -283,6 +283,27 @@ def parse_cards(cards: CardsLike) -> tuple[Card, ...]:
     return _parse_tokens(tokens)
 
 
+def parse_ranks(text: str) -> tuple[tuple[Rank, ...], int] | None:
+    """Cards named by their rank alone, and jokers (a hand entered by rank: suits change no points); None when
+    some word is neither a rank nor a joker.
+
+    >>> parse_ranks("9 9 K Д 3 Дж")
+    ((<Rank.NINE: 9>, <Rank.NINE: 9>, <Rank.KING: 13>, <Rank.QUEEN: 12>, <Rank.THREE: 3>), 1)
+    >>> parse_ranks("9 K♠") is None, parse_ranks("")
+    (True, ((), 0))
+    """
+    ranks: list[Rank] = []
+    jokers = 0
+    for word in _SPLIT.split(text.translate(_VARIATION_SELECTORS).upper()):
+        if word in _JOKERS_IN:
+            jokers += 1
+        elif word in _RANKS_IN:
+            ranks.append(_RANKS_IN[word])
+        elif word:
+            return None
+    return tuple(ranks), jokers
+
+
 #: Card texts already read (up to 8,192, then forgotten at once): the same melds and hands are typed again and
 #: again (every preview of a deal re-sends them). A plain dict, not an ``lru_cache``: a hit is one lookup, where
 #: an LRU also moves its entry to the front of a list (more memory touched on every card field read).

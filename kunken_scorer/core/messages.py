@@ -556,5 +556,9 @@ MESSAGES.update(
         "swap_one_card": ("swap", N_("a swap puts exactly one card in the joker’s place.")),
         "hand_points_whole": ("deal-record", N_("The points of a hand are a whole number, 0 or more, like “35 JK”.")),
         "hand_points_jokers": ("deal-record", N_("After the points, write only the jokers, like “35 JK JK”.")),
+        "hand_by_rank": (
+            "deal-record",
+            N_("Name each card left in hand by its rank, like “9 9 K JK”, or give the points, like “40 JK”."),
+        ),
     }
 )

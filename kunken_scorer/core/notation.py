@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from .cards import CardError, Rank, format_cards, parse_cards
+from .cards import CardError, Rank, format_cards, parse_cards, parse_ranks
 from .messages import KunkenError, Reason, shortened
 from .reading import HAND_COUNTS, MAX_MELDS, MAX_VISTS, HandSummary, hand_entries
 from .rules import RuleSet
@@ -170,25 +170,47 @@ def read_vist_lines(
     return _read_lines(text, limit, read)
 
 
-def read_hand(text: str | None, rules: RuleSet, points: bool = False) -> tuple[Any, list[Reason]]:
+def read_hand(text: str | None, rules: RuleSet, entry: str = "cards") -> tuple[Any, list[Reason]]:
     """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value.
 
-    With ``points`` (the table enters hands as points), a text that is neither is told how to write points.
+    Cards named by rank alone (``9 9 K Дж``: suits change no points) become their points and jokers. ``entry`` is
+    how the table enters hands: by ``ranks`` a lone number is a rank (``10``), elsewhere it is points; a text that
+    does not read is told how to write that way.
 
     >>> read_hand("35 JK JK", RuleSet.preset()), read_hand("K♠ jk", RuleSet.preset())
     (({'points': 35, 'jokers': 2}, []), ('K♠ JK', []))
-    >>> read_hand("abc", RuleSet.preset(), points=True), read_hand("35 abc", RuleSet.preset())
+    >>> read_hand("9 9 K Д 3 8 Дж", RuleSet.preset()), read_hand("10", RuleSet.preset(), entry="ranks")
+    (({'points': 40, 'jokers': 1}, []), ({'points': 5, 'jokers': 0}, []))
+    >>> read_hand("abc", RuleSet.preset(), entry="points"), read_hand("35 abc", RuleSet.preset())
     (('', [Reason(code='hand_points_whole', params={})]), ('', [Reason(code='hand_points_jokers', params={})]))
     """
     text = (text or "").strip()
     words = text.split(None, 1)  # any white space between the points and the jokers
-    first = words[0] if words else ""
-    rest = words[1] if len(words) > 1 else ""
-    if not _NUMBER.fullmatch(first):
-        try:
-            return format_cards(parse_cards(text)), []
-        except CardError as err:
-            return "", [Reason("hand_points_whole") if points else err.reason]
+    first, rest = (words + ["", ""])[:2]
+    number = bool(_NUMBER.fullmatch(first))
+    if number and entry != "ranks":
+        value, reasons = _points_hand(first, rest, rules)
+        if not reasons:
+            return value, []
+    try:
+        return format_cards(parse_cards(text)), []
+    except CardError as err:
+        error = err.reason
+    ranked = parse_ranks(text)
+    if ranked is not None:
+        return {"points": sum(map(rules.rank_points, ranked[0])), "jokers": ranked[1]}, []
+    if entry == "ranks":  # 40 JK: the points, where the table counted them; else how to name cards by rank
+        value, reasons = _points_hand(first, rest, rules) if number else ("", [error])
+        if not reasons or (number and parse_ranks(first) is None) or error.code != "missing_suit":
+            return value, reasons
+        return "", [Reason("hand_by_rank")]
+    if number:
+        return "", reasons
+    return "", [Reason("hand_points_whole") if entry == "points" else error]
+
+
+def _points_hand(first: str, rest: str, rules: RuleSet) -> tuple[Any, list[Reason]]:
+    """A hand in short: points (``first``) then only jokers (``rest``)."""
     if not first.isdigit():
         return "", [Reason("hand_points_whole")]
     try:
@@ -310,8 +332,9 @@ def part_texts(
 
 
 def hand_entry(chosen: str | None, rules: RuleSet) -> str:
-    """How this table enters the cards left in hand: its remembered choice (if the rules have it), else by card."""
-    return chosen if isinstance(chosen, str) and chosen in hand_entries(rules) else "cards"
+    """How this table enters the cards left in hand: its remembered choice (if the rules have it), else by rank
+    (one tap a card, no suits and no sums)."""
+    return chosen if isinstance(chosen, str) and chosen in hand_entries(rules) else "ranks"
 
 
 def entered_as(record: Mapping[str, Any], default: str) -> str:

@@ -94,8 +94,9 @@ HAND_COUNTS = ("small", "faces", "aces", "jokers")
 HAND_POINTS = ("points", "jokers")
 #: How many cards of each kind one deck holds (small: 2..10 of four suits, faces: J Q K, aces).
 _PER_DECK = {"small": 9 * 4, "faces": 3 * 4, "aces": 4}
-#: The ways a table may enter the cards left in hand (counts only where small cards score alike).
-HAND_ENTRIES = ("counts", "points", "cards")
+#: The ways a table may enter the cards left in hand, the fewest taps first: each card's rank, the points, counts
+#: by kind (only where small cards score alike), each card.
+HAND_ENTRIES = ("ranks", "points", "counts", "cards")
 
 
 @dataclass(frozen=True)
@@ -502,10 +503,10 @@ def hand_entries(rules: RuleSet) -> tuple[str, ...]:
     """The ways a table of this game may enter cards left in hand: counts need small cards alike.
 
     >>> hand_entries(RuleSet.preset()), hand_entries(RuleSet.preset("ordered-rummy"))
-    (('counts', 'points', 'cards'), ('points', 'cards'))
+    (('ranks', 'points', 'counts', 'cards'), ('ranks', 'points', 'cards'))
     """
     rules = rules_arg(rules)
-    return HAND_ENTRIES if rules.number_points is not None else HAND_ENTRIES[1:]
+    return HAND_ENTRIES if rules.number_points is not None else tuple(e for e in HAND_ENTRIES if e != "counts")
 
 
 def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False) -> None:

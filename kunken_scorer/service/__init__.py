@@ -8,6 +8,7 @@ words. Nothing here knows HTTP; the rules are the core's and the storage the sto
 - ``sessions``: start, import and end a session, a new scorer token;
 - ``seats``: take, move and free a seat, save a part, discard the draft;
 - ``board``: a session's stored deals scored with the core (the scoreboard); ``drafts``: the players' draft checked;
+- ``nights``: club nights of several tables, their standings and rounds;
 - ``stats``: player statistics and the running tally; ``answers``: the API's answers as plain data.
 """
 
@@ -47,6 +48,20 @@ from .deals import (
     undo_deal,
 )
 from .drafts import DRAFT_END, Draft, load_draft, with_end
+from .nights import (
+    MAX_TABLES,
+    NightBoard,
+    NightInputError,
+    NightMade,
+    NightTable,
+    create_night,
+    is_night_owner,
+    next_round,
+    night_board,
+    night_tables,
+    repeat_meetings,
+    table_tokens,
+)
 from .outcomes import (
     Changed,
     Checked,
@@ -88,6 +103,7 @@ from .stats import (
 __all__ = [
     "CACHE",
     "DRAFT_END",
+    "MAX_TABLES",
     "Anyway",
     "Ask",
     "Changed",
@@ -101,6 +117,10 @@ __all__ = [
     "Ended",
     "KeyClash",
     "MoveCode",
+    "NightBoard",
+    "NightInputError",
+    "NightMade",
+    "NightTable",
     "NotImported",
     "PartSaved",
     "PartStale",
@@ -122,6 +142,7 @@ __all__ = [
     "check_deal",
     "check_draft_deal",
     "check_record",
+    "create_night",
     "create_session",
     "deal_answer",
     "deal_entry",
@@ -133,10 +154,14 @@ __all__ = [
     "end_session",
     "free_seat",
     "import_session",
+    "is_night_owner",
     "last_deal_melds",
     "load_draft",
     "move_seat",
     "new_token",
+    "next_round",
+    "night_board",
+    "night_tables",
     "part_answer",
     "part_writer",
     "place_of",
@@ -148,6 +173,7 @@ __all__ = [
     "redo_deal",
     "refresh_stale_stats",
     "refresh_stale_stats_in",
+    "repeat_meetings",
     "replayed",
     "report_answer",
     "request_digest",
@@ -163,6 +189,7 @@ __all__ = [
     "set_hand_entry",
     "stats_rows",
     "stats_stale_in",
+    "table_tokens",
     "take_seat",
     "tally_of",
     "totals_through",

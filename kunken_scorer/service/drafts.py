@@ -38,6 +38,13 @@ class Draft:
         """The players in seat order."""
         return self.session.players
 
+    @property
+    def went_out_shown(self) -> str | None:
+        """Who went out as the scorer's page offers it: the core's one empty hand (``DraftCheck.suggested``) only
+        once every part is in; while a part is missing, another empty hand may still come (the scores so far
+        still take the core's provisional choice)."""
+        return None if self.check.missing else self.check.suggested
+
 
 #: The keys of a draft's end, with their defaults.
 DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
@@ -65,7 +72,7 @@ def load_draft(store: Store, session_id: str) -> Draft:
         rules,
         stored.deal,
         stored.version,
-        f"{stored.session_version}-{stored.version}",
+        f"{stored.session_version}-{stored.version}-{session.hand_entry or ''}",  # as store.draft_tag
         end,
         stored.parts,
         stored.seats,

@@ -36,6 +36,8 @@ from .errors import (
 )
 from .keys import KeysMixin
 from .migrations import migrations
+from .nights import NightsMixin
+from .ratings import RatingsMixin
 from .reads import ReadsMixin
 from .rows import (
     BackupReport,
@@ -45,12 +47,19 @@ from .rows import (
     HistoryRow,
     LiveDealRow,
     MoveCode,
+    NightRow,
+    NightTableRow,
     PartRow,
     PlayerStatsRow,
+    RatingMark,
+    RatingRow,
     SavedPart,
     SeatRow,
     SessionRow,
     SessionStatsRow,
+    Standing,
+    TogetherRow,
+    UnratedSession,
 )
 from .seats import SeatsMixin
 from .sessions import SessionsMixin
@@ -67,21 +76,39 @@ __all__ = [
     "KeyReused",
     "LiveDealRow",
     "MoveCode",
+    "NightRow",
+    "NightTableRow",
     "NotFound",
     "PartRow",
     "PlayerStatsRow",
+    "RatingMark",
+    "RatingRow",
     "SavedPart",
     "SeatHeld",
     "SeatRow",
     "SessionEnded",
     "SessionRow",
     "SessionStatsRow",
+    "Standing",
     "StorageUnavailable",
     "Store",
     "StoreError",
+    "TogetherRow",
+    "UnratedSession",
     "migrations",
 ]
 
 
-class Store(SessionsMixin, DealsMixin, KeysMixin, ReadsMixin, DraftsMixin, SeatsMixin, StatsMixin, Database):
+class Store(
+    SessionsMixin,
+    DealsMixin,
+    KeysMixin,
+    ReadsMixin,
+    DraftsMixin,
+    SeatsMixin,
+    StatsMixin,
+    RatingsMixin,
+    NightsMixin,
+    Database,
+):
     """Sessions, deals and history kept in one SQLite database."""

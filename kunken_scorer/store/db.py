@@ -27,7 +27,7 @@ from .rows import BackupReport, SessionRow
 
 #: The values ``set_hand_entry`` stores (the store imports no core module: ``reading.HAND_ENTRIES`` is the
 #: same list, and which of them a game offers is the core's ``hand_entries``).
-HAND_ENTRIES = ("counts", "points", "cards")
+HAND_ENTRIES = ("ranks", "points", "counts", "cards")
 
 HISTORY_ACTIONS = frozenset({"record", "edit", "delete", "undo", "redo", "end", "import", "token"})
 

@@ -119,15 +119,17 @@ class DraftsMixin(Database):
         )
 
     def draft_tag(self, session_id: str) -> str:
-        """A tag that changes whenever the session or its draft (parts, end, seats) changes: an ETag."""
+        """A tag that changes whenever the session, its way of entering hands or its draft (parts, end, seats)
+        changes: an ETag."""
         row = self.db.execute(
-            "SELECT s.version, coalesce(d.version, 0) FROM sessions s LEFT JOIN drafts d ON d.session_id = s.id"
+            "SELECT s.version, coalesce(d.version, 0), coalesce(s.hand_entry, '') FROM sessions s"
+            " LEFT JOIN drafts d ON d.session_id = s.id"
             " WHERE s.id = ?",
             [session_id],
         ).fetchone()
         if row is None:
             raise NotFound(f"There is no score sheet with id {session_id!r}.")
-        return f"{row[0]}-{row[1]}"
+        return f"{row[0]}-{row[1]}-{row[2]}"
 
     def save_part(
         self,

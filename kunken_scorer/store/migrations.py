@@ -300,3 +300,47 @@ def m013_deal_scores(db: Database) -> None:
               FROM deals WHERE deleted_at IS NULL) AS live
         JOIN deal_results AS r ON r.deal_id = live.id"""
     )
+
+
+@migrations()
+def m014_ratings(db: Database) -> None:
+    """Players' ratings (issue 37): one row a player (``ratings``: the rating's mu and sigma, and the sessions rated),
+    worked out by the service from every ended session's final order in the order the sessions ended; the last
+    session folded in (``rating_mark``); ``sessions.rated_version``: the version a session's place in the ratings
+    was worked out for (0: not yet)."""
+    db.table("ratings").create(
+        {"player": str, "name": str, "mu": float, "sigma": float, "sessions": int},
+        pk="player",
+        not_null=["name", "mu", "sigma", "sessions"],
+        strict=True,
+    )
+    db.table("rating_mark").create(
+        {"id": int, "ended_key": str, "session_id": str, "generation": int},
+        pk="id",
+        not_null=["ended_key", "session_id", "generation"],
+        strict=True,
+    )
+    db.table("sessions").add_column("rated_version", int, not_null_default=0)
+    db.execute("CREATE INDEX sessions_unrated ON sessions (id) WHERE ended_at IS NOT NULL AND rated_version != version")
+
+
+@migrations()
+def m015_nights(db: Database) -> None:
+    """Club nights (issue 37): a night of several tables, each table a session of its own, in rounds. ``nights``
+    keeps the game, the rules every table plays and the hash of the token of whoever started it;
+    ``night_tables`` each round's tables in order, the session each is, and its edit token sealed with the
+    night's token (only the night's token opens it, to show the starter the table's scorer link)."""
+    db.table("nights").create(
+        {"id": str, "game": str, "rules": str, "token_hash": str, "created_at": str},
+        pk="id",
+        not_null=["game", "rules", "token_hash", "created_at"],
+        strict=True,
+    )
+    db.table("night_tables").create(
+        {"night_id": str, "round": int, "table_no": int, "session_id": str, "sealed_token": str},
+        pk=("night_id", "round", "table_no"),
+        foreign_keys=[("night_id", "nights", "id"), ("session_id", "sessions", "id")],
+        not_null=["session_id", "sealed_token"],
+        strict=True,
+    )
+    db.table("night_tables").create_index(["session_id"], unique=True)

@@ -19,12 +19,19 @@ __all__ = [
     "HistoryRow",
     "LiveDealRow",
     "MoveCode",
+    "NightRow",
+    "NightTableRow",
     "PartRow",
     "PlayerStatsRow",
+    "RatingMark",
+    "RatingRow",
     "SavedPart",
     "SeatRow",
     "SessionRow",
     "SessionStatsRow",
+    "Standing",
+    "TogetherRow",
+    "UnratedSession",
 ]
 
 
@@ -210,3 +217,84 @@ class PlayerStatsRow:
     points: int
     expresses: int
     last_played: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One player's rating (``store.ratings``): worked out by the service from the ended sessions' final orders."""
+
+    #: the name casefolded
+    player: str
+    #: the name as written in the last session rated
+    name: str
+    mu: float
+    sigma: float
+    #: the ended sessions rated for the player
+    sessions: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingMark:
+    """How far the ratings have come: the last ended session folded in (its ``ended_key``, then its id, the order
+    the ratings replay), and ``generation``, one more at every write of the ratings."""
+
+    ended_key: str
+    session_id: str
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnratedSession:
+    """An ended session whose place in the ratings is not yet worked out for its version."""
+
+    id: str
+    ended_at: str
+    version: int
+    #: the version it was rated at before (0: never)
+    rated_version: int
+    #: its player statistics (its totals) are worked out for its version
+    stats_fresh: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's final total in one session, from its player statistics."""
+
+    player: str
+    name: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class TogetherRow:
+    """One session two players played together (``head_to_head``): each one's total."""
+
+    session_id: str
+    game: str
+    played_at: str
+    ended_at: str | None
+    a_points: int
+    b_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class NightRow:
+    """A club night: the game and rules every table plays, and when it started."""
+
+    id: str
+    game: str
+    #: the rule set's switches (``RuleSet.to_dict``), the same at every table
+    rules: dict[str, Any]
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class NightTableRow:
+    """One table of one round of a club night: the session it is, and its edit token sealed with the night's."""
+
+    #: the round, from 1
+    round: int
+    #: the table's number in its round, from 1
+    table: int
+    session_id: str
+    sealed_token: str

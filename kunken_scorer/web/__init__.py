@@ -23,7 +23,7 @@ from flask_wtf.csrf import CSRFProtect
 from ..core.melds import on_table
 from ..core.notation import vist_line
 from ..store import StorageUnavailable, Store
-from . import api, desk, seats, summary, views
+from . import api, desk, nights, seats, summary, views
 from .database import close_store
 from .errors import HANDLERS
 from .filters import cards_filter, clock_filter, machine_time, minus_sign, when_filter
@@ -41,6 +41,7 @@ csrf = CSRFProtect()
 babel = Babel()
 #: Pages, JSON, SVG, CSS and JS go compressed (Brotli, else gzip): a 100-deal session page is 78 KB as text.
 compress = Compress()
+api.bp.register_blueprint(nights.api_bp)  # /api/v1/nights: the API's, routed in nights.py with the night's pages
 
 
 def configuration(test_config: dict[str, Any] | None = None) -> Config:
@@ -147,7 +148,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(desk.bp)
     app.register_blueprint(summary.bp)
+    app.register_blueprint(nights.bp)
     csrf.exempt(api.bp)
+    csrf.exempt(nights.api_bp)
 
     app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)

@@ -35,8 +35,9 @@ from .. import (
 from ..core.draft import read_part
 from ..core.messages import M_, Text
 from ..core.reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
-from ..core.rules import read_rules
+from ..core.rules import GAMES, read_rules
 from ..exports import export_document, read_json
+from ..service import ratings
 from ..store import Conflict, KeyReused, SessionEnded, SessionRow
 from .auth import bearer_token, scorer_session
 from .database import get_store
@@ -45,7 +46,8 @@ from .languages import gettext
 from .limits import creation_allowed
 from .links import MAX_MOVE_CODE, move_url, public_base_url
 from .security import no_store
-from .wording import reason_text, seat_held_message
+from .startup import catch_up_ratings
+from .wording import h2h_refusal, reason_text, seat_held_message
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -499,3 +501,37 @@ def record_draft(session_id: str) -> Response:
         outcome,
         gettext('The deal has problems; correct the parts, or send "override": true with a note to record it anyway.'),
     )
+
+
+# -- ending a session, players, ratings and head to head (issue 37) -------------------------------------------
+
+
+@bp.post("/sessions/<session_id>/end")
+def end_session(session_id: str) -> dict[str, Any]:
+    """End the session (Bearer token): it stays readable, takes no more changes, and counts for the ratings."""
+    store = get_store()
+    if service.end_session(store, scorer_session(session_id)).already:
+        raise SessionEnded()
+    board = service.scoreboard(store, session_id)
+    return {"id": session_id, "ended_at": board.session.ended_at, "version": board.version, "totals": board.totals}
+
+
+@bp.get("/players")
+def players() -> dict[str, Any]:
+    """Every player's statistics and rating (``?game=`` for one game's statistics)."""
+    game = request.args.get("game") or None
+    if game is not None and game not in GAMES:
+        raise _bad("game", Reason("expected_one_of", {"options": ", ".join(GAMES)}))
+    rated = ratings.rated_players(get_store(), game)
+    if not rated.current:
+        catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
+    return ratings.players_answer(rated)
+
+
+@bp.get("/players/h2h")
+def players_h2h() -> dict[str, Any]:
+    """Head to head: the sessions players ``a`` and ``b`` played together and who finished ahead in each."""
+    found = ratings.head_to_head(get_store(), request.args.get("a"), request.args.get("b"))
+    if not isinstance(found, ratings.HeadToHead):
+        raise Refusal(*h2h_refusal(found))
+    return ratings.head_to_head_answer(found)

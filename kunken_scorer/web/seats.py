@@ -316,8 +316,9 @@ def _draft_form(draft: service.Draft, posted: bool = False) -> DraftForm:
     """The scorer's form of the draft: as posted, or filled with the draft's end as stored."""
     form = DraftForm() if posted else DraftForm(formdata=None, data=_end_data(draft))
     form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
-    suggested = draft.check.suggested
+    suggested = draft.went_out_shown  # named only once every part is in
     auto = gettext("No cards left: %(name)s", name=suggested) if suggested else gettext("No cards left: nobody yet")
+    auto = gettext("No cards left: unknown yet") if draft.check.missing else auto
     form.went_out.choices = [("auto", auto), ("none", gettext("Nobody (the stock ran out)"))] + [
         (str(i), n) for i, n in enumerate(draft.players)
     ]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from flask import Flask
 
 from ..service import refresh_stale_stats_in, stats_stale_in
+from ..service.ratings import ratings_stale_in, refresh_ratings_in
 from ..store import StorageUnavailable, StoreError
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def refresh_stale_stats_at_start(app: Flask, database: str) -> None:
     statistics are worked out again at the next look at /players.
     """
     try:
-        stale = stats_stale_in(database)
+        stale = stats_stale_in(database) or ratings_stale_in(database)
     except StorageUnavailable as err:
         raise StartupError(f"cannot read the database {database}: {err}") from None
     if not stale:
@@ -94,5 +95,32 @@ def refresh_stale_stats_at_start(app: Flask, database: str) -> None:
 def _refresh_all_stats(app: Flask, database: str) -> None:
     try:
         refresh_stale_stats_in(database)
+        refresh_ratings_in(database)
     except (sqlite3.Error, StoreError) as err:
         app.logger.warning("player statistics not brought up to date at start: %s", err)
+
+
+#: The files whose ratings a background thread is replaying (one thread a file at a time).
+_REPLAYING: set[str] = set()
+_REPLAYING_LOCK = threading.Lock()
+
+
+def catch_up_ratings(app: Flask, database: str) -> None:
+    """Replay the ratings of ``database`` in the background, as at start-up (a request found an older ended session
+    changed in a long history); at once under test. Nothing when a replay of that file is already running."""
+    if app.testing:
+        _refresh_all_stats(app, database)
+        return
+    with _REPLAYING_LOCK:
+        if database in _REPLAYING:
+            return
+        _REPLAYING.add(database)
+
+    def job() -> None:
+        try:
+            _refresh_all_stats(app, database)
+        finally:
+            with _REPLAYING_LOCK:
+                _REPLAYING.discard(database)
+
+    threading.Thread(target=job, name="kunken-ratings", daemon=True).start()

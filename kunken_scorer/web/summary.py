@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from babel import numbers
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -21,13 +21,15 @@ from ..core.charts import ChartWords, bar_chart, running_chart, running_chart_si
 from ..core.rules import GAMES, KEY_SWITCHES, SWITCHES
 from ..exports import csv_text, download_name, export_document
 from ..service import Scoreboard, player_history
+from ..service.ratings import PROVISIONAL_UNTIL, HeadToHead, head_to_head, rated_players
 from .auth import set_scorer_cookie
 from .database import get_store
 from .filters import day_text, local_time, when_filter
 from .forms import FORM_KEY, ImportForm, new_form_key
 from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
-from .wording import game_name, reason_text, rule_lines
+from .startup import catch_up_ratings
+from .wording import game_name, h2h_refusal, reason_text, rule_lines
 
 bp = Blueprint("summary", __name__)
 
@@ -196,7 +198,10 @@ def players() -> str:
         game = None
     store = get_store()
     show_all = request.args.get("all") == "1"
-    history = player_history(store, game, None if show_all else PLAYERS_SHOWN)
+    rated = rated_players(store, game, None if show_all else PLAYERS_SHOWN)
+    if not rated.current:  # an older ended session changed in a long history: replayed in the background
+        catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
+    history = rated.history
     total = len(history) if show_all or len(history) < PLAYERS_SHOWN else store.player_count(game)
     bars = [(p.name, round(p.average, 1)) for p in history]
     chart_svg = Markup(bar_chart(bars, title=gettext("Average deal score"), format_value=_average)) if bars else None
@@ -213,4 +218,40 @@ def players() -> str:
         total=total,
         show_all=show_all,
         shown_first=PLAYERS_SHOWN,
+        rated=rated,
+        provisional_until=PROVISIONAL_UNTIL,
+        names=[p.name for p in history],
     )
+
+
+@bp.get("/players/h2h")
+def players_h2h() -> tuple[str, int]:
+    """Head to head: the sessions two players (``?a=…&b=…``) played together and who finished ahead in each; without
+    the names, the form to choose them."""
+    first, second = request.args.get("a"), request.args.get("b")
+    found: HeadToHead | None = None
+    status, error = 200, None
+    if first is not None or second is not None:
+        try:
+            outcome = head_to_head(get_store(), first, second)
+        except KunkenError as err:
+            outcome, status, error = None, 400, reason_text(err.reason)
+        if isinstance(outcome, HeadToHead):
+            found = outcome
+        elif outcome is not None:
+            status, error = h2h_refusal(outcome)
+    return render_template(
+        "head_to_head.html",
+        first=(first or "")[:40],
+        second=(second or "")[:40],
+        found=found,
+        error=error,
+        names=[p.name for p in player_history(get_store(), None, PLAYERS_SHOWN)],
+        game_name=game_name,
+        day=_day,
+    ), status
+
+
+def _day(stamp: str) -> str:
+    when = local_time(stamp)
+    return day_text(when) if when else ""

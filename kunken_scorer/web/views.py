@@ -23,14 +23,14 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import service
 from ..cache import Cache
 from ..core.notation import deal_texts, entered_as, hand_entry
-from ..core.reading import Deal
+from ..core.reading import Deal, hand_entries
 from ..core.rules import GAMES, RuleSet
 from ..core.session import TARGET_KINDS, Target
 from ..qrcodes import qr_svg
 from ..store import DealRow, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .database import get_store
-from .forms import FORM_KEY, DealForm, SessionForm, deal_form, new_form_key, switch_values
+from .forms import FORM_KEY, HAND_ENTRY_NAMES, DealForm, SessionForm, deal_form, new_form_key, switch_values
 from .languages import current_language, gettext
 from .limits import creation_allowed
 from .links import public_base_url
@@ -206,6 +206,8 @@ def _render_session(record: SessionRow, editor: bool, my_seat: int | None, undon
         taken=store.taken_seats(sid),
         next_deal=store.next_number(sid),
         undone=undone,
+        hand_entry=hand_entry(record.hand_entry, RuleSet.from_dict(record.rules)),
+        hand_entries=[(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(RuleSet.from_dict(record.rules))],
     )
 
 
@@ -352,7 +354,6 @@ def _post_deal(form: DealForm, session: SessionRow, deal: DealRow | None) -> tup
     if not form.validate():
         return _render_deal(form, session, deal, status=422)
     assert form.checked is not None  # validate() passed: the deal as the core read and checked it
-    session = service.set_hand_entry(get_store(), session, form.hand_mode.data)
     if not form.save.data:
         return _render_deal(form, session, deal)
     ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.expected.data))
@@ -471,6 +472,20 @@ def undo(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- sess
         return go_to("views.session", gettext("There is no deal to undo."), sid=sid)
     message = gettext("Deal %(n)s was undone.", n=done.deal.number)
     return go_to("views.session", message, sid=sid, undone=done.deal.id)
+
+
+@bp.post("/s/<sid>/hand-entry")
+@change_required
+def set_hand_entry(sid: str, session: SessionRow) -> BaseResponse:
+    """The table's way of entering the cards left in hand, for every deal form and seated phone from now on."""
+    ways = hand_entries(RuleSet.from_dict(session.rules))
+    chosen = request.form.get("hand_entry", "")
+    if chosen not in ways:
+        names = ", ".join(str(HAND_ENTRY_NAMES[way]) for way in ways)
+        return go_to("views.session", gettext("Choose one of: %(ways)s.", ways=names), "error", sid=sid)
+    service.set_hand_entry(get_store(), session, chosen)
+    message = gettext("From now on, cards left in hand are entered: %(way)s.", way=HAND_ENTRY_NAMES[chosen])
+    return go_to("views.session", message, sid=sid)
 
 
 @bp.post("/s/<sid>/redo")

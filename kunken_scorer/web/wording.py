@@ -16,6 +16,7 @@ from ..core.messages import Reason, render
 from ..core.notation import in_russian_notation
 from ..core.rules import SWITCHES, RuleSet
 from ..service import Changed, DraftMoved, KeyClash, PartStale
+from ..service.ratings import SamePlayer, UnknownPlayer
 from .languages import current_language, gettext
 
 #: The games' names in the page language (one place for every page and form).
@@ -157,3 +158,10 @@ def seat_held_message(name: str, wrong_code: bool) -> str:
         "%(name)s’s phone for its move code.",
         name=name,
     )
+
+
+def h2h_refusal(outcome: UnknownPlayer | SamePlayer) -> tuple[int, str]:
+    """The status and words of a head-to-head asked of an unknown player, or of one player twice (page and API)."""
+    if isinstance(outcome, UnknownPlayer):
+        return 404, gettext("No player named %(name)s has a scored session on this device.", name=outcome.name)
+    return 400, gettext("Choose two different players (%(name)s was named twice).", name=outcome.name)

@@ -136,6 +136,11 @@ const TABLE = [
   ["d4 d5 ⌫", "4", "", [], { field: "points" }],
   ["d4 d0 hJK ⌫ ⌫", "4", "", [], { field: "points" }],
   ["d7 ␣ d0", "7 0", "", [], { field: "points" }],
+  // hands by rank: one tap a card, no suits, ⌫ takes the last card off (a 10 whole)
+  ["9 9 K Q 3 8 JK", "9 9 К Д 3 8 Дж ", "", [], { field: "ranks", russian: true }],
+  ["A 10 10 JK", "A 10 10 JK ", "", [], { field: "ranks" }],
+  ["9 10 ⌫", "9 ", "", [], { field: "ranks" }],
+  ["K K ⌫ ⌫ ⌫", "", "", ["nothing-to-delete"], { field: "ranks" }],
 ];
 
 for (const [sequence, text, shown, hints, options] of TABLE) {

@@ -28,7 +28,7 @@ from ..wording import reason_text
 #: Seats on the start form (ordered rummy plays up to 12); the first ``OPEN_SEATS`` are shown open, the
 #: others behind "More seats" (Kunken plays at most 5).
 MAX_SEATS = 12
-OPEN_SEATS = 8
+OPEN_SEATS = 5
 #: Longest text accepted in one card field (a textarea of melds or vists).
 MAX_CARDS_TEXT = 2000
 MAX_HAND_TEXT = 500

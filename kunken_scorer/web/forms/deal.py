@@ -78,20 +78,31 @@ _WHOLE = Regexp(r"\A[0-9]{1,9}\Z", message=lazy_gettext("The form is damaged; re
 class PlayerForm(SubForm):
     """One player's part of a deal, as typed: melds and vists one per line, cards left in hand."""
 
+    # short labels; how to write each field is its description, one tap away (``_entry.html``)
     melds = TextAreaField(
-        lazy_gettext("Melds, one per line"),
+        lazy_gettext("Melds"),
+        description=lazy_gettext("One meld per line, cards like K♠ 10♥ JK; a run by its ends: 6♥…10♥."),
         validators=[at_most(MAX_CARDS_TEXT)],
     )
     vists = TextAreaField(
-        lazy_gettext("Vists, one per line: name: cards (or name 2: cards for their meld 2)"),
+        lazy_gettext("Vists"),
+        description=lazy_gettext(
+            "One per line: the player’s name, a colon, the cards (“Anna: 5♥”, or “Anna 2: 5♥” for her meld 2)."
+        ),
         validators=[at_most(MAX_CARDS_TEXT)],
     )
     swaps = TextAreaField(
-        lazy_gettext("Joker swaps, one per line: name: the card put in (or name 2: card for their meld 2)"),
+        lazy_gettext("Joker swaps"),
+        description=lazy_gettext(
+            "One per line: whose meld, a colon, the card put in the joker’s place (“Anna: K♦”, or “Anna 2: K♦”)."
+        ),
         validators=[at_most(MAX_CARDS_TEXT)],
     )
     hand = StringField(
-        lazy_gettext("Cards left in hand, or their points and jokers (35 JK)"),
+        lazy_gettext("Cards left in hand"),
+        description=lazy_gettext(
+            "Each card’s rank (9 9 K JK), the cards (K♠ 10♥), or the points and then the jokers (35 JK)."
+        ),
         validators=[at_most(MAX_HAND_TEXT)],
     )
     # counts of the cards left in hand (the "counts" way of entering hands)
@@ -106,14 +117,15 @@ class CardReading:
 
     names: list[str] = []
     rules: RuleSet = RuleSet.preset()
-    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="cards")
+    #: how the hands are entered (the session's setting; a deal's edit keeps the way it was entered): a hidden field
+    hand_mode = RadioField(lazy_gettext("Cards left in hand are entered as"), choices=[], default="ranks")
 
     def seat_players(self, names: list[str], rules: RuleSet) -> None:
         """Read for these players under these rules; offer the ways of entering hands the rules allow."""
         self.names, self.rules = list(names), rules
         self.hand_mode.choices = [(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(rules)]
         if self.hand_mode.data not in dict(self.hand_mode.choices):
-            self.hand_mode.data = "cards"
+            self.hand_mode.data = "ranks"
 
     def read_player(self, entry: Any) -> dict[str, Any]:
         """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand), the
@@ -125,7 +137,7 @@ class CardReading:
         if self.hand_mode.data == "counts":
             hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
         else:
-            hand = self._read(entry.hand, read_hand, self.rules, points=self.hand_mode.data == "points")
+            hand = self._read(entry.hand, read_hand, self.rules, entry=self.hand_mode.data)
         return {"melds": melds, "vists": vists, "swaps": swaps, "hand": hand}
 
     @staticmethod
@@ -318,7 +330,13 @@ def _deal_form_class(seats: int) -> type:
     )
 
 
-HAND_ENTRY_NAMES = {"counts": lazy_gettext("counts"), "points": lazy_gettext("points"), "cards": lazy_gettext("cards")}
+#: The ways of entering hands, as the start form, the session's setting and the deal form name them.
+HAND_ENTRY_NAMES = {
+    "ranks": lazy_gettext("by rank, no suits"),
+    "points": lazy_gettext("points and jokers"),
+    "counts": lazy_gettext("counts by kind"),
+    "cards": lazy_gettext("card by card, with suits"),
+}
 
 
 def deal_form(names: list[str], rules: RuleSet, **kwargs: Any) -> DealForm:

@@ -29,6 +29,7 @@ from ...service import session_players
 from ..languages import gettext
 from ..wording import GAME_NAMES, reason_text
 from .base import FROM_TO, MAX_SEATS, OPEN_SEATS, PageForm, SeatList, SubForm, WholeField, add_error, at_most
+from .deal import HAND_ENTRY_NAMES
 
 TARGET_KINDS = [
     SelectChoice("", lazy_gettext("No target")),
@@ -107,13 +108,9 @@ class SessionForm(PageForm):
     target_value = WholeField(lazy_gettext("Target value"), widget=NumberInput(min=1, max=100000))
     rules = FormField(RulesForm, label=lazy_gettext("House rules"))
     hand_entry = SelectField(
-        lazy_gettext("Cards left in hand are entered as"),
-        default="cards",
-        choices=[
-            SelectChoice("cards", lazy_gettext("cards (or points)")),
-            SelectChoice("counts", lazy_gettext("counts (Kunken)")),
-            SelectChoice("points", lazy_gettext("points and jokers")),
-        ],
+        lazy_gettext("Cards left in hand are entered"),
+        default="ranks",
+        choices=[SelectChoice(mode, name) for mode, name in HAND_ENTRY_NAMES.items()],
     )
     #: the seats shown open; the others are behind "More seats"
     open_seats = OPEN_SEATS

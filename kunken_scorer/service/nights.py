@@ -1,0 +1,191 @@
+"""Club nights (issue 37): several tables, each a session of its own, and the standings across them.
+
+- ``night_tables``: the tables a request asks for, read and checked (a ``NightInputError`` naming what is wrong);
+- ``create_night``: start a night with its first round's tables (one ``create_session`` a table);
+- ``night_board``: the night as every page and answer shows it: each round's tables and the standings;
+- ``next_round``: the next round's tables, seated by ``core.nights.next_seating``;
+- ``table_tokens``: the tables' edit tokens, for whoever holds the night's token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.messages import KunkenError, Reason
+from ..core.nights import NightStanding, Seating, TableResult, meetings, next_seating, night_standings, table_results
+from ..core.rules import RuleSet
+from ..store import NightRow, NightTableRow, Store
+from ..store.nights import seal, unseal
+from .board import Scoreboard, scoreboard
+from .reading import session_players
+from .sessions import create_session
+
+#: The most tables a night may have (each one a session; the room screen shows every player).
+MAX_TABLES = 20
+
+
+class NightInputError(ValueError):
+    """A night's tables that cannot be started: ``code`` says what (``"tables"``: not a list; ``"no_tables"``;
+    ``"too_many"``; ``"table"``: a table's players, ``reason`` the core's; ``"name_twice"``), ``params`` the rest."""
+
+    def __init__(self, code: str, reason: Reason | None = None, **params: Any) -> None:
+        super().__init__(code)
+        self.code, self.reason, self.params = code, reason, params
+
+
+def night_tables(rules: RuleSet, tables: Any) -> Seating:
+    """The first round's tables as asked for: a list of 1 to ``MAX_TABLES`` tables, each the game's range of
+    well-formed names (``session_players``), and no name at two tables (in any capitals)."""
+    if not isinstance(tables, list):
+        raise NightInputError("tables")
+    if not tables:
+        raise NightInputError("no_tables")
+    if len(tables) > MAX_TABLES:
+        raise NightInputError("too_many", limit=MAX_TABLES)
+    seen: dict[str, int] = {}
+    out = []
+    for number, names in enumerate(tables, start=1):
+        try:
+            players = session_players(rules, names)
+        except KunkenError as err:
+            raise NightInputError("table", err.reason, table=number) from None
+        for name in players:
+            other = seen.setdefault(name.casefold(), number)
+            if other != number:
+                raise NightInputError("name_twice", name=name, table=number, other=other)
+        out.append(players)
+    return out
+
+
+@dataclass(frozen=True)
+class NightMade:
+    """A night started (or a round added): the night, its token (None for a round), the new tables' sessions
+    with their edit tokens, in table order."""
+
+    night: NightRow
+    token: str | None
+    tables: tuple[tuple[str, str], ...]
+
+
+def _seat_round(store: Store, night: NightRow, token: str, round_no: int, seating: Seating) -> list[tuple[str, str]]:
+    """One session a table of ``seating``, made table ``n`` of round ``round_no``: (session id, edit token)s."""
+    rules = RuleSet.from_dict(night.rules)
+    made = []
+    for number, players in enumerate(seating, start=1):
+        created = create_session(store, rules, players, None)
+        assert created.token is not None  # no key: always a new session with its token
+        store.add_night_table(
+            night.id, round_no, number, created.session.id, seal(token, created.session.id, created.token)
+        )
+        made.append((created.session.id, created.token))
+    return made
+
+
+def create_night(store: Store, rules: RuleSet, tables: Seating) -> NightMade:
+    """Start a night under ``rules`` with its first round's ``tables`` (checked by ``night_tables``), all in one
+    transaction: the night, and one session a table."""
+    with store.night_write():
+        night, token = store.create_night(rules.game, rules.to_dict())
+        made = _seat_round(store, night, token, 1, tables)
+    return NightMade(night, token, tuple(made))
+
+
+@dataclass(frozen=True)
+class NightTable:
+    """One table of one round, with its scoreboard."""
+
+    round: int
+    number: int
+    row: NightTableRow
+    board: Scoreboard
+
+    @property
+    def session_id(self) -> str:
+        return self.row.session_id
+
+    @property
+    def players(self) -> list[str]:
+        return self.board.players
+
+
+@dataclass(frozen=True)
+class NightBoard:
+    """A night as every page and answer shows it: each round's tables, the standings summed over them (best total
+    first), the same players by place points, and the version tag that changes with any table."""
+
+    night: NightRow
+    rounds: tuple[tuple[NightTable, ...], ...]
+    standings: tuple[NightStanding, ...]
+    version: str
+    by_points: tuple[NightStanding, ...] = field(default=())
+
+    @property
+    def tables(self) -> tuple[NightTable, ...]:
+        """The current round's tables."""
+        return self.rounds[-1] if self.rounds else ()
+
+    @property
+    def deals(self) -> int:
+        """The deals played at every table of every round."""
+        return sum(t.board.status.deals_played for tables in self.rounds for t in tables)
+
+    @property
+    def seating(self) -> list[Seating]:
+        """Every round's tables as lists of names."""
+        return [[t.players for t in tables] for tables in self.rounds]
+
+
+def night_board(store: Store, night_id: str) -> NightBoard:
+    """The night ``night_id`` (``NotFound`` when unknown) with every table scored by its scoreboard."""
+    version = store.night_version(night_id)
+    night = store.get_night(night_id)
+    rounds: dict[int, list[NightTable]] = {}
+    results: list[TableResult] = []
+    for row in store.night_tables(night_id):
+        board = scoreboard(store, row.session_id)
+        rounds.setdefault(row.round, []).append(NightTable(row.round, row.table, row, board))
+        results += table_results(row.round, row.table, board.totals, board.status.deals_played)
+    standings = night_standings(results)
+    by_points = sorted(standings, key=lambda s: (s.points_place, -s.total, s.name.casefold()))
+    return NightBoard(
+        night, tuple(tuple(t) for _, t in sorted(rounds.items())), tuple(standings), version, tuple(by_points)
+    )
+
+
+def repeat_meetings(board: NightBoard) -> int:
+    """How many times two players of the current round had met at an earlier round's table."""
+    earlier = meetings(board.seating[:-1])
+    return sum(
+        earlier[frozenset((a, b))] for t in board.tables for i, a in enumerate(t.players) for b in t.players[i + 1 :]
+    )
+
+
+def next_round(store: Store, night_id: str, token: str) -> NightMade:
+    """The next round: its tables seated by ``next_seating`` (everyone meeting as few players again as can be),
+    one new session a table, stored in one transaction. Whoever calls it holds the night's token."""
+    board = night_board(store, night_id)
+    seating = next_seating(board.seating)
+    with store.night_write():
+        made = _seat_round(store, board.night, token, len(board.rounds) + 1, seating)
+    return NightMade(board.night, None, tuple(made))
+
+
+def is_night_owner(store: Store, night_id: str, token: str | None) -> bool:
+    """True when ``token`` is the night's token: its holder started the night."""
+    return store.check_night_token(night_id, token)
+
+
+def table_tokens(store: Store, board: NightBoard, token: str | None) -> dict[str, str]:
+    """Each table's edit token (by session id) for the holder of the night's ``token``; a table whose scorer link
+    was made anew on its own page since is left out (the old token no longer works)."""
+    if not store.check_night_token(board.night.id, token):
+        return {}
+    assert token is not None
+    tokens = {}
+    for tables in board.rounds:
+        for table in tables:
+            opened = unseal(token, table.session_id, table.row.sealed_token)
+            if opened is not None and store.check_token(table.session_id, opened):
+                tokens[table.session_id] = opened
+    return tokens

@@ -1,0 +1,122 @@
+"""Club nights (issue 37): a night, its token, and the tables of each round (each one a session of its own).
+
+A table's edit token is kept sealed with the night's token (``seal``): the file alone gives no table's token
+away, and the night's starter (who holds the night's token) can be shown every table's scorer link.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .db import Database, _dumps, _hash_token, _now
+from .errors import NotFound
+from .rows import NightRow, NightTableRow
+
+
+def _pad(night_token: str, session_id: str, size: int) -> bytes:
+    """The bytes a table's token is sealed with: only the night's token makes them (SHA-256 in counter mode)."""
+    key = night_token.encode("utf-8", "surrogatepass")
+    out = b""
+    block = 0
+    while len(out) < size:
+        out += hmac.new(key, f"table-token:{session_id}:{block}".encode(), hashlib.sha256).digest()
+        block += 1
+    return out[:size]
+
+
+def seal(night_token: str, session_id: str, token: str) -> str:
+    """A table's edit token sealed with the night's token (``unseal`` opens it).
+
+    >>> unseal("night", "s1", seal("night", "s1", "abc-token")), unseal("other", "s1", seal("night", "s1", "abc"))
+    ('abc-token', None)
+    """
+    raw = token.encode()
+    mac = hmac.new(night_token.encode("utf-8", "surrogatepass"), raw, hashlib.sha256).digest()[:8]
+    mixed = bytes(a ^ b for a, b in zip(raw, _pad(night_token, session_id, len(raw)), strict=True))
+    return base64.urlsafe_b64encode(mac + mixed).decode()
+
+
+def unseal(night_token: str, session_id: str, sealed: str) -> str | None:
+    """The table's edit token ``seal`` sealed, or None when ``night_token`` is not the one it was sealed with."""
+    try:
+        data = base64.urlsafe_b64decode(sealed.encode())
+    except ValueError:
+        return None
+    mac, mixed = data[:8], data[8:]
+    raw = bytes(a ^ b for a, b in zip(mixed, _pad(night_token, session_id, len(mixed)), strict=True))
+    expected = hmac.new(night_token.encode("utf-8", "surrogatepass"), raw, hashlib.sha256).digest()[:8]
+    if not hmac.compare_digest(mac, expected):
+        return None
+    return raw.decode(errors="replace")
+
+
+class NightsMixin(Database):
+    """Club nights and their tables."""
+
+    @contextmanager
+    def night_write(self) -> Iterator[None]:
+        """One transaction for a night's whole change (the night, its sessions and their tables, or a round)."""
+        with self._write():
+            yield
+
+    def create_night(self, game: str, rules: dict[str, Any]) -> tuple[NightRow, str]:
+        """Store a new night; (the night, its token). The token is kept only hashed."""
+        night_id = secrets.token_urlsafe(12)
+        token = secrets.token_urlsafe(24)
+        with self._write():
+            self.db.execute(
+                "INSERT INTO nights (id, game, rules, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+                [night_id, game, _dumps(rules), _hash_token(token), _now()],
+            )
+        return self.get_night(night_id), token
+
+    def add_night_table(self, night_id: str, round_no: int, table: int, session_id: str, sealed: str) -> None:
+        """Make the session ``session_id`` table ``table`` of round ``round_no`` of the night."""
+        with self._write():
+            self.db.execute(
+                "INSERT INTO night_tables (night_id, round, table_no, session_id, sealed_token) VALUES (?, ?, ?, ?, ?)",
+                [night_id, round_no, table, session_id, sealed],
+            )
+
+    def get_night(self, night_id: str) -> NightRow:
+        """The night, or ``NotFound``."""
+        row = self._one("SELECT id, game, rules, created_at FROM nights WHERE id = ?", [night_id])
+        if row is None:
+            raise NotFound(f"There is no club night with id {night_id!r}.")
+        return NightRow(id=row["id"], game=row["game"], rules=json.loads(row["rules"]), created_at=row["created_at"])
+
+    def night_tables(self, night_id: str) -> list[NightTableRow]:
+        """Every table of the night, round by round, in order."""
+        rows = self.db.execute(
+            "SELECT round, table_no, session_id, sealed_token FROM night_tables WHERE night_id = ?"
+            " ORDER BY round, table_no",
+            [night_id],
+        ).fetchall()
+        return [NightTableRow(round=r[0], table=r[1], session_id=r[2], sealed_token=r[3]) for r in rows]
+
+    def night_version(self, night_id: str) -> str:
+        """A tag that changes whenever any table of the night changes or a round is added (each session's version
+        only grows); ``NotFound`` for an unknown night."""
+        row = self.db.execute(
+            "SELECT count(s.id), coalesce(sum(s.version), 0) FROM nights AS n"
+            " LEFT JOIN night_tables AS t ON t.night_id = n.id LEFT JOIN sessions AS s ON s.id = t.session_id"
+            " WHERE n.id = ? GROUP BY n.id",
+            [night_id],
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"There is no club night with id {night_id!r}.")
+        return f"{row[0]}-{row[1]}"
+
+    def check_night_token(self, night_id: str, token: str | None) -> bool:
+        """True when ``token`` is the night's token (constant-time compare)."""
+        if not token:
+            return False
+        row = self.db.execute("SELECT token_hash FROM nights WHERE id = ?", [night_id]).fetchone()
+        return row is not None and hmac.compare_digest(_hash_token(token), row[0])

@@ -1,0 +1,300 @@
+"""Club nights (issue 37): the start form, the night page, the room screen, the printable summary, and the API's
+``/api/v1/nights``. Adapters over ``service.nights``: each route reads its request, calls one service function and
+puts the outcome in words. Whoever started the night keeps the night's token in a cookie (as a scorer keeps a
+session's edit token, ``auth``) and is shown every table's scorer link; everyone else sees the tables and scores.
+"""
+
+from __future__ import annotations
+
+import codecs
+from functools import lru_cache
+from typing import Any
+
+from babel import numbers
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask_babel import get_locale
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from .. import service
+from ..core.rules import GAMES, RuleSet, read_rules
+from ..exports import read_json
+from ..qrcodes import qr_svg
+from ..store import NotFound
+from .auth import SCORER_COOKIE_AGE, bearer_token
+from .database import get_store
+from .errors import Refusal
+from .filters import day_text, local_time
+from .languages import gettext
+from .limits import creation_allowed
+from .links import public_base_url
+from .security import no_store
+from .wording import game_name, go_to, reason_text
+
+bp = Blueprint("nights", __name__)
+#: ``/api/v1/nights``: registered inside the API's blueprint (``web/__init__``), so it is the API's (JSON errors,
+#: no CSRF, endpoints ``api.nights.*``).
+api_bp = Blueprint("nights", __name__, url_prefix="/nights")
+
+#: The longest start form's text of tables read (20 tables of 12 names of 40 characters, with commas).
+MAX_TABLES_TEXT = 12_000
+
+
+# -- who started the night ---------------------------------------------------------------------------
+
+
+def night_cookie(night_id: str) -> str:
+    return f"kunken_night_{night_id}"
+
+
+def _owner_token(night_id: str) -> str | None:
+    """The night's token this request carries: a Bearer header (the API) or the night's cookie (the pages)."""
+    return bearer_token() if request.path.startswith("/api/") else request.cookies.get(night_cookie(night_id))
+
+
+def _set_owner(response: BaseResponse, night_id: str, token: str) -> BaseResponse:
+    response.set_cookie(
+        night_cookie(night_id),
+        token,
+        max_age=SCORER_COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+        path=f"/nights/{night_id}",
+    )
+    return response
+
+
+def _board(night_id: str) -> service.NightBoard:
+    """The night, or the 404 that says there is none."""
+    try:
+        return service.night_board(get_store(), night_id)
+    except NotFound:
+        raise Refusal(404, gettext("There is no club night with this id.")) from None
+
+
+def _refusal(err: service.NightInputError) -> Refusal:
+    """A night's tables that cannot be started, in words (400)."""
+    if err.code == "tables":
+        message = gettext("tables: expected a list of tables, each a list of names.")
+    elif err.code == "no_tables":
+        message = gettext("Name the players of at least one table.")
+    elif err.code == "too_many":
+        message = gettext("A night has at most %(limit)s tables.", limit=err.params["limit"])
+    elif err.code == "name_twice":
+        message = gettext(
+            "%(name)s is at table %(other)s and at table %(table)s: a player sits at one table.", **err.params
+        )
+    else:
+        assert err.reason is not None
+        message = gettext("Table %(table)s: %(why)s", table=err.params["table"], why=reason_text(err.reason))
+    return Refusal(400, message)
+
+
+def _start(rules: RuleSet, tables: Any) -> service.NightMade:
+    """Start a night: its tables checked, each counted as a session started from this address."""
+    try:
+        seating = service.night_tables(rules, tables)
+    except service.NightInputError as err:
+        raise _refusal(err) from None
+    for _ in seating:
+        creation_allowed()
+    return service.create_night(get_store(), rules, seating)
+
+
+def _links(session_id: str, token: str | None) -> dict[str, str]:
+    base = public_base_url()
+    links = {"id": session_id, "view_url": base + url_for("views.session", sid=session_id)}
+    if token is not None:
+        no_store()  # the answer carries an edit token
+        links |= {"edit_token": token, "edit_url": base + url_for("views.scorer", sid=session_id, token=token)}
+    return links
+
+
+@bp.app_template_global("points_text")
+def points_text(points: float) -> str:
+    """Place points as the page's language writes them, with one decimal when there is one ("66,7", "100")."""
+    return str(numbers.format_decimal(points, "#,##0.#", locale=get_locale()))
+
+
+@lru_cache(maxsize=256)
+def _qr(url: str, label: str) -> str:
+    return qr_svg(url, label)
+
+
+# -- pages -------------------------------------------------------------------------------------------
+
+
+def _render_new(text: str = "", game: str = "kunken", error: str | None = None) -> str:
+    games = [(g, game_name(g)) for g in GAMES]
+    return render_template("night_new.html", tables_text=text, game=game, games=games, error=error)
+
+
+@bp.get("/nights/new")
+def new_night() -> str:
+    """The form that starts a club night: the game, and each table's players, a line a table."""
+    return _render_new()
+
+
+@bp.post("/nights")
+def create_night() -> tuple[str, int] | BaseResponse:
+    """Start the night from the form; this phone keeps the night's token and is shown the scorer links."""
+    game = request.form.get("game", "kunken")
+    game = game if game in GAMES else "kunken"
+    text = request.form.get("tables", "")[:MAX_TABLES_TEXT]
+    tables = [[name for name in line.split(",") if name.strip()] for line in text.splitlines() if line.strip()]
+    try:
+        made = _start(RuleSet.for_game(game, {}), tables)
+    except Refusal as err:
+        return _render_new(text, game, err.message), 422
+    assert made.token is not None
+    message = gettext("The night has started. Give each table its scorer link.")
+    return _set_owner(go_to("nights.night", message, nid=made.night.id), made.night.id, made.token)
+
+
+def _date(board: service.NightBoard) -> str:
+    created = local_time(board.night.created_at)
+    return day_text(created, "long") if created else ""
+
+
+@bp.get("/nights/<nid>")
+def night(nid: str) -> str:
+    """The night: who sits at which table (with each table's scorer link and its QR code for whoever started the
+    night), the standings across the tables, the way to the room screen, the summary and the next round."""
+    board = _board(nid)
+    tokens = service.table_tokens(get_store(), board, _owner_token(nid))
+    owner = service.is_night_owner(get_store(), nid, _owner_token(nid))
+    if owner:
+        no_store()  # the page shows the scorer links, tokens and all
+    base = public_base_url()
+    scorer_urls = {sid: base + url_for("views.scorer", sid=sid, token=token) for sid, token in tokens.items()}
+    label = gettext("QR code of the scorer link")
+    return render_template(
+        "night.html",
+        board=board,
+        owner=owner,
+        scorer_urls=scorer_urls,
+        qrs={sid: Markup(_qr(url, label)) for sid, url in scorer_urls.items()},
+        game=game_name(board.night.game),
+        date=_date(board),
+        repeats=service.repeat_meetings(board) if len(board.rounds) > 1 else None,
+    )
+
+
+@bp.post("/nights/<nid>/rounds")
+def next_round(nid: str) -> BaseResponse:
+    """Start the next round with new seats (only whoever started the night)."""
+    _board(nid)
+    token = _owner_token(nid)
+    if token is None or not service.is_night_owner(get_store(), nid, token):
+        abort(403, description=gettext("Only the phone that started the night can start a round."))
+    made = service.next_round(get_store(), nid, token)
+    return go_to("nights.night", gettext("The next round has started: see who sits where."), nid=made.night.id)
+
+
+@bp.get("/nights/<nid>/own/<token>")
+def own(nid: str, token: str) -> BaseResponse:
+    """The night's own link (the API's ``edit_url``): the phone opening it keeps the night's token."""
+    _board(nid)
+    if not service.is_night_owner(get_store(), nid, token):
+        abort(403, description=gettext("This link is not valid for this night."))
+    return _set_owner(
+        go_to("nights.night", gettext("This phone now holds the night's scorer links."), nid=nid), nid, token
+    )
+
+
+@bp.get("/nights/<nid>/room")
+def room(nid: str) -> str:
+    """The room screen: a TV shows the standings of the whole night big, following every table by itself
+    (static/night_room.js)."""
+    board = _board(nid)
+    view_url = public_base_url() + url_for("nights.night", nid=nid)
+    qr = Markup(_qr(view_url, gettext("QR code to follow the night")))
+    return render_template("night_room.html", board=board, game=game_name(board.night.game), qr=qr)
+
+
+@bp.get("/nights/<nid>/live")
+def live(nid: str) -> Response:
+    """``{version}`` of the night (any table's change changes it); 304 while it is the one the screen has."""
+    try:
+        version = get_store().night_version(nid)
+    except NotFound:
+        raise Refusal(404, gettext("There is no club night with this id.")) from None
+    response = Response(status=304) if request.if_none_match.contains_weak(version) else jsonify(version=version)
+    response.set_etag(version, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/nights/<nid>/summary")
+def summary(nid: str) -> str:
+    """The night's printable summary: the standings, and each round's tables with their totals."""
+    board = _board(nid)
+    return render_template("night_summary.html", board=board, game=game_name(board.night.game), date=_date(board))
+
+
+# -- the API -----------------------------------------------------------------------------------------
+
+
+def _body() -> dict[str, Any]:
+    """The request's JSON object, read as the rest of the API reads one (``api._body``: JSON only, UTF-8, a
+    byte-order mark allowed, the same refusals)."""
+    if not request.is_json:
+        raise Refusal(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
+    raw = request.get_data(cache=True)
+    try:
+        body = read_json(raw.removeprefix(codecs.BOM_UTF8).decode()) if raw.strip() else None
+    except UnicodeDecodeError:
+        raise Refusal(400, gettext("The request body is not UTF-8 text.")) from None
+    if not isinstance(body, dict):
+        raise Refusal(400, gettext("Send a JSON object in the request body."))
+    return body
+
+
+@api_bp.post("")
+def create_night_api() -> Response:
+    """Start a night: ``{"tables": [[names], ...], "game", "rules"}``; 201 with each table's links and token."""
+    body = _body()
+    made = _start(read_rules(body), body.get("tables"))
+    assert made.token is not None
+    base = public_base_url()
+    answer = {
+        "id": made.night.id,
+        "edit_token": made.token,
+        "view_url": base + url_for("nights.night", nid=made.night.id),
+        "edit_url": base + url_for("nights.own", nid=made.night.id, token=made.token),
+        "tables": [_links(sid, token) for sid, token in made.tables],
+    }
+    no_store()
+    response = jsonify(answer)
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.nights.get_night", nid=made.night.id)
+    return response
+
+
+@api_bp.get("/<nid>")
+def get_night(nid: str) -> dict[str, Any]:
+    """The night: its current round's tables (with their edit tokens for the Bearer of the night's token) and the
+    standings across every table, the best total first."""
+    board = _board(nid)
+    tokens = service.table_tokens(get_store(), board, _owner_token(nid))
+    return {
+        "id": nid,
+        "game": board.night.game,
+        "round": len(board.rounds),
+        "tables": [
+            {**_links(t.session_id, tokens.get(t.session_id)), "table": t.number, "players": t.players}
+            for t in board.tables
+        ],
+        "standings": [
+            {
+                "place": s.place,
+                "name": s.name,
+                "total": s.total,
+                "table": s.table,
+                "deals": s.deals,
+                "points": s.points,
+            }
+            for s in board.standings
+        ],
+    }
