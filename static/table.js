@@ -1,10 +1,10 @@
-/* The table screen follows the session: the live endpoint answers 304 until it changes, then the
-   screen fetches itself again (passing the version it showed, so the new deal is highlighted) and
-   swaps the new scoreboard in place. No reload: no blank flash on the TV, and the screen's wake
+/* The table screen follows the session (and the room screen a club night, templates/night_room.html): the live
+   endpoint answers 304 until it changes, then the screen fetches itself again (passing the version it showed,
+   so the new deal is highlighted) and swaps the new scoreboard in place. No reload: no blank flash on the TV, and the screen's wake
    lock and full-screen mode stay. */
 (function () {
   "use strict";
-  var box = document.getElementById("table-live");
+  var box = document.getElementById("table-live") || document.getElementById("night-live");
   if (!box || !window.fetch || !window.DOMParser) { return; }
   var url = box.getAttribute("data-live-url");
   var version = box.getAttribute("data-version");
@@ -12,8 +12,8 @@
 
   function swapIn(html) {
     var page = new DOMParser().parseFromString(html, "text/html");
-    var fresh = page.getElementById("table-live");
-    if (!fresh) { throw new Error("no table screen in the answer"); }
+    var fresh = page.getElementById(box.id);
+    if (!fresh) { throw new Error("no live screen in the answer"); }
     box.innerHTML = fresh.innerHTML;
     version = fresh.getAttribute("data-version");
     box.setAttribute("data-version", version);

@@ -12,11 +12,10 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 
 from __future__ import annotations
 
-import codecs
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import MethodNotAllowed
 
 from .. import (
@@ -36,10 +35,11 @@ from ..core.draft import read_part
 from ..core.messages import M_, Text
 from ..core.reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
 from ..core.rules import GAMES, read_rules
-from ..exports import export_document, read_json
+from ..exports import export_document
 from ..service import ratings
 from ..store import Conflict, KeyReused, SessionEnded, SessionRow
 from .auth import bearer_token, scorer_session
+from .bodies import json_body as _body
 from .database import get_store
 from .errors import Refusal
 from .languages import gettext
@@ -55,45 +55,6 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
-
-
-def _body() -> dict[str, Any]:
-    """The request body as a JSON object, read once per request; it must be sent as JSON
-    (``Content-Type: application/json``).
-
-    Requiring the JSON content type keeps other web sites out: a browser sends a cross-site
-    request with that header only after a CORS preflight, which this API never grants.
-    """
-    seen = g._get_current_object()  # the request's g and request, looked up once (each proxy costs a lookup)
-    body = seen.get("body")
-    if body is not None:  # a recording reads it for its Idempotency-Key's digest first
-        return cast("dict[str, Any]", body)  # the object read below, kept on g (whose attributes are untyped)
-    if not request.is_json:
-        raise Refusal(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
-    raw = request.get_data(cache=True)  # RequestEntityTooLarge past the request's limit
-    if not raw.strip():
-        raise Refusal(400, gettext("Send a JSON object in the request body."))
-    try:
-        text = raw.removeprefix(codecs.BOM_UTF8).decode()
-    except UnicodeDecodeError:
-        raise Refusal(400, gettext("The request body is not UTF-8 text.")) from None
-    body = read_json(text)  # a KunkenError: 400 with its words
-    if not isinstance(body, dict):
-        raise Refusal(400, gettext("Send a JSON object in the request body, not %(kind)s.", kind=_json_kind(body)))
-    seen.body = body
-    return body
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, list):
-        return gettext("a list")
-    if isinstance(value, str):
-        return gettext("a string")
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return gettext("true or false")
-    return gettext("a number")
 
 
 def _bad(field: str, expected: Text | Reason) -> KunkenError:

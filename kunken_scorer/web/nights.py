@@ -6,7 +6,6 @@ session's edit token, ``auth``) and is shown every table's scorer link; everyone
 
 from __future__ import annotations
 
-import codecs
 from functools import lru_cache
 from typing import Any
 
@@ -18,10 +17,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..core.rules import GAMES, RuleSet, read_rules
-from ..exports import read_json
 from ..qrcodes import qr_svg
 from ..store import NotFound
 from .auth import SCORER_COOKIE_AGE, bearer_token
+from .bodies import json_body as _body
 from .database import get_store
 from .errors import Refusal
 from .filters import day_text, local_time
@@ -206,7 +205,7 @@ def own(nid: str, token: str) -> BaseResponse:
 @bp.get("/nights/<nid>/room")
 def room(nid: str) -> str:
     """The room screen: a TV shows the standings of the whole night big, following every table by itself
-    (static/night_room.js)."""
+    (static/table.js, as the table screen)."""
     board = _board(nid)
     view_url = public_base_url() + url_for("nights.night", nid=nid)
     qr = Markup(_qr(view_url, gettext("QR code to follow the night")))
@@ -234,21 +233,6 @@ def summary(nid: str) -> str:
 
 
 # -- the API -----------------------------------------------------------------------------------------
-
-
-def _body() -> dict[str, Any]:
-    """The request's JSON object, read as the rest of the API reads one (``api._body``: JSON only, UTF-8, a
-    byte-order mark allowed, the same refusals)."""
-    if not request.is_json:
-        raise Refusal(415, gettext("Send the body as JSON, with the header Content-Type: application/json."))
-    raw = request.get_data(cache=True)
-    try:
-        body = read_json(raw.removeprefix(codecs.BOM_UTF8).decode()) if raw.strip() else None
-    except UnicodeDecodeError:
-        raise Refusal(400, gettext("The request body is not UTF-8 text.")) from None
-    if not isinstance(body, dict):
-        raise Refusal(400, gettext("Send a JSON object in the request body."))
-    return body
 
 
 @api_bp.post("")
