@@ -294,11 +294,12 @@ def test_the_cycle_check_finds_a_cycle(tmp_path):
 #: The limits: lines of a module, of a class, of a function or method (its decorators and docstring included).
 MODULE_LINES, CLASS_LINES, FUNCTION_LINES = 600, 300, 80
 #: The web layer as a whole (every module of ``kunken_scorer/web/``, ``forms/`` included): routes are adapters over
-#: ``service``. A ratchet, not the goal: issue 34 asks for 2,900 lines, and the layer is 3,750 once its routes are
-#: adapters (the rest is request reading, forms, wording and page context); it may only shrink from here, but for
-#: new features: club nights and ratings (issue 37: web/nights.py, the players' API) and the session's hand-entry
-#: setting (issue 36) added 447 lines.
-WEB_LINES = 4250
+#: ``service``. A ratchet, not the goal: issue 34 asks for 2,900 lines. Page data (``service.pages``), the rule checks'
+#: answers (``service.answers``), start-up jobs (``service.background``), reading a typed part
+#: (``notation.read_part_texts``) and the start form's reading (``service.sessions``) left the layer, taking it from
+#: 4,244 lines to 3,583; what is left is request and header reading, forms, cookies and the wording of outcomes. It
+#: may only shrink from here.
+WEB_LINES = 3590
 
 
 def oversized(root: pathlib.Path = PACKAGE) -> list[str]:

@@ -10,12 +10,13 @@ one per line) and answers with the core's checks; the rules desk page puts the a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import format_cards
 from .fields import cards_arg, rules_arg
 from .melds import MeldCheck, check_discard, check_meld, check_opening, check_swap, check_vist, on_table
-from .messages import M_, KunkenError, Reason
+from .messages import M_, N_, KunkenError, Reason
 from .notation import split_lines
 from .rules import RuleSet
 
@@ -160,4 +161,58 @@ ANSWERS: dict[str, Callable[[Mapping[str, Any], RuleSet], dict[str, Any]]] = {
     "opening": answer_opening,
     "discard": answer_discard,
     "vist": answer_vist,
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One typed field of a desk question: ``kind`` "card" (exactly one), "cards", "lines" (melds one per line)
+    or "flag" (``checked``: ticked at first); ``example``: the cards a card field shows as its placeholder."""
+
+    name: str
+    kind: str
+    label: str
+    example: str = "5♥ JK 7♥"
+    required: bool = True
+    checked: bool = False
+
+
+_TABLE = Field("table", "lines", N_("Other melds on the table, one per line (optional)"), required=False)
+
+#: question -> (its fields, its button's label), in the order the desk asks them; the forms are made from these
+QUESTIONS: dict[str, tuple[tuple[Field, ...], str]] = {
+    "meld": ((Field("cards", "cards", N_("Meld")), _TABLE), N_("Check the meld")),
+    "swap": (
+        (
+            Field("meld", "cards", N_("Meld with a joker"), "JK K♠ K♣"),
+            Field("card", "card", N_("Natural card offered for the joker"), "K♦"),
+            Field("has_layout", "flag", N_("The player swapping already has a layout on the table"), checked=True),
+            _TABLE,
+        ),
+        N_("Check the swap"),
+    ),
+    "opening": (
+        (
+            Field("melds", "lines", N_("Melds laid this turn, one per line")),
+            Field("bank_card", "card", N_("Bank card taken"), "7♥"),
+            Field("has_layout", "flag", N_("I already have a layout on the table")),
+            _TABLE,
+        ),
+        N_("Check taking the bank"),
+    ),
+    "discard": (
+        (
+            Field("card", "card", N_("Discarded card"), "Q♦"),
+            Field("melds", "lines", N_("Melds on the table, one per line")),
+        ),
+        N_("Check the discard"),
+    ),
+    "vist": (
+        (
+            Field("meld", "cards", N_("Meld on the table"), "2♥ 3♥ 4♥"),
+            Field("cards", "cards", N_("Cards added (the vist)"), "5♥"),
+            _TABLE,
+        ),
+        N_("Check the vist"),
+    ),
 }

@@ -10,7 +10,7 @@ for each line that does not read; writing a stored record gives back the same te
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .cards import CardError, Rank, format_cards, parse_cards, parse_ranks
@@ -207,6 +207,45 @@ def read_hand(text: str | None, rules: RuleSet, entry: str = "cards") -> tuple[A
     if number:
         return "", reasons
     return "", [Reason("hand_points_whole") if entry == "points" else error]
+
+
+def read_part_texts(
+    texts: Mapping[str, Any], names: Sequence[str], rules: RuleSet, hand_entry: str
+) -> tuple[dict[str, Any], dict[str, list[Reason]]]:
+    """A seat's part as typed (the texts of ``melds``, ``vists``, ``swaps`` and ``hand``, or the hand's counts when
+    ``hand_entry`` is "counts") read into ``draft.read_part``'s shape, with the reasons each field did not read for.
+    A field missing from ``texts`` (its text failed its own check) is not read: None.
+
+    >>> read_part_texts({"melds": "тп тч тб", "swaps": "Boris 1: 5ч", "hand": "abc"}, ["Anna", "Boris"],
+    ...                 RuleSet.preset(), "points")  # doctest: +NORMALIZE_WHITESPACE
+    ({'melds': ['A♠ A♥ A♦'], 'vists': None, 'swaps': [{'from': 'Boris', 'meld': 0, 'card': '5♥'}], 'hand': ''},
+     {'melds': [], 'swaps': [], 'hand': [Reason(code='hand_points_whole', params={})]})
+    """
+    reasons: dict[str, list[Reason]] = {}
+
+    def read(field: str, reader: Callable[..., tuple[Any, list[Reason]]], *args: Any, **kwargs: Any) -> Any:
+        if field not in texts:
+            return None
+        value, reasons[field] = reader(texts[field], *args, **kwargs)
+        return value
+
+    part = {"melds": read("melds", read_card_lines, MAX_MELDS), "vists": read("vists", read_vist_lines, names)}
+    swapped = read("swaps", read_vist_lines, names, one_card=True) or []
+    part["swaps"] = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
+    if hand_entry == "counts":
+        part["hand"] = {key: texts.get(key) or 0 for key in HAND_COUNTS}
+    else:
+        part["hand"] = read("hand", read_hand, rules, entry=hand_entry)
+    return part, reasons
+
+
+def one_line(texts: Iterable[str | None]) -> str:
+    r"""Typed texts as one line (what a form held, kept in a message when it could not be saved).
+
+    >>> one_line(["5♥ 6♥ 7♥\n K♠ K♥ K♦", None, " ", "35 JK"])
+    '5♥ 6♥ 7♥ / K♠ K♥ K♦ · 35 JK'
+    """
+    return " · ".join(" / ".join(line for _, line in split_lines(text)) for text in texts if (text or "").strip())
 
 
 def _points_hand(first: str, rest: str, rules: RuleSet) -> tuple[Any, list[Reason]]:

@@ -67,6 +67,7 @@ __all__ = [
     "hand_entries",
     "read_player",
     "read_swaps",
+    "read_version",
     # the readers of one field (``fields``): importable from here as before
     "MAX_LISTED_MELDS",
     "MAX_MELDS",
@@ -529,6 +530,24 @@ def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False)
         if p.hand_summary is not None:
             with Located(i, "hand"):
                 p.hand_summary.check_for(rules, f"players[{i}].hand", recorded_anyway)
+
+
+def read_version(data: Mapping[str, Any], key: str = "version") -> int | None:
+    """The score sheet's version a request saw: a whole number from 1 (left out: None); ``DealInputError`` naming it.
+
+    >>> read_version({"version": 3}), read_version({})
+    (3, None)
+    >>> read_version({"version": True})
+    Traceback (most recent call last):
+    ...
+    kunken_scorer.core.fields.DealInputError: version: expected the score sheet's version, a whole number.
+    """
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 10**12:
+        raise bad_field(key, M_("the score sheet's version, a whole number"))
+    return value
 
 
 def deal_arg(deal: Any) -> Deal:

@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from functools import cached_property
@@ -36,8 +36,12 @@ __all__ = [
     # rule sets, this module's own
     "GAMES",
     "PRESETS",
+    "RuleLine",
     "RuleSet",
+    "raw_switch",
+    "rule_lines",
     "read_rules",
+    "switch_values",
     # the switches (``switches``): importable from here as before
     "HOUSE_RULES",
     "JOKER_LIMITS",
@@ -298,6 +302,68 @@ def read_rules(data: Mapping[str, Any]) -> RuleSet:
     if game is not None and not isinstance(game, str):
         raise RuleSetError(Reason("bad_field", {"field": "game", "expected": M_('"kunken" or "ordered-rummy"')}))
     return RuleSet.for_game(game or "kunken", data.get("rules"))
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One house-rule switch as a page shows it: its label, help, value and the preset's value, in words."""
+
+    name: str
+    label: str
+    help: str | None
+    value: str
+    preset: str
+    differs: bool
+
+
+def rule_lines(
+    rules: RuleSet, names: Iterable[str], say: Callable[[str], str], describe: Callable[[Reason], str]
+) -> list[RuleLine]:
+    """The switches ``names`` of ``rules`` in words: ``say`` translates a label or help, ``describe`` a value.
+
+    >>> [line] = rule_lines(RuleSet.for_game("kunken", {"ace_points": 5}), ["ace_points"], str, lambda r: r.message)
+    >>> line.label, line.value, line.preset, line.differs
+    ('Points for an ace', '5 points', '10 points', True)
+    """
+    preset = RuleSet.preset(rules.game)
+    lines = []
+    for name in names:
+        switch, value, default = SWITCHES[name], getattr(rules, name), getattr(preset, name)
+        lines.append(
+            RuleLine(
+                name,
+                say(switch.label),
+                say(switch.help) if switch.help else None,
+                describe(switch.describe(value)),
+                describe(switch.describe(default)),
+                value != default,
+            )
+        )
+    return lines
+
+
+def switch_values(game: str) -> dict[str, Any]:
+    """The values of the start form's switches for ``game``'s preset (as the form shows them: "" for none).
+
+    >>> switch_values("ordered-rummy")["wild_card"], switch_values("no such game")["ace_points"]
+    ('', 10)
+    """
+    preset = PRESETS.get(game, PRESETS["kunken"]).to_dict()
+    return {name: "" if preset[name] is None else preset[name] for name in HOUSE_RULES}
+
+
+def raw_switch(name: str, value: Any) -> Any:
+    """A switch value as typed, ready for ``RuleSet.for_game`` (which reads and checks it): text stripped, and no
+    wild card for a blank one.
+
+    >>> raw_switch("wild_card", "  "), raw_switch("opening_points", " 40 ")
+    (None, '40')
+    """
+    if isinstance(value, str):
+        value = value.strip()
+        if name == "wild_card" and not value:
+            return None
+    return value
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(RuleSet))

@@ -1,14 +1,20 @@
-"""The API's answers as plain data, each reason in words by ``say`` (the web layer's ``reason_text``)."""
+"""The API's answers as plain data, each reason in words by ``say`` (the web layer's ``reason_text``): the rule
+checks (a request's JSON read and checked by the core), score sheets, deals, the draft and club nights."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..core.deal import DealReport
-from ..core.messages import Reason
+from ..core.deal import DealReport, evaluate_deal
+from ..core.fields import bad_field, read_cards, read_flag, read_melds
+from ..core.melds import check_discard, check_meld, check_opening, check_swap
+from ..core.messages import M_, Reason
+from ..core.reading import Deal, check_short_hands
+from ..core.rules import read_rules
 from .board import Scoreboard, ScoredDeal
 from .drafts import Draft
+from .nights import NightBoard, NightMade
 
 # -- the API's answers: plain data, each reason in words by ``say`` -------------------------------
 
@@ -28,6 +34,69 @@ def report_answer(report: DealReport, say: Say) -> dict[str, Any]:
         "warnings": problems(report.warnings, say),
         "players": [p.to_dict() for p in report.players],
     }
+
+
+# -- the rule checks: each reads its JSON body (the rules first), asks the core and answers; stores nothing ------
+
+#: A rule check: a request's JSON body and ``say`` in, the answer out.
+Check = Callable[[dict[str, Any], Say], dict[str, Any]]
+
+
+def meld_check(body: dict[str, Any], say: Say) -> dict[str, Any]:
+    """``POST /melds/check``: is this meld legal, what kind is it, and what does it score?"""
+    rules = read_rules(body)
+    result = check_meld(read_cards(body.get("cards"), "cards", required=True), rules, read_melds(body, "table"))
+    return {
+        "legal": result.legal,
+        "kind": result.kind,
+        "points": result.points,
+        "cards": [str(c) for c in result.cards],
+        "reasons": [say(r) for r in result.reasons],
+    }
+
+
+def swap_check(body: dict[str, Any], say: Say) -> dict[str, Any]:
+    """``POST /swaps/check``: may this natural card replace a joker in this meld?"""
+    rules = read_rules(body)
+    meld = read_cards(body.get("meld"), "meld", required=True)
+    card = read_cards(body.get("card"), "card", required=True)
+    has_layout = body.get("has_layout", True)  # left out: true (null is no true or false)
+    if not isinstance(has_layout, bool):
+        raise bad_field("has_layout", M_("true or false"))
+    result = check_swap(meld, card, rules, read_melds(body, "table"), has_layout=has_layout)
+    return {"legal": result.legal, "reasons": [say(r) for r in result.reasons]}
+
+
+def opening_check(body: dict[str, Any], say: Say) -> dict[str, Any]:
+    """``POST /openings/check``: may a player take the bank with this card and these melds?"""
+    rules = read_rules(body)
+    melds = read_melds(body, "melds", required=True)
+    bank_card = read_cards(body.get("bank_card"), "bank_card", required=True)
+    has_layout, table = read_flag(body, "has_layout"), read_melds(body, "table")
+    result = check_opening(melds, bank_card, rules, has_layout=has_layout, table=table)
+    return {"legal": result.legal, "points": result.points, "reasons": [say(r) for r in result.reasons]}
+
+
+def discard_check(body: dict[str, Any], say: Say) -> dict[str, Any]:
+    """``POST /discards/check``: the "Rummy!" check, does this discard fit a meld on the table?"""
+    rules = read_rules(body)
+    card = read_cards(body.get("card"), "card", required=True)
+    if len(card) != 1:
+        raise bad_field("card", M_("exactly one card"))
+    result = check_discard(card, read_melds(body, "melds", required=True), rules)
+    return {"fits": result.fits, "meld": result.meld, "reasons": [say(r) for r in result.reasons]}
+
+
+def deal_score(body: dict[str, Any], say: Say) -> dict[str, Any]:
+    """``POST /deals/score``: one deal validated and scored."""
+    rules = read_rules(body)
+    deal = Deal.from_dict(body)
+    check_short_hands(deal, rules)
+    report = evaluate_deal(deal, rules)
+    return {"valid": report.valid, **report_answer(report, say)}
+
+
+# -- score sheets, deals and the draft ---------------------------------------------------------------------------
 
 
 def deal_entry(scored: ScoredDeal, say: Say) -> dict[str, Any]:
@@ -117,4 +186,46 @@ def draft_answer(draft: Draft, say: Say) -> dict[str, Any]:
         "problems": problems(check.problems, say),
         "warnings": problems(check.report.warnings, say),
         "players": [p.to_dict() for p in check.report.players],
+    }
+
+
+def ended_answer(board: Scoreboard) -> dict[str, Any]:
+    """``POST /sessions/<id>/end``: the session ended, its version and totals."""
+    session = board.session
+    return {"id": session.id, "ended_at": session.ended_at, "version": board.version, "totals": board.totals}
+
+
+# -- club nights -------------------------------------------------------------------------------------------------
+
+#: A table's links as the web layer writes them: ``links(session_id, edit_token)`` (the token None: not shown).
+Links = Callable[[str, str | None], dict[str, str]]
+
+
+def night_made_answer(made: NightMade, view_url: str, edit_url: str, links: Links) -> dict[str, Any]:
+    """``POST /api/v1/nights``: the night's token and addresses, and each table's links with its edit token."""
+    assert made.token is not None  # a night just started: its token
+    return {
+        "id": made.night.id,
+        "edit_token": made.token,
+        "view_url": view_url,
+        "edit_url": edit_url,
+        "tables": [links(sid, token) for sid, token in made.tables],
+    }
+
+
+def night_answer(board: NightBoard, tokens: dict[str, str], links: Links) -> dict[str, Any]:
+    """``GET /api/v1/nights/<id>``: the current round's tables (with the edit ``tokens`` known) and the standings
+    across every table, the best total first."""
+    return {
+        "id": board.night.id,
+        "game": board.night.game,
+        "round": len(board.rounds),
+        "tables": [
+            {**links(t.session_id, tokens.get(t.session_id)), "table": t.number, "players": t.players}
+            for t in board.tables
+        ],
+        "standings": [
+            {"place": s.place, "name": s.name, "total": s.total, "table": s.table, "deals": s.deals, "points": s.points}
+            for s in board.standings
+        ],
     }

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.draft import DraftCheck, check_draft
+from ..core.deal import PlayerDetail, PlayerScore
+from ..core.draft import DraftCheck, SeatCheck, check_draft
+from ..core.notation import hand_entry, part_texts
 from ..core.rules import RuleSet
 from ..store import (
     PartRow,
@@ -44,6 +46,73 @@ class Draft:
         once every part is in; while a part is missing, another empty hand may still come (the scores so far
         still take the core's provisional choice)."""
         return None if self.check.missing else self.check.suggested
+
+    @property
+    def went_out_choice(self) -> str:
+        """Who went out as the scorer's form keeps it: "auto" (the core's choice), "none" or a seat."""
+        if not self.end["went_out_set"]:
+            return "auto"
+        return str(self.players.index(self.end["went_out"])) if self.end["went_out"] in self.players else "none"
+
+    def end_fields(self) -> dict[str, Any]:
+        """The scorer's draft form's data: the end as stored, for this draft's deal."""
+        return {
+            "went_out": self.went_out_choice,
+            "express": self.end["express"],
+            "redeal": self.end["redeal"],
+            "version": str(self.version),
+            "deal": str(self.deal),
+            "draft": str(self.generation),
+        }
+
+    def part_fields(self, seat: int, hand_mode: str | None, russian: bool) -> dict[str, Any]:
+        """The part form's data: the stored part of ``seat`` (or none) as texts, for this draft's deal, the hands
+        entered by ``hand_mode`` (None: the table's way)."""
+        entry = self.parts.get(seat)
+        return {
+            "player": part_texts(entry.part if entry else None, seat, self.players, self.rules, russian=russian),
+            "deal": str(self.deal),
+            "draft": str(self.generation),
+            "revision": str(entry.revision if entry else 0),
+            "hand_mode": hand_mode or hand_entry(self.session.hand_entry, self.rules),
+        }
+
+
+@dataclass(frozen=True)
+class PartPage:
+    """What a seat's part page shows: the draft, the seat, who the request writes the part as (None: nobody), and
+    ``lost``, when the request's phone held the seat and no longer does: "taken" by another phone or "freed"."""
+
+    draft: Draft
+    seat: int
+    writer: str | None
+    lost: str | None
+
+    @property
+    def name(self) -> str:
+        """The seat's player."""
+        return self.draft.players[self.seat]
+
+    @property
+    def entry(self) -> PartRow | None:
+        """The seat's stored part (None: none yet)."""
+        return self.draft.parts.get(self.seat)
+
+    @property
+    def seat_check(self) -> SeatCheck:
+        """The core's check of the seat."""
+        return self.draft.check.seats[self.seat]
+
+    @property
+    def detail(self) -> PlayerDetail | None:
+        """The seat's melds, vists and swaps as the core checked them (None: no details)."""
+        details = self.draft.check.report.details
+        return details[self.seat] if details else None
+
+    @property
+    def score(self) -> PlayerScore:
+        """The seat's score for the deal so far."""
+        return self.draft.check.report.players[self.seat]
 
 
 #: The keys of a draft's end, with their defaults.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.messages import KunkenError, Reason
+from ..core.messages import N_, KunkenError, Reason
 from ..core.nights import NightStanding, Seating, TableResult, meetings, next_seating, night_standings, table_results
 from ..core.rules import RuleSet
 from ..store import NightRow, NightTableRow, Store
@@ -26,34 +26,36 @@ MAX_TABLES = 20
 
 
 class NightInputError(ValueError):
-    """A night's tables that cannot be started: ``code`` says what (``"tables"``: not a list; ``"no_tables"``;
-    ``"too_many"``; ``"table"``: a table's players, ``reason`` the core's; ``"name_twice"``), ``params`` the rest."""
+    """A night's tables that cannot be started: ``message`` says what, as an English message id (marked ``N_`` for
+    the catalogs) whose ``%(name)s`` fields are ``params``; for a table's players, ``reason`` is the core's and the
+    message quotes it as ``why``."""
 
-    def __init__(self, code: str, reason: Reason | None = None, **params: Any) -> None:
-        super().__init__(code)
-        self.code, self.reason, self.params = code, reason, params
+    def __init__(self, message: str, reason: Reason | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.message, self.reason, self.params = message, reason, params
 
 
 def night_tables(rules: RuleSet, tables: Any) -> Seating:
     """The first round's tables as asked for: a list of 1 to ``MAX_TABLES`` tables, each the game's range of
     well-formed names (``session_players``), and no name at two tables (in any capitals)."""
     if not isinstance(tables, list):
-        raise NightInputError("tables")
+        raise NightInputError(N_("tables: expected a list of tables, each a list of names."))
     if not tables:
-        raise NightInputError("no_tables")
+        raise NightInputError(N_("Name the players of at least one table."))
     if len(tables) > MAX_TABLES:
-        raise NightInputError("too_many", limit=MAX_TABLES)
+        raise NightInputError(N_("A night has at most %(limit)s tables."), limit=MAX_TABLES)
     seen: dict[str, int] = {}
     out = []
     for number, names in enumerate(tables, start=1):
         try:
             players = session_players(rules, names)
         except KunkenError as err:
-            raise NightInputError("table", err.reason, table=number) from None
+            raise NightInputError(N_("Table %(table)s: %(why)s"), err.reason, table=number) from None
         for name in players:
             other = seen.setdefault(name.casefold(), number)
             if other != number:
-                raise NightInputError("name_twice", name=name, table=number, other=other)
+                message = N_("%(name)s is at table %(other)s and at table %(table)s: a player sits at one table.")
+                raise NightInputError(message, name=name, table=number, other=other)
         out.append(players)
     return out
 

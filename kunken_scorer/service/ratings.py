@@ -22,7 +22,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ..core.fields import clean_name
+from ..core.fields import bad_field, clean_name
+from ..core.messages import Reason
+from ..core.rules import GAMES
 from ..store import RatingRow, Standing, StorageUnavailable, Store, UnratedSession
 from .stats import PlayerHistory, player_history, refresh_stale_stats
 
@@ -170,6 +172,14 @@ def rated_players(store: Store, game: str | None = None, limit: int | None = Non
         current = False  # a file that cannot be written now: the ratings as last worked out
     rows = store.ratings([p.name.casefold() for p in history])
     return RatedPlayers(history, {player: _rating(row) for player, row in rows.items()}, current)
+
+
+def asked_game(game: str | None) -> str | None:
+    """The game the API's ``?game=`` asks statistics of (empty or left out: every game); a ``KunkenError`` naming
+    the games for any other."""
+    if game and game not in GAMES:
+        raise bad_field("game", Reason("expected_one_of", {"options": ", ".join(GAMES)}))
+    return game or None
 
 
 def ratings_stale_in(database: str) -> bool:

@@ -6,10 +6,15 @@ outcomes the pages and the API put in their own words.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from ..core.messages import KunkenError, Reason
 from ..store import Conflict, DraftClosed, SeatHeld, Store
-from .outcomes import DraftMoved, MoveCode, PartSaved, PartStale, SeatHeldBy, SeatTaken
+from .answers import Say
+from .deals import Ask, record_draft, replayed
+from .drafts import Draft, PartPage
+from .outcomes import Changed, DraftMoved, MoveCode, PartSaved, PartStale, Recording, SeatHeldBy, SeatTaken
 
 
 def take_seat(
@@ -86,3 +91,39 @@ def part_writer(
     if edit_token is not None and store.check_token(session_id, edit_token):
         return "scorer"
     return None
+
+
+def part_page(
+    store: Store, draft: Draft, seat: int, *, claimed: tuple[int | None, str | None], edit_token: str | None
+) -> PartPage:
+    """A seat's part page for a request holding the seat cookie ``claimed`` (its seat and token) and ``edit_token``:
+    who it writes the part as, and whether its phone lost the seat (taken by another phone, or freed)."""
+    writer = part_writer(store, draft.session.id, seat, seat_token=claimed[1], edit_token=edit_token)
+    lost = None
+    if writer is None and claimed[0] == seat:
+        lost = "taken" if seat in draft.taken else "freed"
+    return PartPage(draft, seat, writer, lost)
+
+
+@dataclass(frozen=True)
+class NotRead:
+    """Nothing was recorded: the draft, ended as asked, does not read (``reason``)."""
+
+    reason: Reason
+
+
+def record_shown_draft(
+    store: Store, draft: Draft, end: dict[str, Any], ask: Ask, say: Say, *, deal: int, generation: int | None
+) -> Recording | NotRead:
+    """Record the draft as the scorer's page showed it: draft ``generation`` (None, from a page made before forms
+    said so: deal ``deal``), at version ``ask.expected``, ended as ``end`` says. A repeated form key answers again;
+    a page shown for another draft is ``Changed``."""
+    outcome = replayed(store, draft.session.id, ask, say)
+    if outcome is not None:
+        return outcome
+    if (deal != draft.deal) if generation is None else (generation != draft.generation):
+        return Changed(version=draft.version)
+    try:
+        return record_draft(store, draft, end, ask, say)
+    except KunkenError as err:
+        return NotRead(err.reason)

@@ -2,15 +2,55 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.messages import KunkenError, Reason
 from ..core.reading import hand_entries
-from ..core.rules import RuleSet
+from ..core.rules import HOUSE_RULES, RuleSet, RuleSetError, raw_switch
 from ..core.session import Target
 from ..exports import DocumentError, import_document
 from ..store import SessionRow, Store
 from .outcomes import Created, Ended, NotImported, TokenMade, TokenStale
+from .reading import session_players
+
+
+@dataclass(frozen=True)
+class StartRefused:
+    """A part of the start form refused: the core's ``reason`` and the field it belongs to, a house rule's
+    (``switch``) or a name's (``seat``, the form's seat number); neither: the rules or the players as a whole."""
+
+    reason: Reason
+    switch: str | None = None
+    seat: int | None = None
+
+
+def start_rules(game: str, shown: str, typed: Mapping[str, Any]) -> RuleSet | StartRefused:
+    """The rules the start form chose: ``game``'s preset plus the switches ``typed`` changed from the defaults shown.
+
+    The switches show the defaults of ``shown``; a switch left as shown takes the chosen game's own default, so
+    choosing another game without reloading the defaults works.
+    """
+    try:
+        as_shown = RuleSet.for_game(shown, {name: raw_switch(name, typed[name]) for name in HOUSE_RULES})
+    except RuleSetError as err:
+        switch = err.reason.params.get("switch")
+        return StartRefused(err.reason, switch=switch if switch in HOUSE_RULES else None)
+    try:
+        return RuleSet.for_game(game, as_shown.differences())
+    except RuleSetError as err:
+        return StartRefused(err.reason)
+
+
+def start_players(rules: RuleSet, names: list[str], seats: list[int | None]) -> list[str] | StartRefused:
+    """The ``names`` typed, as the core takes them for the game; ``seats``: the form's seat of each name (None: past
+    the form's seats), where a refusal of one name belongs."""
+    try:
+        return session_players(rules, names)
+    except KunkenError as err:
+        at = err.reason.seat
+        return StartRefused(err.reason, seat=seats[at] if at is not None and at < len(seats) else None)
 
 
 def create_session(

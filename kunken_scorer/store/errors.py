@@ -5,6 +5,12 @@ from __future__ import annotations
 import sqlite3
 
 
+def N_(text: str) -> str:
+    """Mark a message id for the translation catalogs (``make catalogs`` extracts it; the web layer translates it),
+    as the core's ``N_`` does: the store imports nothing of the core."""
+    return text
+
+
 class StoreError(Exception):
     """Base class for every failure the store reports."""
 
@@ -60,6 +66,58 @@ class StorageUnavailable(StoreError):
         else:
             kind = "unknown"
         return cls(kind, str(error), writing=writing)
+
+    def words(self, reading: bool) -> str:
+        """What a phone is told of this fault, a message id of ``FAULT_WORDS`` (``%(file)s``: the file's name):
+        for a ``reading`` that nothing could be read, else that nothing of the write was saved; and what to do."""
+        kind = "read_only_file" if self.kind == "read_only" and self.file else self.kind
+        return (
+            FAULT_WORDS.get((kind, reading)) or FAULT_WORDS.get((self.kind, reading)) or FAULT_WORDS["unknown", reading]
+        )
+
+
+#: What a phone is told of each kind of ``StorageUnavailable``, by (kind, reading): message ids, translated by the
+#: web layer. A kind without words of its own for a read or a write is told as "unknown"; "read_only_file" is a
+#: read-only file the fault names (``%(file)s``).
+FAULT_WORDS: dict[tuple[str, bool], str] = {
+    ("read_only_file", False): N_(
+        "The server's database file %(file)s is read-only, so nothing can be saved. Nothing was saved "
+        "by this request. Tell whoever runs the server to make that file writable."
+    ),
+    ("missing", False): N_(
+        "The server's database file is missing, so nothing can be saved. Nothing was saved by "
+        "this request. Tell whoever runs the server: restore the file from a backup and "
+        "restart it."
+    ),
+    ("read_only", False): N_(
+        "The server's database file is read-only, so nothing can be saved. Nothing was saved "
+        "by this request. Tell whoever runs the server to make the file writable."
+    ),
+    ("full", False): N_(
+        "The server's disk (or database size limit) is full, so nothing can be saved. Nothing was "
+        "saved by this request. Tell whoever runs the server to free some space."
+    ),
+    ("busy", False): N_("The server's database is busy. Nothing was saved by this request; try again in a moment."),
+    ("wal_lost", False): N_(
+        "The server's database log (its -wal file) was deleted or replaced while the server ran; what was "
+        "saved before is kept. Nothing was saved by this request: send it again. Tell whoever runs the "
+        "server never to delete the -wal or -shm file of a running server."
+    ),
+    ("unknown", False): N_(
+        "The server's database cannot be used right now. Nothing was saved by this "
+        "request. Tell whoever runs the server."
+    ),
+    ("missing", True): N_(
+        "The server's database file is missing, so nothing can be read. Tell whoever runs the server: "
+        "restore the file from a backup and restart it."
+    ),
+    ("busy", True): N_("The server's database is busy, so nothing could be read; try again in a moment."),
+    ("wal_lost", True): N_(
+        "The server's database log (its -wal file) was deleted or replaced while the server ran, so "
+        "nothing could be read this time; try again in a moment, and tell whoever runs the server."
+    ),
+    ("unknown", True): N_("The server's database cannot be read right now. Tell whoever runs the server."),
+}
 
 
 class SeatHeld(StoreError):

@@ -10,8 +10,6 @@ them together and nothing else.
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from flask import Config, Flask
@@ -22,7 +20,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from ..core.melds import on_table
 from ..core.notation import vist_line
-from ..store import StorageUnavailable, Store
+from ..service.background import StartupError
 from . import api, desk, nights, seats, summary, views
 from .database import close_store
 from .errors import HANDLERS
@@ -32,7 +30,7 @@ from .limits import import_limit
 from .paths import ROOT
 from .pwa import manifest, service_worker
 from .security import BASE_CSS, security_headers
-from .startup import StartupError, browser_query, refresh_stale_stats_at_start, secret_key, stale_catalogs
+from .startup import browser_query, start
 from .wording import game_name, reason_text, rule_lines, switch_ref, switch_word
 
 __all__ = ["StartupError", "configuration", "create_app"]
@@ -42,6 +40,52 @@ babel = Babel()
 #: Pages, JSON, SVG, CSS and JS go compressed (Brotli, else gzip): a 100-deal session page is 78 KB as text.
 compress = Compress()
 api.bp.register_blueprint(nights.api_bp)  # /api/v1/nights: the API's, routed in nights.py with the night's pages
+
+#: The settings before ``KUNKEN_*`` and ``test_config``.
+DEFAULTS: dict[str, Any] = {
+    "DATABASE": str(ROOT / "instance" / "kunken.db"),
+    "PUBLIC_URL": None,
+    "MAX_CONTENT_LENGTH": 256 * 1024,
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_MIMETYPES": [
+        "text/html",
+        "application/json",
+        "image/svg+xml",
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/manifest+json",
+    ],
+    # an exported session sent back: 2,000 deals (exports.MAX_DEALS) as the download writes them are 2.5 MB
+    "IMPORT_MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
+    "WTF_CSRF_TIME_LIMIT": None,  # a scorer's page stays open all evening
+    "BABEL_DEFAULT_LOCALE": "ru",
+    "BABEL_TRANSLATION_DIRECTORIES": str(ROOT / "translations"),
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "JSON_AS_ASCII": False,
+    "CREATE_LIMIT": 120,  # sessions created or imported per address and minute; 0: no limit
+    "DATABASE_MAX_MB": 0,  # 0: no cap on the database file's size
+}
+#: What every template may call, and its filters.
+TEMPLATE_GLOBALS = {
+    "reason_text": reason_text,
+    "BASE_CSS": BASE_CSS,
+    "LANGUAGES": LANGUAGES,
+    "current_language": current_language,
+    "rule_lines": rule_lines,
+    "switch_ref": switch_ref,
+    "switch_word": switch_word,
+    "vist_line": vist_line,
+    "game_name": game_name,
+}
+TEMPLATE_FILTERS = {
+    "minus": minus_sign,
+    "laid": on_table,
+    "cards": cards_filter,
+    "clock": clock_filter,
+    "when": when_filter,
+    "machine_time": machine_time,
+}
 
 
 def configuration(test_config: dict[str, Any] | None = None) -> Config:
@@ -57,30 +101,7 @@ def _new_app(test_config: dict[str, Any] | None = None) -> Flask:
         instance_path=str(ROOT / "instance"),
         instance_relative_config=True,
     )
-    app.config.from_mapping(
-        DATABASE=str(Path(app.instance_path) / "kunken.db"),
-        PUBLIC_URL=None,
-        MAX_CONTENT_LENGTH=256 * 1024,
-        COMPRESS_ALGORITHM=["br", "gzip"],
-        COMPRESS_MIMETYPES=[
-            "text/html",
-            "application/json",
-            "image/svg+xml",
-            "text/css",
-            "text/javascript",
-            "application/javascript",
-            "application/manifest+json",
-        ],
-        # an exported session sent back: 2,000 deals (exports.MAX_DEALS) as the download writes them are 2.5 MB
-        IMPORT_MAX_CONTENT_LENGTH=4 * 1024 * 1024,
-        WTF_CSRF_TIME_LIMIT=None,  # a scorer's page stays open all evening
-        BABEL_DEFAULT_LOCALE="ru",
-        BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
-        SESSION_COOKIE_SAMESITE="Lax",
-        JSON_AS_ASCII=False,
-        CREATE_LIMIT=120,  # sessions created or imported per address and minute; 0: no limit
-        DATABASE_MAX_MB=0,  # 0: no cap on the database file's size
-    )
+    app.config.from_mapping(DEFAULTS)
     app.config.from_prefixed_env("KUNKEN")
     if test_config:
         app.config.update(test_config)
@@ -93,62 +114,23 @@ def _new_app(test_config: dict[str, Any] | None = None) -> Flask:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
     app = _new_app(test_config)
-    stale = stale_catalogs(app.config["BABEL_TRANSLATION_DIRECTORIES"])
-    if stale:  # the pages would be in English without a word: say what to do instead
-        raise StartupError(
-            f"the message catalog {stale[0].with_suffix('.mo')} is missing or older than its .po; "
-            "run `make catalogs` (make run does it) and start again"
-        )
-    try:
-        if not app.config.get("SECRET_KEY"):
-            app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))
-    except OSError as err:
-        raise StartupError(f"cannot keep the secret key in {app.instance_path}: {err.strerror or err}") from None
+    start(app)  # StartupError: catalogs not compiled, no secret key, a database it cannot open
     assert isinstance(app.json, DefaultJSONProvider)  # Flask's own: the app sets no other json_provider_class
     app.json.ensure_ascii = False
     app.json.sort_keys = False
-
-    database = str(app.config["DATABASE"])
-    try:
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
-        Store.open(database).close()  # WAL and migrations once, at start-up
-    except (OSError, sqlite3.Error, StorageUnavailable) as err:
-        why = getattr(err, "strerror", None) or str(err)
-        raise StartupError(f"cannot open the database {database}: {why}") from None
 
     app.before_request(import_limit)  # before the CSRF check, which reads the form
     csrf.init_app(app)
     compress.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
     app.teardown_appcontext(close_store)
-    app.jinja_env.globals.update(
-        reason_text=reason_text,
-        BASE_CSS=BASE_CSS,
-        LANGUAGES=LANGUAGES,
-        current_language=current_language,
-        rule_lines=rule_lines,
-        switch_ref=switch_ref,
-        switch_word=switch_word,
-        vist_line=vist_line,
-        game_name=game_name,
-    )
-    app.jinja_env.filters.update(
-        minus=minus_sign,
-        laid=on_table,
-        cards=cards_filter,
-        clock=clock_filter,
-        when=when_filter,
-        machine_time=machine_time,
-    )
+    app.jinja_env.globals.update(TEMPLATE_GLOBALS)
+    app.jinja_env.filters.update(TEMPLATE_FILTERS)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    app.register_blueprint(views.bp)
-    app.register_blueprint(seats.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(desk.bp)
-    app.register_blueprint(summary.bp)
-    app.register_blueprint(nights.bp)
+    for blueprint in (views.bp, seats.bp, api.bp, desk.bp, summary.bp, nights.bp):
+        app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     csrf.exempt(nights.api_bp)
 
@@ -160,5 +142,4 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.after_request(security_headers)
     # Flask's documented way to wrap its WSGI app: the method replaced on this instance by a plain WSGI callable
     app.wsgi_app = browser_query(app.wsgi_app)  # type: ignore[method-assign,assignment]
-    refresh_stale_stats_at_start(app, database)
     return app

@@ -1,7 +1,7 @@
 """The JSON API (v1) documented in docs/api.md: rule checks, deal scoring, sessions, export and import.
 
-A view here only translates: it reads the JSON body, checks the types of its fields, calls
-the rules core (``kunken_scorer``), the service or the store, and writes the answer as JSON.
+A view here only translates: it reads the request, calls the service (the answers as plain data are
+``service.answers``'s: the rule checks read and ask the core there), and writes the answer as JSON.
 Every failure is ``{"error": "<message a person can act on>"}`` with a 4xx status; the
 message names the field and, for a card, the token. Messages are English unless the
 client asks for another language (the ``lang`` cookie or ``Accept-Language``).
@@ -12,39 +12,29 @@ accepts the scorer cookie, so a cross-site form cannot write through it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from werkzeug.exceptions import MethodNotAllowed
 
-from .. import (
-    Deal,
-    KunkenError,
-    Reason,
-    RuleSet,
-    Target,
-    check_discard,
-    check_meld,
-    check_opening,
-    check_swap,
-    evaluate_deal,
-    service,
-)
+from .. import Reason, RuleSet, Target, service
 from ..core.draft import read_part
-from ..core.messages import M_, Text
-from ..core.reading import check_short_hands, read_cards, read_flag, read_melds, read_note, read_whole
-from ..core.rules import GAMES, read_rules
+from ..core.fields import bad_field
+from ..core.messages import M_
+from ..core.reading import read_flag, read_note, read_version, read_whole
+from ..core.rules import read_rules
 from ..exports import export_document
-from ..service import ratings
-from ..store import Conflict, KeyReused, SessionEnded, SessionRow
+from ..service import answers, ratings
+from ..store import Conflict, KeyReused, SessionEnded
 from .auth import bearer_token, scorer_session
 from .bodies import json_body as _body
+from .bodies import session_links
 from .database import get_store
 from .errors import Refusal
 from .languages import gettext
 from .limits import creation_allowed
-from .links import MAX_MOVE_CODE, move_url, public_base_url
+from .links import MAX_MOVE_CODE, move_url
 from .security import no_store
 from .startup import catch_up_ratings
 from .wording import h2h_refusal, reason_text, seat_held_message
@@ -56,47 +46,15 @@ MAX_IDEMPOTENCY_KEY = 200
 
 _HEALTH = b'{"ok":true}\n'
 
-
-def _bad(field: str, expected: Text | Reason) -> KunkenError:
-    return KunkenError(Reason("bad_field", {"field": field, "expected": expected}))
-
-
-def _reasons(reasons: Iterable[Reason]) -> list[str]:
-    return [reason_text(r) for r in reasons]
+#: An answer with its status (and headers), as a route returns it to Flask.
+Answer = tuple[dict[str, Any], int] | tuple[dict[str, Any], int, dict[str, str]]
 
 
-def _problems(reasons: Iterable[Reason]) -> list[dict[str, Any]]:
-    return service.problems(reasons, reason_text)
-
-
-def _draft(draft: service.Draft) -> dict[str, Any]:
-    return service.draft_answer(draft, reason_text)
-
-
-def _links(session_id: str, token: str) -> dict[str, str]:
-    no_store()  # the answer carries the edit token
-    base = public_base_url()
-    return {
-        "id": session_id,
-        "edit_token": token,
-        "view_url": base + url_for("views.session", sid=session_id),
-        "edit_url": base + url_for("views.scorer", sid=session_id, token=token),
-    }
-
-
-def _replay(status: int, body: dict[str, Any]) -> Response:
-    """The response saved for an idempotency key, sent again."""
-    response = jsonify(body)
-    response.status_code = status
-    return response
-
-
-def _created(created: service.Created, **extra: Any) -> Response:
+def _created(created: service.Created, **extra: Any) -> Answer:
     """201 for a session just started or imported: its id, edit token and addresses (and ``extra``)."""
     assert created.token is not None  # no idempotency key: always a new session, with its token
-    response = _replay(201, {**_links(created.session.id, created.token), **extra})
-    response.headers["Location"] = url_for("api.get_session", session_id=created.session.id)
-    return response
+    location = url_for("api.get_session", session_id=created.session.id)
+    return {**session_links(created.session.id, created.token), **extra}, 201, {"Location": location}
 
 
 def _idempotency_key() -> str | None:
@@ -116,15 +74,10 @@ def _expected_version(body: dict[str, Any]) -> int | None:
         if not text.isascii() or not text.isdigit() or len(text) > 12:
             raise Refusal(400, gettext("If-Match: expected the score sheet's version, a whole number."))
         return int(text)
-    version = body.get("version")
-    if version is None:
-        return None
-    if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 10**12:
-        raise _bad("version", M_("the score sheet's version, a whole number"))
-    return version
+    return read_version(body)
 
 
-# -- rule checks ---------------------------------------------------------------------------
+# -- health and the rule checks ------------------------------------------------------------
 
 
 @bp.get("/health")
@@ -133,89 +86,37 @@ def health() -> Response:
     return current_app.response_class(_HEALTH, mimetype="application/json")
 
 
-@bp.post("/melds/check")
-def check_meld_view() -> dict[str, Any]:
-    """Is this meld legal, what kind is it, and what does it score?"""
-    body = _body()
-    rules = read_rules(body)
-    cards = read_cards(body.get("cards"), "cards", required=True)
-    result = check_meld(cards, rules, read_melds(body, "table"))
-    return {
-        "legal": result.legal,
-        "kind": result.kind,
-        "points": result.points,
-        "cards": [str(c) for c in result.cards],
-        "reasons": _reasons(result.reasons),
-    }
+#: The rule checks: each address reads its JSON body, asks the core and answers (``service.answers``); stores nothing.
+CHECKS: dict[str, answers.Check] = {
+    "/melds/check": answers.meld_check,
+    "/swaps/check": answers.swap_check,
+    "/openings/check": answers.opening_check,
+    "/discards/check": answers.discard_check,
+    "/deals/score": answers.deal_score,
+}
 
 
-@bp.post("/swaps/check")
-def check_swap_view() -> dict[str, Any]:
-    """May this natural card replace a joker in this meld?"""
-    body = _body()
-    rules = read_rules(body)
-    meld = read_cards(body.get("meld"), "meld", required=True)
-    card = read_cards(body.get("card"), "card", required=True)
-    has_layout = body.get("has_layout", True)
-    if not isinstance(has_layout, bool):
-        raise _bad("has_layout", M_("true or false"))
-    result = check_swap(meld, card, rules, read_melds(body, "table"), has_layout=has_layout)
-    return {"legal": result.legal, "reasons": _reasons(result.reasons)}
+def _check_view(check: answers.Check) -> Callable[[], dict[str, Any]]:
+    """A rule check's route: the request's JSON body checked, each reason said in the request's language."""
+    return lambda: check(_body(), reason_text)
 
 
-@bp.post("/openings/check")
-def check_opening_view() -> dict[str, Any]:
-    """May a player take the bank with this card and these melds?"""
-    body = _body()
-    rules = read_rules(body)
-    melds = read_melds(body, "melds", required=True)
-    bank_card = read_cards(body.get("bank_card"), "bank_card", required=True)
-    result = check_opening(
-        melds,
-        bank_card,
-        rules,
-        has_layout=read_flag(body, "has_layout"),
-        table=read_melds(body, "table"),
-    )
-    return {"legal": result.legal, "points": result.points, "reasons": _reasons(result.reasons)}
-
-
-@bp.post("/discards/check")
-def check_discard_view() -> dict[str, Any]:
-    """The "Rummy!" check: does this discard fit a meld on the table?"""
-    body = _body()
-    rules = read_rules(body)
-    card = read_cards(body.get("card"), "card", required=True)
-    if len(card) != 1:
-        raise _bad("card", M_("exactly one card"))
-    result = check_discard(card, read_melds(body, "melds", required=True), rules)
-    return {"fits": result.fits, "meld": result.meld, "reasons": _reasons(result.reasons)}
-
-
-@bp.post("/deals/score")
-def score_deal() -> dict[str, Any]:
-    """Validate and score one deal; stores nothing."""
-    body = _body()
-    rules = read_rules(body)
-    deal = Deal.from_dict(body)
-    check_short_hands(deal, rules)
-    report = evaluate_deal(deal, rules)
-    return {"valid": report.valid, **service.report_answer(report, reason_text)}
+for _path, _check in CHECKS.items():
+    bp.add_url_rule(_path, _check.__name__, _check_view(_check), methods=["POST"])
 
 
 # -- sessions ------------------------------------------------------------------------------
 
 
 @bp.post("/sessions")
-def create_session() -> Response:
+def create_session() -> Answer:
     """Start a score sheet; answers its id, edit token and the addresses to share."""
     body = _body()
     rules = read_rules(body)
     players = service.session_players(rules, body.get("players"))
     target = Target.from_dict(body.get("target"))
     creation_allowed()
-    created = service.create_session(get_store(), rules, players, target)
-    return _created(created)
+    return _created(service.create_session(get_store(), rules, players, target))
 
 
 @bp.get("/sessions/<session_id>")
@@ -227,28 +128,27 @@ def get_session(session_id: str) -> dict[str, Any]:
 
 
 def _ask(body: dict[str, Any], expected: int | None) -> service.Ask:
-    """How a recording asks to be stored: "record anyway", its note, its Idempotency-Key and the version seen."""
-    key = _idempotency_key()
-    digest = _request_digest() if key is not None else None
+    """How a recording asks to be stored: "record anyway", its note, its Idempotency-Key and the version seen.
+
+    With a key goes what the request asks for: its JSON body, key order and spacing aside, without ``version``
+    (a precondition, which a retry may bring up to date), and where it was sent (a deal or the draft). The same
+    key asking for another deal, or sent to the other address, is ``KeyReused``."""
+    key, digest = _idempotency_key(), None
+    if key is not None:
+        asked = {name: value for name, value in body.items() if name != "version"}
+        # a deal keeps the body alone: keys stored before still match
+        digest = service.request_digest(asked, None if request.endpoint == "api.record_deal" else request.endpoint)
     return service.Ask(read_flag(body, "override"), read_note(body), key, digest, expected)
 
 
-def _request_digest() -> str:
-    """What a request with an Idempotency-Key asks for: its JSON body, key order and spacing aside, without
-    ``version`` (a precondition, which a retry may bring up to date), and where it was sent (a deal or the
-    draft). The same key asking for another deal, or sent to the other address, is ``KeyReused``."""
-    asked = {name: value for name, value in _body().items() if name != "version"}
-    # a deal keeps the body alone: keys stored before still match
-    return service.request_digest(asked, None if request.endpoint == "api.record_deal" else request.endpoint)
-
-
-def _recorded(outcome: service.Recording, problems_message: str) -> Response:
+def _recorded(outcome: service.Recording, problems_message: str) -> Answer:
     """A recording's outcome as the API answers it: 201 with the deal's scores, or the refusal."""
     if isinstance(outcome, service.Recorded):
-        return _replay(201, outcome.answer)
+        return outcome.answer, 201
     if isinstance(outcome, service.Refused):
         report = outcome.report
-        raise Refusal(422, problems_message, problems=_problems(report.problems), warnings=_problems(report.warnings))
+        problems = service.problems(report.problems, reason_text)
+        raise Refusal(422, problems_message, problems=problems, warnings=service.problems(report.warnings, reason_text))
     if isinstance(outcome, service.Waiting):
         reason = Reason("draft_waiting", {"players": ", ".join(outcome.players)})
         raise Refusal(422, reason_text(reason), waiting_for=list(outcome.players))
@@ -259,24 +159,19 @@ def _recorded(outcome: service.Recording, problems_message: str) -> Response:
 
 
 @bp.post("/sessions/<session_id>/deals")
-def record_deal(session_id: str) -> Response:
+def record_deal(session_id: str) -> Answer:
     """Record a deal (Bearer token; ``Idempotency-Key`` makes a retry store nothing twice)."""
     store, session, body = get_store(), scorer_session(session_id), _body()
     ask = _ask(body, _expected_version(body))
     outcome: service.Recording | None = service.replayed(store, session_id, ask, reason_text)
     if outcome is None:
-        _still_open(session)
+        if session.ended_at:  # an ended session takes no more deals (said before the body's deal is read)
+            raise SessionEnded()
         service.same_rules(body, RuleSet.from_dict(session.rules))
         outcome = service.record_deal(store, session, service.check_deal(session, body), ask, reason_text)
     return _recorded(
         outcome, gettext('The deal has problems; correct it, or send "override": true with a note to record it anyway.')
     )
-
-
-def _still_open(session: SessionRow) -> None:
-    """An ended session takes no more deals (said before the body's deal is read)."""
-    if session.ended_at:
-        raise SessionEnded()
 
 
 @bp.post("/sessions/<session_id>/token")
@@ -286,7 +181,7 @@ def new_token(session_id: str) -> dict[str, str]:
     made = service.new_token(get_store(), session_id, bearer_token() or "")
     if isinstance(made, service.TokenStale):  # another request made a new token with this one at the same moment
         raise Refusal(403, gettext("This edit token does not belong to this score sheet."))
-    links = _links(session_id, made.token)
+    links = session_links(session_id, made.token)
     return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
 
 
@@ -300,14 +195,14 @@ def export_session(session_id: str) -> dict[str, Any]:
 
 
 @bp.post("/sessions/import")
-def import_session() -> Response:
+def import_session() -> Answer:
     """Store an exported document as a new session (new id and token, the same scores)."""
     body = _body()
     creation_allowed()
     imported = service.import_session(get_store(), body)
     if isinstance(imported, service.NotImported):  # a deal with problems not recorded anyway: 422, as recording it
         reason = imported.reason
-        raise Refusal(422, reason_text(reason), problems=_problems(reason.params["why"]))
+        raise Refusal(422, reason_text(reason), problems=service.problems(reason.params["why"], reason_text))
     return _created(imported, totals=service.scoreboard(get_store(), imported.session.id).totals)
 
 
@@ -344,7 +239,7 @@ def _seat_name(session_id: str, seat: int) -> str:
 @bp.get("/sessions/<session_id>/draft")
 def get_draft(session_id: str) -> dict[str, Any]:
     """The draft of the next deal: every seat's part and state, the problems and scores so far."""
-    return _draft(service.load_draft(get_store(), session_id))
+    return service.draft_answer(service.load_draft(get_store(), session_id), reason_text)
 
 
 def _move_code() -> str | None:
@@ -356,7 +251,7 @@ def _move_code() -> str | None:
     if code is None:
         return None
     if not isinstance(code, str) or len(code) > MAX_MOVE_CODE:
-        raise _bad("move_code", M_("the seat's move code, as text"))
+        raise bad_field("move_code", M_("the seat's move code, as text"))
     return "".join(code.split()) or None
 
 
@@ -375,7 +270,7 @@ def take_seat(session_id: str, seat: int) -> dict[str, Any]:
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>/move")
-def move_seat(session_id: str, seat: int) -> Response:
+def move_seat(session_id: str, seat: int) -> Answer:
     """A one-time move code (and link) for a held seat: the phone holding it (seat token) or the scorer."""
     name = _seat_name(session_id, seat)
     unsigned = gettext(
@@ -390,8 +285,7 @@ def move_seat(session_id: str, seat: int) -> Response:
         )
     no_store()  # the answer carries the code
     url = move_url(session_id, made.link)
-    body = {"seat": seat, "player": name, "move_code": made.code, "move_url": url, "expires_at": made.expires_at}
-    return _replay(201, body)
+    return {"seat": seat, "player": name, "move_code": made.code, "move_url": url, "expires_at": made.expires_at}, 201
 
 
 @bp.delete("/sessions/<session_id>/seats/<int:seat>")
@@ -432,7 +326,7 @@ def write_part(session_id: str, seat: int) -> dict[str, Any]:
             revision=revision,
         )
         raise Refusal(409, message, current=service.part_answer(fresh, seat, reason_text))
-    return {**service.part_answer(fresh, seat, reason_text), "draft": _draft(fresh)}
+    return {**service.part_answer(fresh, seat, reason_text), "draft": service.draft_answer(fresh, reason_text)}
 
 
 @bp.delete("/sessions/<session_id>/draft")
@@ -440,17 +334,18 @@ def discard_draft(session_id: str) -> dict[str, Any]:
     """Empty the draft: every part and how the deal ended (the seats stay taken)."""
     scorer_session(session_id)
     service.discard_draft(get_store(), session_id)
-    return _draft(service.load_draft(get_store(), session_id))
+    return get_draft(session_id)
 
 
 @bp.post("/sessions/<session_id>/draft/record")
-def record_draft(session_id: str) -> Response:
+def record_draft(session_id: str) -> Answer:
     """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
     store, session, body = get_store(), scorer_session(session_id), _body()
     ask = _ask(body, read_whole(body, "version"))
     outcome: service.Recording | None = service.replayed(store, session_id, ask, reason_text)
     if outcome is None:
-        _still_open(session)
+        if session.ended_at:  # as a deal: refused before the draft is read
+            raise SessionEnded()
         draft = service.load_draft(store, session_id)
         outcome = service.record_draft(store, draft, service.asked_end(draft, body), ask, reason_text)
     if isinstance(outcome, service.Changed):
@@ -470,20 +365,15 @@ def record_draft(session_id: str) -> Response:
 @bp.post("/sessions/<session_id>/end")
 def end_session(session_id: str) -> dict[str, Any]:
     """End the session (Bearer token): it stays readable, takes no more changes, and counts for the ratings."""
-    store = get_store()
-    if service.end_session(store, scorer_session(session_id)).already:
+    if service.end_session(get_store(), scorer_session(session_id)).already:
         raise SessionEnded()
-    board = service.scoreboard(store, session_id)
-    return {"id": session_id, "ended_at": board.session.ended_at, "version": board.version, "totals": board.totals}
+    return answers.ended_answer(service.scoreboard(get_store(), session_id))
 
 
 @bp.get("/players")
 def players() -> dict[str, Any]:
     """Every player's statistics and rating (``?game=`` for one game's statistics)."""
-    game = request.args.get("game") or None
-    if game is not None and game not in GAMES:
-        raise _bad("game", Reason("expected_one_of", {"options": ", ".join(GAMES)}))
-    rated = ratings.rated_players(get_store(), game)
+    rated = ratings.rated_players(get_store(), ratings.asked_game(request.args.get("game")))
     if not rated.current:
         catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
     return ratings.players_answer(rated)

@@ -1,16 +1,18 @@
-"""The JSON body of an API request, read once and refused in words: the API's routes and the club nights'
-(``nights.py``) read bodies alike."""
+"""What the API's routes and the club nights' (``nights.py``) share: the JSON body of a request, read once and
+refused in words, and the links to a session an answer gives."""
 
 from __future__ import annotations
 
 import codecs
 from typing import Any, cast
 
-from flask import g, request
+from flask import g, request, url_for
 
 from ..exports import read_json
 from .errors import Refusal
 from .languages import gettext
+from .links import public_base_url
+from .security import no_store
 
 
 def json_body() -> dict[str, Any]:
@@ -50,3 +52,14 @@ def _json_kind(value: Any) -> str:
     if isinstance(value, bool):
         return gettext("true or false")
     return gettext("a number")
+
+
+def session_links(session_id: str, token: str | None) -> dict[str, str]:
+    """A session's id and page address; with its edit ``token``, also the token and the scorer's address."""
+    base = public_base_url()
+    view_url = base + url_for("views.session", sid=session_id)
+    if token is None:
+        return {"id": session_id, "view_url": view_url}
+    no_store()  # the answer carries the edit token
+    edit_url = base + url_for("views.scorer", sid=session_id, token=token)
+    return {"id": session_id, "edit_token": token, "view_url": view_url, "edit_url": edit_url}

@@ -31,15 +31,9 @@ class Refusal(Exception):
         self.status, self.message, self.extra = status, message, extra
 
 
-def refusal(err: Refusal) -> Response:
-    response = error_response(err.status, err.message, **err.extra)
-    if err.status == 401:
-        response.headers["WWW-Authenticate"] = "Bearer"
-    return response
-
-
 def error_response(code: int, message: str, /, **extra: Any) -> Response:
-    """An error as ``{"error": message, **extra}`` for the API, else as the error page; with its status."""
+    """An error as ``{"error": message, **extra}`` for the API, else as the error page; with its status (a 401 says
+    the token it wants)."""
     if wants_json():
         response = jsonify(error=message, **extra)
     elif _bad_host():  # no address can be built for the request, so no page with links: just the words
@@ -47,6 +41,8 @@ def error_response(code: int, message: str, /, **extra: Any) -> Response:
     else:
         response = current_app.make_response(render_template("error.html", code=code, message=message))
     response.status_code = code
+    if code == 401:
+        response.headers["WWW-Authenticate"] = "Bearer"
     return response
 
 
@@ -74,8 +70,6 @@ def http_error(error: HTTPException) -> Response:
         known = known % {"size": size_text(request.max_content_length or 0)}
     message = custom or (str(known) if known else gettext("The request could not be completed."))
     response = error_response(error.code, message)
-    if error.code == 401:
-        response.headers["WWW-Authenticate"] = "Bearer"
     allowed = getattr(error, "valid_methods", None)  # a 405 says which methods the address takes
     if allowed:
         response.headers["Allow"] = ", ".join(allowed)
@@ -103,63 +97,9 @@ def storage_error(error: StorageUnavailable) -> Response:
     current_app.logger.error("storage unavailable: %s", error)
     g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
     reading = request.method in ("GET", "HEAD") and not error.writing
-    response = error_response(503, _read_fault(error) if reading else _write_fault(error))
+    response = error_response(503, gettext(error.words(reading), file=os.path.basename(error.file or "")))
     response.headers["Retry-After"] = "5" if error.kind in ("busy", "wal_lost") else "60"
     return response
-
-
-def _write_fault(error: StorageUnavailable) -> str:
-    """What a write refused for a storage fault is told: nothing of it was saved, and what to do."""
-    if error.kind == "read_only" and error.file:
-        return gettext(
-            "The server's database file %(file)s is read-only, so nothing can be saved. Nothing was saved "
-            "by this request. Tell whoever runs the server to make that file writable.",
-            file=os.path.basename(error.file),
-        )
-    return {
-        "missing": gettext(
-            "The server's database file is missing, so nothing can be saved. Nothing was saved by "
-            "this request. Tell whoever runs the server: restore the file from a backup and "
-            "restart it."
-        ),
-        "read_only": gettext(
-            "The server's database file is read-only, so nothing can be saved. Nothing was saved "
-            "by this request. Tell whoever runs the server to make the file writable."
-        ),
-        "full": gettext(
-            "The server's disk (or database size limit) is full, so nothing can be saved. Nothing was "
-            "saved by this request. Tell whoever runs the server to free some space."
-        ),
-        "busy": gettext("The server's database is busy. Nothing was saved by this request; try again in a moment."),
-        "wal_lost": gettext(
-            "The server's database log (its -wal file) was deleted or replaced while the server ran; what was "
-            "saved before is kept. Nothing was saved by this request: send it again. Tell whoever runs the "
-            "server never to delete the -wal or -shm file of a running server."
-        ),
-    }.get(error.kind) or gettext(
-        "The server's database cannot be used right now. Nothing was saved by this "
-        "request. Tell whoever runs the server."
-    )
-
-
-def _read_fault(error: StorageUnavailable) -> str:
-    """What a read refused for a storage fault is told: nothing could be read, and what to do."""
-    return {
-        "missing": gettext(
-            "The server's database file is missing, so nothing can be read. Tell whoever runs the server: "
-            "restore the file from a backup and restart it."
-        ),
-        "busy": gettext("The server's database is busy, so nothing could be read; try again in a moment."),
-        "wal_lost": gettext(
-            "The server's database log (its -wal file) was deleted or replaced while the server ran, so "
-            "nothing could be read this time; try again in a moment, and tell whoever runs the server."
-        ),
-    }.get(error.kind) or gettext("The server's database cannot be read right now. Tell whoever runs the server.")
-
-
-def csrf_error(_error: CSRFError) -> Response:
-    message = gettext("The form expired or was sent from another page. Reload the page and try again.")
-    return error_response(400, message)
 
 
 def refuse_ended(_error: SessionEnded | None = None) -> BaseResponse:
@@ -179,6 +119,11 @@ def _by_audience(
     return lambda err: error_response(status, words(err)) if wants_json() or page is None else page(err)
 
 
+def _said(status: int, words: Any, page: Callable[[Any], ResponseReturnValue] | None = None) -> Callable[[Any], Any]:
+    """``_by_audience`` with the same ``words`` (a ``lazy_gettext``) for every error."""
+    return _by_audience(status, lambda _err: str(words), page)
+
+
 def _too_large(_err: RequestEntityTooLarge) -> str:
     return gettext("The request is too large: at most %(limit)s bytes.", limit=request.max_content_length)
 
@@ -188,23 +133,20 @@ def _too_large(_err: RequestEntityTooLarge) -> str:
 HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ...] = (
     (HTTPException, http_error),
     (RequestEntityTooLarge, _by_audience(413, _too_large, http_error)),
-    (CSRFError, csrf_error),
-    (Refusal, refusal),
+    (
+        CSRFError,
+        _said(400, lazy_gettext("The form expired or was sent from another page. Reload the page and try again.")),
+    ),
+    (Refusal, lambda err: error_response(err.status, err.message, **err.extra)),
     (KunkenError, _by_audience(400, lambda err: reason_text(err.reason))),
-    (NotFound, _by_audience(404, lambda _: gettext("There is no score sheet with this id."), not_found)),
-    (
-        SessionEnded,
-        _by_audience(409, lambda _: gettext("This score sheet has ended; it can no longer be changed."), refuse_ended),
-    ),
-    (
-        Conflict,
-        _by_audience(409, lambda _: gettext("The score sheet was changed on another device. Reload it and try again.")),
-    ),
+    (NotFound, _said(404, lazy_gettext("There is no score sheet with this id."), not_found)),
+    (SessionEnded, _said(409, lazy_gettext("This score sheet has ended; it can no longer be changed."), refuse_ended)),
+    (Conflict, _said(409, lazy_gettext("The score sheet was changed on another device. Reload it and try again."))),
     (
         KeyReused,
-        _by_audience(
+        _said(
             422,
-            lambda _: gettext(
+            lazy_gettext(
                 "This Idempotency-Key was already used with a different request body; nothing was stored. "
                 "Send a new key for a new deal, or the same body to repeat the first request."
             ),

@@ -1,7 +1,8 @@
 """Club nights (issue 37): the start form, the night page, the room screen, the printable summary, and the API's
-``/api/v1/nights``. Adapters over ``service.nights``: each route reads its request, calls one service function and
-puts the outcome in words. Whoever started the night keeps the night's token in a cookie (as a scorer keeps a
-session's edit token, ``auth``) and is shown every table's scorer link; everyone else sees the tables and scores.
+``/api/v1/nights``. Adapters over ``service.nights`` (the API's answers: ``service.answers``): each route reads
+its request, calls one service function and puts the outcome in words. Whoever started the night keeps the
+night's token in a cookie (as a scorer keeps a session's edit token, ``auth``) and is shown every table's scorer
+link; everyone else sees the tables and scores.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from babel import numbers
-from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -18,9 +19,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import service
 from ..core.rules import GAMES, RuleSet, read_rules
 from ..qrcodes import qr_svg
+from ..service import answers
 from ..store import NotFound
 from .auth import SCORER_COOKIE_AGE, bearer_token
 from .bodies import json_body as _body
+from .bodies import session_links
 from .database import get_store
 from .errors import Refusal
 from .filters import day_text, local_time
@@ -72,42 +75,16 @@ def _board(night_id: str) -> service.NightBoard:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
 
 
-def _refusal(err: service.NightInputError) -> Refusal:
-    """A night's tables that cannot be started, in words (400)."""
-    if err.code == "tables":
-        message = gettext("tables: expected a list of tables, each a list of names.")
-    elif err.code == "no_tables":
-        message = gettext("Name the players of at least one table.")
-    elif err.code == "too_many":
-        message = gettext("A night has at most %(limit)s tables.", limit=err.params["limit"])
-    elif err.code == "name_twice":
-        message = gettext(
-            "%(name)s is at table %(other)s and at table %(table)s: a player sits at one table.", **err.params
-        )
-    else:
-        assert err.reason is not None
-        message = gettext("Table %(table)s: %(why)s", table=err.params["table"], why=reason_text(err.reason))
-    return Refusal(400, message)
-
-
 def _start(rules: RuleSet, tables: Any) -> service.NightMade:
     """Start a night: its tables checked, each counted as a session started from this address."""
     try:
         seating = service.night_tables(rules, tables)
-    except service.NightInputError as err:
-        raise _refusal(err) from None
+    except service.NightInputError as err:  # 400 in words: the service's message id, a table's reason quoted
+        why = {"why": reason_text(err.reason)} if err.reason else {}
+        raise Refusal(400, gettext(err.message, **err.params, **why)) from None
     for _ in seating:
         creation_allowed()
     return service.create_night(get_store(), rules, seating)
-
-
-def _links(session_id: str, token: str | None) -> dict[str, str]:
-    base = public_base_url()
-    links = {"id": session_id, "view_url": base + url_for("views.session", sid=session_id)}
-    if token is not None:
-        no_store()  # the answer carries an edit token
-        links |= {"edit_token": token, "edit_url": base + url_for("views.scorer", sid=session_id, token=token)}
-    return links
 
 
 @bp.app_template_global("points_text")
@@ -213,16 +190,16 @@ def room(nid: str) -> str:
 
 
 @bp.get("/nights/<nid>/live")
-def live(nid: str) -> Response:
+def live(nid: str) -> BaseResponse:
     """``{version}`` of the night (any table's change changes it); 304 while it is the one the screen has."""
     try:
         version = get_store().night_version(nid)
     except NotFound:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
-    response = Response(status=304) if request.if_none_match.contains_weak(version) else jsonify(version=version)
+    response = jsonify(version=version)
     response.set_etag(version, weak=True)
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    return response.make_conditional(request)  # 304 while the screen's If-None-Match is this version
 
 
 @bp.get("/nights/<nid>/summary")
@@ -236,24 +213,16 @@ def summary(nid: str) -> str:
 
 
 @api_bp.post("")
-def create_night_api() -> Response:
+def create_night_api() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Start a night: ``{"tables": [[names], ...], "game", "rules"}``; 201 with each table's links and token."""
     body = _body()
     made = _start(read_rules(body), body.get("tables"))
-    assert made.token is not None
-    base = public_base_url()
-    answer = {
-        "id": made.night.id,
-        "edit_token": made.token,
-        "view_url": base + url_for("nights.night", nid=made.night.id),
-        "edit_url": base + url_for("nights.own", nid=made.night.id, token=made.token),
-        "tables": [_links(sid, token) for sid, token in made.tables],
-    }
-    no_store()
-    response = jsonify(answer)
-    response.status_code = 201
-    response.headers["Location"] = url_for("api.nights.get_night", nid=made.night.id)
-    return response
+    night_id, base = made.night.id, public_base_url()
+    view_url = base + url_for("nights.night", nid=night_id)
+    edit_url = base + url_for("nights.own", nid=night_id, token=made.token)
+    no_store()  # the answer carries the night's token
+    answer = answers.night_made_answer(made, view_url, edit_url, session_links)
+    return answer, 201, {"Location": url_for("api.nights.get_night", nid=night_id)}
 
 
 @api_bp.get("/<nid>")
@@ -261,24 +230,4 @@ def get_night(nid: str) -> dict[str, Any]:
     """The night: its current round's tables (with their edit tokens for the Bearer of the night's token) and the
     standings across every table, the best total first."""
     board = _board(nid)
-    tokens = service.table_tokens(get_store(), board, _owner_token(nid))
-    return {
-        "id": nid,
-        "game": board.night.game,
-        "round": len(board.rounds),
-        "tables": [
-            {**_links(t.session_id, tokens.get(t.session_id)), "table": t.number, "players": t.players}
-            for t in board.tables
-        ],
-        "standings": [
-            {
-                "place": s.place,
-                "name": s.name,
-                "total": s.total,
-                "table": s.table,
-                "deals": s.deals,
-                "points": s.points,
-            }
-            for s in board.standings
-        ],
-    }
+    return answers.night_answer(board, service.table_tokens(get_store(), board, _owner_token(nid)), session_links)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
-from ..core.messages import KunkenError, Reason
-from ..core.notation import hand_entry, part_texts
+from ..core.messages import Reason
 from ..qrcodes import qr_svg
+from ..service.seats import NotRead, part_page, record_shown_draft
 from ..store import NotFound, SessionRow
 from .auth import (
     can_edit,
@@ -41,25 +41,10 @@ from .wording import deal_saved, go_to, part_not_saved, reason_text, seat_held_m
 bp = Blueprint("seats", __name__)
 
 
-def _seat_or_404(draft: service.Draft, seat: int) -> str:
-    if not 0 <= seat < len(draft.players):
-        abort(404)
-    return draft.players[seat]
-
-
 def _generation(form: PartForm | DraftForm) -> int | None:
     """Which draft the form was filled in for (a deal deleted meanwhile renumbers the deal, not the draft);
     None from a page made before forms said so (the deal's number is checked then)."""
     return int(form.draft.data) if form.draft.data else None
-
-
-def _changed_since(draft: service.Draft) -> tuple[str, int]:
-    """Nothing recorded: a part changed since the scorer's page showed it (409, the draft as it is now)."""
-    message = gettext(
-        "A part of this deal changed since your page showed it. Nothing was recorded: look at the parts again, "
-        "then record."
-    )
-    return _render_draft(draft, _draft_form(draft), status=409, message=message)
 
 
 # -- seats -------------------------------------------------------------------------------------
@@ -99,8 +84,9 @@ def move_seat(sid: str, seat: int) -> str | BaseResponse:
     if seat >= len(names):
         abort(404)
     name, scorer = names[seat], can_edit(sid)
+    back = url_for("seats.draft", sid=sid) if scorer else url_for("seats.part", sid=sid, seat=seat)
     if request.method == "GET":
-        return go_to("seats.draft", sid=sid) if scorer else go_to("seats.part", sid=sid, seat=seat)
+        return redirect(back, 303)
     claimed, token = seat_claim(sid)
     if not scorer and claimed != seat:
         abort(
@@ -112,21 +98,11 @@ def move_seat(sid: str, seat: int) -> str | BaseResponse:
         if scorer:
             message = gettext("Nobody holds the seat of %(name)s: any phone can take it, no code needed.", name=name)
             return go_to("seats.draft", message, "error", sid=sid)
-        return go_to("seats.part", sid=sid, seat=seat)  # this phone lost the seat meanwhile: its page says so
+        return redirect(back, 303)  # this phone lost the seat meanwhile: its page says so
     no_store()  # the page shows the code and the link
     url = move_url(sid, made.link)
-    code = made.code
-    return render_template(
-        "seat_move.html",
-        sid=sid,
-        seat=seat,
-        name=name,
-        code=f"{code[:3]} {code[3:]}",
-        url=url,
-        qr=Markup(qr_svg(url, gettext("QR code to take the seat of %(name)s", name=name))),
-        expires_at=made.expires_at,
-        back=url_for("seats.draft", sid=sid) if scorer else url_for("seats.part", sid=sid, seat=seat),
-    )
+    qr = Markup(qr_svg(url, gettext("QR code to take the seat of %(name)s", name=name)))
+    return render_template("seat_move.html", sid=sid, name=name, made=made, url=url, qr=qr, back=back)
 
 
 @bp.get("/s/<sid>/seat/move/<link>")
@@ -181,65 +157,19 @@ def me(sid: str) -> BaseResponse:
 # -- one seat's part -------------------------------------------------------------------------------
 
 
-def _writer(sid: str, seat: int) -> str | None:
-    """Who this request writes the part as: the seat's own phone, the scorer, or nobody."""
-    _, seat_token = seat_claim(sid)
-    return service.part_writer(get_store(), sid, seat, seat_token=seat_token, edit_token=edit_token(sid))
-
-
-def _entered(form: PartForm) -> str:
-    """What the form holds, as one line (kept in a message when it could not be saved)."""
-    entry = form.player.form
-    fields = [entry.melds, entry.vists, entry.swaps]
-    if form.hand_mode.data == "counts":
-        counts = ", ".join(
-            f"{entry[k].label.text}: {entry[k].data}" for k in ("small", "faces", "aces", "jokers") if entry[k].data
-        )
-        shown = [f.data for f in fields if (f.data or "").strip()] + ([counts] if counts else [])
-    else:
-        shown = [f.data for f in fields + [entry.hand] if (f.data or "").strip()]
-    return " · ".join(" / ".join(line.strip() for line in text.splitlines() if line.strip()) for text in shown)
-
-
 def _render_part(
-    draft: service.Draft,
-    seat: int,
-    form: PartForm,
-    *,
-    status: int = 200,
-    conflict: str | None = None,
+    draft: service.Draft, seat: int, form: PartForm, *, status: int = 200, conflict: str | None = None
 ) -> tuple[str, int]:
     sid = draft.session.id
-    writer = _writer(sid, seat)
-    check = draft.check
-    report = check.report
-    placed = form.place(check.seats[seat].problems).at
-    claimed, _ = seat_claim(sid)
-    lost = None
-    if writer is None and claimed == seat:
-        lost = (
-            gettext(
-                "Another phone took the seat of %(name)s. This phone can no longer write it.", name=draft.players[seat]
-            )
-            if seat in draft.taken
-            else gettext("The scorer freed the seat of %(name)s. Take it again to go on.", name=draft.players[seat])
-        )
-    entry = draft.parts.get(seat)
+    page = part_page(get_store(), draft, seat, claimed=seat_claim(sid), edit_token=edit_token(sid))
+    placed = form.place(page.seat_check.problems).at
     return render_template(
         "part.html",
         sid=sid,
-        seat=seat,
-        name=draft.players[seat],
+        page=page,
         draft=draft,
         form=form,
-        check=check,
-        seat_check=check.seats[seat],
-        detail=report.details[seat] if report.details else None,
-        score=report.players[seat],
         placed=placed,
-        writer=writer,
-        lost=lost,
-        entry=entry,
         conflict=conflict,
         rules_game=draft.session.game,
         scorer=can_edit(sid),
@@ -248,33 +178,21 @@ def _render_part(
 
 def _stored_form(draft: service.Draft, seat: int, mode: str | None = None) -> PartForm:
     """The part form filled with the stored part (or empty), for the draft's deal."""
-    entry = draft.parts.get(seat)
-    data = part_texts(
-        entry.part if entry else None, seat, draft.players, draft.rules, russian=current_language() == "ru"
-    )
-    mode = mode or hand_entry(draft.session.hand_entry, draft.rules)
-    return part_form(
-        draft.players,
-        draft.rules,
-        formdata=None,
-        data={
-            "player": data,
-            "deal": str(draft.deal),
-            "draft": str(draft.generation),
-            "revision": str(entry.revision if entry else 0),
-            "hand_mode": mode,
-        },
-    )
+    data = draft.part_fields(seat, mode, russian=current_language() == "ru")
+    return part_form(draft.players, draft.rules, formdata=None, data=data)
 
 
 @bp.route("/s/<sid>/draft/<int:seat>", methods=["GET", "POST"])
 def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
     """A seat's part of the current deal: written by the phone holding the seat, or by the scorer."""
-    draft = service.load_draft(get_store(), sid)
-    name = _seat_or_404(draft, seat)
+    store = get_store()
+    draft = service.load_draft(store, sid)
+    if not 0 <= seat < len(draft.players):
+        abort(404)
+    name = draft.players[seat]
     if request.method == "GET":
         return _render_part(draft, seat, _stored_form(draft, seat))
-    writer = _writer(sid, seat)
+    writer = service.part_writer(store, sid, seat, seat_token=seat_claim(sid)[1], edit_token=edit_token(sid))
     if writer is None:
         abort(
             403,
@@ -289,20 +207,13 @@ def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
     form = part_form(draft.players, draft.rules)
     if not form.validate():
         return _render_part(draft, seat, form, status=422)
-    store = get_store()
+    deal, generation = int(form.deal.data), _generation(form)
     saved = service.save_part(
-        store,
-        sid,
-        seat,
-        form.part,
-        revision=int(form.revision.data),
-        by=writer,
-        deal=int(form.deal.data),
-        generation=_generation(form),
+        store, sid, seat, form.part, revision=int(form.revision.data), by=writer, deal=deal, generation=generation
     )
     fresh = service.load_draft(store, sid)
     if not isinstance(saved, service.PartSaved):
-        message = part_not_saved(saved, form.deal.data, _entered(form) or "—")
+        message = part_not_saved(saved, form.deal.data, form.typed() or "—")
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
     if not request.form.get("autosave"):
         return go_to("seats.part", gettext("The part of %(name)s is saved.", name=name), sid=sid, seat=seat)
@@ -314,7 +225,7 @@ def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
 
 def _draft_form(draft: service.Draft, posted: bool = False) -> DraftForm:
     """The scorer's form of the draft: as posted, or filled with the draft's end as stored."""
-    form = DraftForm() if posted else DraftForm(formdata=None, data=_end_data(draft))
+    form = DraftForm() if posted else DraftForm(formdata=None, data={**draft.end_fields(), "form_key": new_form_key()})
     form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
     suggested = draft.went_out_shown  # named only once every part is in
     auto = gettext("No cards left: %(name)s", name=suggested) if suggested else gettext("No cards left: nobody yet")
@@ -325,22 +236,6 @@ def _draft_form(draft: service.Draft, posted: bool = False) -> DraftForm:
     return form
 
 
-def _end_data(draft: service.Draft) -> dict[str, Any]:
-    end = draft.end
-    choice = "auto"
-    if end["went_out_set"]:
-        choice = str(draft.players.index(end["went_out"])) if end["went_out"] in draft.players else "none"
-    return {
-        "went_out": choice,
-        "express": end["express"],
-        "redeal": end["redeal"],
-        "version": str(draft.version),
-        "deal": str(draft.deal),
-        "draft": str(draft.generation),
-        "form_key": new_form_key(),
-    }
-
-
 def _render_draft(
     draft: service.Draft, form: DraftForm, *, status: int = 200, message: str | None = None
 ) -> tuple[str, int]:
@@ -349,8 +244,6 @@ def _render_draft(
         "draft.html",
         sid=sid,
         draft=draft,
-        check=draft.check,
-        report=draft.check.report,
         form=form,
         editor=can_edit(sid),
         message=message,
@@ -384,21 +277,21 @@ def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> tup
     """Record the draft as the scorer's page showed it (its version and draft), ended as the form says."""
     sid, store = current.session.id, get_store()
     ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.version.data))
-    outcome: service.Recording | None = service.replayed(store, sid, ask, reason_text)
-    if outcome is None:
-        generation = _generation(form)
-        seen = int(form.deal.data) == current.deal if generation is None else generation == current.generation
-        if not seen:
-            return _changed_since(current)
-        try:
-            outcome = service.record_draft(store, current, end, ask, reason_text)
-        except KunkenError as err:
-            return _render_draft(service.with_end(current, end), form, status=422, message=reason_text(err.reason))
+    outcome = record_shown_draft(
+        store, current, end, ask, reason_text, deal=int(form.deal.data), generation=_generation(form)
+    )
     if isinstance(outcome, service.Recorded):
         return go_to("views.session", deal_saved(outcome.number, outcome.created), sid=sid)
-    if isinstance(outcome, service.Changed | service.KeyClash):
-        return _changed_since(service.load_draft(store, sid))
-    if isinstance(outcome, service.Waiting):
+    if isinstance(outcome, service.Changed | service.KeyClash):  # 409: the draft as it is now
+        message = gettext(
+            "A part of this deal changed since your page showed it. Nothing was recorded: look at the parts again, "
+            "then record."
+        )
+        fresh = service.load_draft(store, sid)
+        return _render_draft(fresh, _draft_form(fresh), status=409, message=message)
+    if isinstance(outcome, NotRead):
+        message = reason_text(outcome.reason)
+    elif isinstance(outcome, service.Waiting):
         message = reason_text(Reason("draft_waiting", {"players": ", ".join(outcome.players)}))
     else:
         message = gettext(
@@ -416,14 +309,11 @@ def discard(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- s
 
 
 @bp.get("/s/<sid>/draft/live")
-def live(sid: str) -> Response:
+def live(sid: str) -> BaseResponse:
     """``{tag, deal}`` of the draft; 304 while nothing changed (parts, seats, the session's deals)."""
     store = get_store()
     tag = store.draft_tag(sid)
-    if request.if_none_match.contains_weak(tag):
-        response = Response(status=304)
-    else:
-        response = jsonify(tag=tag, deal=store.next_number(sid))
+    response = jsonify(tag=tag, deal=store.next_number(sid))
     response.set_etag(tag, weak=True)  # the same draft, compressed or not
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    return response.make_conditional(request)

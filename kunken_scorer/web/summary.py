@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
 
 from babel import numbers
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
@@ -16,33 +15,25 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import KunkenError, RuleSet, service
+from .. import KunkenError, service
 from ..core.charts import ChartWords, bar_chart, running_chart, running_chart_size
-from ..core.rules import GAMES, KEY_SWITCHES, SWITCHES
+from ..core.messages import Reason
+from ..core.rules import GAMES
 from ..exports import csv_text, download_name, export_document
-from ..service import Scoreboard, player_history
-from ..service.ratings import PROVISIONAL_UNTIL, HeadToHead, head_to_head, rated_players
+from ..service import Scoreboard, pages
+from ..service import player_history as player_history  # the tests read it here
+from ..service.pages import PLAYERS_SHOWN as PLAYERS_SHOWN  # the tests read it here
+from ..service.ratings import SamePlayer, UnknownPlayer
 from .auth import set_scorer_cookie
 from .database import get_store
-from .filters import day_text, local_time, when_filter
+from .filters import day_text, local_time
 from .forms import FORM_KEY, ImportForm, new_form_key
 from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
 from .startup import catch_up_ratings
-from .wording import game_name, h2h_refusal, reason_text, rule_lines
+from .wording import h2h_refusal, reason_text
 
 bp = Blueprint("summary", __name__)
-
-
-def rules_in_force(rules: RuleSet) -> dict[str, Any]:
-    """The game, every switch that differs from the preset, and the preset's key values kept."""
-    changed = rules.differences()
-    return {
-        "game": game_name(rules.game),
-        "changed": rule_lines(rules, changed),
-        # a default that means nothing here (the express's multiplier where no express is played) is left out
-        "kept": rule_lines(rules, [n for n in KEY_SWITCHES if n not in changed and SWITCHES[n].applies(rules)]),
-    }
 
 
 def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
@@ -83,20 +74,9 @@ def running_chart_svg(board: Scoreboard) -> Markup:
 @bp.get("/s/<sid>/summary")
 def summary(sid: str) -> str:
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
-    board = service.scoreboard(get_store(), sid)
-    rows = board.lines
-    created = local_time(board.session.created_at)
-    return render_template(
-        "summary.html",
-        sid=sid,
-        board=board,
-        rows=rows,
-        overrides=[row for row in rows if row.override or row.note],
-        rules=rules_in_force(board.rules),
-        date=day_text(created, "long") if created else "",
-        ended=when_filter(board.session.ended_at) if board.session.ended_at else None,
-        redeals=sum(1 for row in rows if row.redeal),
-    )
+    page = pages.summary_page(get_store(), sid)
+    created = local_time(page.board.session.created_at)
+    return render_template("summary.html", sid=sid, page=page, date=day_text(created, "long") if created else "")
 
 
 @bp.get("/s/<sid>/chart.svg")
@@ -183,75 +163,32 @@ def _average(value: float) -> str:
     return str(_AVERAGE.apply(value, get_locale()))  # Babel's apply() declares no return type
 
 
-#: The players the page shows until "Show all" is tapped: a club with years of play has hundreds of names,
-#: and its page stays as quick to read, to serve and to print as a family's (1,000 players in full: 75 ms and
-#: 626 KB; benchmarks/bench_club.py, the "crowd" part).
-PLAYERS_SHOWN = 50
-
-
 @bp.get("/players")
 def players() -> str:
     """Player history across every session on this install, with a chart of average deal scores: the first
     ``PLAYERS_SHOWN`` (the most wins first), or every player with ``?all=1``."""
-    game = request.args.get("game") or None
-    if game not in GAMES:
-        game = None
-    store = get_store()
-    show_all = request.args.get("all") == "1"
-    rated = rated_players(store, game, None if show_all else PLAYERS_SHOWN)
-    if not rated.current:  # an older ended session changed in a long history: replayed in the background
+    page = pages.players_page(get_store(), request.args.get("game"), request.args.get("all") == "1")
+    if not page.rated.current:  # an older ended session changed in a long history: replayed in the background
         catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
-    history = rated.history
-    total = len(history) if show_all or len(history) < PLAYERS_SHOWN else store.player_count(game)
-    bars = [(p.name, round(p.average, 1)) for p in history]
+    bars = [(p.name, round(p.average, 1)) for p in page.history]
     chart_svg = Markup(bar_chart(bars, title=gettext("Average deal score"), format_value=_average)) if bars else None
-    played = {p.name: local_time(p.last_played) for p in history}
-    last = {name: day_text(when) if when else "" for name, when in played.items()}
-    return render_template(
-        "players.html",
-        history=history,
-        chart_svg=chart_svg,
-        game=game,
-        games=[(g, game_name(g)) for g in GAMES],
-        average=_average,
-        last=last,
-        total=total,
-        show_all=show_all,
-        shown_first=PLAYERS_SHOWN,
-        rated=rated,
-        provisional_until=PROVISIONAL_UNTIL,
-        names=[p.name for p in history],
-    )
+    return render_template("players.html", page=page, chart_svg=chart_svg, games=GAMES, average=_average, day=_day)
 
 
 @bp.get("/players/h2h")
 def players_h2h() -> tuple[str, int]:
     """Head to head: the sessions two players (``?a=…&b=…``) played together and who finished ahead in each; without
     the names, the form to choose them."""
-    first, second = request.args.get("a"), request.args.get("b")
-    found: HeadToHead | None = None
+    page = pages.head_to_head_page(get_store(), request.args.get("a"), request.args.get("b"))
     status, error = 200, None
-    if first is not None or second is not None:
-        try:
-            outcome = head_to_head(get_store(), first, second)
-        except KunkenError as err:
-            outcome, status, error = None, 400, reason_text(err.reason)
-        if isinstance(outcome, HeadToHead):
-            found = outcome
-        elif outcome is not None:
-            status, error = h2h_refusal(outcome)
-    return render_template(
-        "head_to_head.html",
-        first=(first or "")[:40],
-        second=(second or "")[:40],
-        found=found,
-        error=error,
-        names=[p.name for p in player_history(get_store(), None, PLAYERS_SHOWN)],
-        game_name=game_name,
-        day=_day,
-    ), status
+    if isinstance(page.outcome, Reason):  # names that could not be read
+        status, error = 400, reason_text(page.outcome)
+    elif isinstance(page.outcome, UnknownPlayer | SamePlayer):
+        status, error = h2h_refusal(page.outcome)
+    return render_template("head_to_head.html", page=page, error=error, day=_day), status
 
 
 def _day(stamp: str) -> str:
+    """A stored time's day as the page's language writes it ("" when missing)."""
     when = local_time(stamp)
     return day_text(when) if when else ""

@@ -8,7 +8,6 @@ scorer's phone (the edit token in its cookie) may change a session; a viewer get
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any
@@ -22,15 +21,15 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..cache import Cache
-from ..core.notation import deal_texts, entered_as, hand_entry
-from ..core.reading import Deal, hand_entries
+from ..core.reading import hand_entries
 from ..core.rules import GAMES, RuleSet
-from ..core.session import TARGET_KINDS, Target
+from ..core.session import TARGET_KINDS
 from ..qrcodes import qr_svg
+from ..service import pages
 from ..store import DealRow, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .database import get_store
-from .forms import FORM_KEY, HAND_ENTRY_NAMES, DealForm, SessionForm, deal_form, new_form_key, switch_values
+from .forms import FORM_KEY, HAND_ENTRY_NAMES, DealForm, Placed, SessionForm, deal_form, new_form_key, switch_values
 from .languages import current_language, gettext
 from .limits import creation_allowed
 from .links import public_base_url
@@ -39,10 +38,12 @@ from .wording import deal_changed, deal_conflict, deal_saved, game_name, go_to, 
 
 bp = Blueprint("views", __name__)
 
-_API_FIELD = re.compile(r"^players\[(\d+)\]\.(melds|vists|hand)(?:\.(small|faces|aces|jokers))?\b")
-
-
 # -- template helpers -------------------------------------------------------------------------
+
+
+def _view_url(sid: str) -> str:
+    """The address a phone opens to watch session ``sid``."""
+    return public_base_url() + url_for("views.session", sid=sid)
 
 
 def _qr(url: str) -> str:
@@ -82,11 +83,12 @@ def _presets() -> dict[str, dict[str, Any]]:
     }
 
 
-def _render_home(form: SessionForm, status: int = 200) -> tuple[str, int]:
+def _render_home(form: SessionForm) -> str:
+    """The start page with ``form`` (a new one-time key if it holds none) and the sessions played recently."""
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
     recent = get_store().recent_sessions(12)
-    return render_template("home.html", presets=_presets(), form=form, recent=recent), status
+    return render_template("home.html", presets=_presets(), form=form, recent=recent)
 
 
 #: Pages every phone sees alike, rendered once: by (page, what it shows, language), with their
@@ -118,21 +120,11 @@ def _shared_page(key: tuple[Hashable, ...], render: Callable[[], str], form_key:
 def home() -> str:
     """Start a session; the sessions played recently."""
     game = request.args.get("game")
-    recent = get_store().recent_sessions(12)
     form_key = new_form_key()
-
-    def render() -> str:
-        form = SessionForm(formdata=None, data=_start_data(game))
-        form.form_key.data = form_key
-        return render_template("home.html", presets=_presets(), form=form, recent=recent)
-
-    key = (
-        "home",
-        game if game in GAMES else "kunken",
-        tuple((r.id, r.ended_at) for r in recent),
-        current_language(),
-    )
-    return _shared_page(key, render, form_key)
+    recent = tuple((r.id, r.ended_at) for r in get_store().recent_sessions(12))
+    key = ("home", game if game in GAMES else "kunken", recent, current_language())
+    form_data = {**_start_data(game), "form_key": form_key}
+    return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data)), form_key)
 
 
 @bp.post("/sessions")
@@ -140,9 +132,9 @@ def create_session() -> tuple[str, int] | BaseResponse:
     """Create a session from the start form, make this phone its scorer, open its page."""
     form = SessionForm()
     if form.show_defaults.data:
-        return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form)))
+        return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form))), 200
     if not form.validate_on_submit():
-        return _render_home(form, 422)
+        return _render_home(form), 422
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
     creation_allowed()
     rules, players, target = form.chosen
@@ -182,32 +174,23 @@ def _render_live(sid: str, editor: bool) -> tuple[int, bool, Markup]:
     return board.version, board.ended, html
 
 
-def _render_session(record: SessionRow, editor: bool, my_seat: int | None, undone: int | None) -> str:
+def _render_session(record: SessionRow, *, editor: bool, seat: int | None, undone: int | None) -> str:
     """The session page as this phone sees it: the scorer's (``editor``), a seated player's, or a viewer's."""
-    sid, store = record.id, get_store()
-    version, ended, live_html = _rendered_live(sid, record.version, current_language(), editor)
-    view_url = public_base_url() + url_for("views.session", sid=sid)
+    sid = record.id
+    page = pages.session_page(get_store(), record, editor=editor, seat=seat, undone=undone)
+    live = _rendered_live(sid, record.version, current_language(), editor)
+    view_url = _view_url(sid)
     scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
     return render_template(
         "session.html",
+        page=page,
         sid=sid,
-        session=record,
-        rules=RuleSet.from_dict(record.rules),
-        target=Target.from_dict(record.target),
-        version=version,
-        ended=ended,
-        editor=editor,
-        live_html=live_html,
+        live=live,
         view_url=view_url,
         scorer_url=scorer_url,
         token_key=new_form_key() if editor else None,
         qr=Markup(_qr(view_url)),
-        my_seat=my_seat,
-        taken=store.taken_seats(sid),
-        next_deal=store.next_number(sid),
-        undone=undone,
-        hand_entry=hand_entry(record.hand_entry, RuleSet.from_dict(record.rules)),
-        hand_entries=[(mode, HAND_ENTRY_NAMES[mode]) for mode in hand_entries(RuleSet.from_dict(record.rules))],
+        hand_names=HAND_ENTRY_NAMES,
     )
 
 
@@ -217,8 +200,9 @@ def session(sid: str) -> Response:
     store = get_store()
     record, editor = store.session_for(sid, edit_token(sid))  # the row read once, the token checked once
     my_seat = held_seat(sid)
-    undone = request.args.get("undone", type=int) if editor else None
-    render = functools.partial(_render_session, record, editor, my_seat, undone)
+    undone = request.args.get("undone", type=int)
+    # the page's data is worked out only when it is rendered: a watching phone's is most often rendered already
+    render = functools.partial(_render_session, record, editor=editor, seat=my_seat, undone=undone)
     if editor or my_seat is not None:
         page = render()
         if editor:
@@ -232,20 +216,17 @@ def session(sid: str) -> Response:
 
 
 @bp.get("/s/<sid>/live")
-def live(sid: str) -> Response:
+def live(sid: str) -> BaseResponse:
     """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
     version = get_store().version(sid)
-    if request.if_none_match.contains_weak(str(version)):
-        response = Response(status=304)  # werkzeug leaves out a 304's body, type and length
+    if request.if_none_match.contains_weak(str(version)):  # unchanged: nothing rendered, a bodiless 304
+        response = Response()
     else:
         version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
         response = jsonify(version=version, ended=ended, html=str(html))
     response.set_etag(str(version), weak=True)  # the same version, compressed or not
-    response.headers.extend(_LIVE_HEADERS)
-    return response
-
-
-_LIVE_HEADERS = (("Cache-Control", "no-cache"), ("Vary", "Cookie, Accept-Language"))
+    response.headers.update({"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
+    return response.make_conditional(request)
 
 
 @bp.get("/s/<sid>/table")
@@ -254,28 +235,15 @@ def table_screen(sid: str) -> str:
     the last deal (its scores and melds; just after it arrives, highlighted for a few seconds) and the QR
     code to join. Read-only; when the session changes it fetches itself again and swaps the new screen in
     place (static/table.js)."""
-    board = service.scoreboard(get_store(), sid)
-    since = request.args.get("since", type=int)
-    last = board.lines[-1] if board.lines else None
-    deal = board.deals[-1].deal if board.deals else None
-    view_url = public_base_url() + url_for("views.session", sid=sid)
-    return render_template(
-        "table.html",
-        board=board,
-        sid=sid,
-        last=last,
-        changes=dict(zip(board.players, last.results, strict=False)) if last else {},
-        melds={p.name: p.melds for p in deal.players} if deal else {},
-        fresh=since is not None and since < board.version,
-        qr=Markup(_qr(view_url)),
-    )
+    page = pages.table_page(get_store(), sid, request.args.get("since", type=int))
+    return render_template("table.html", page=page, sid=sid, qr=Markup(_qr(_view_url(sid))))
 
 
 @bp.get("/s/<sid>/qr.svg")
 def qr(sid: str) -> Response:
     """The viewer link as an SVG QR code."""
     get_store().get_session(sid)
-    svg = _qr(public_base_url() + url_for("views.session", sid=sid))
+    svg = _qr(_view_url(sid))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
@@ -319,32 +287,19 @@ def _render_deal(
     conflict: str | None = None,
     action: str | None = None,
 ) -> tuple[str, int]:
-    checked = form.checked
-    report = checked.report if checked is not None else None
-    placed = form.place(report.problems) if report is not None else None
-    preview = None
-    if report is not None:
-        details = report.details or (None,) * len(report.players)
-        preview = list(zip(report.checked_players, details, strict=False))
-    empty = [] if report is None or form.body is None else Deal.from_dict(form.body).empty_hands
-    # a new deal recorded here empties the draft: say whose parts, saved on their phones, that would drop
-    drafted = [session.players[i] for i in get_store().written_seats(session.id)] if deal is None else []
+    page = pages.deal_page(get_store(), session, form.checked, form.body, new=deal is None)
+    placed = form.place(page.report.problems) if page.report is not None else Placed()
     return render_template(
         "deal_form.html",
         form=form,
         sid=session.id,
         deal=deal,
-        board=service.scoreboard(get_store(), session.id),
-        report=report,
-        preview=preview,
-        placed=placed.at if placed else {},
-        general=placed.general if placed else [],
-        form_errors=form.form_errors,
+        page=page,
+        placed=placed.at,
+        general=placed.general,
         conflict=conflict,
         rules_game=session.game,
-        went_out_suggestion=empty[0] if len(empty) == 1 else "",
         action=action or request.path,
-        drafted=drafted,
     ), status
 
 
@@ -376,39 +331,38 @@ def _post_deal(form: DealForm, session: SessionRow, deal: DealRow | None) -> tup
     return _render_deal(form, session, deal, status=409, conflict=deal_conflict(outcome, deal is None))
 
 
+def _deal_page(session: SessionRow, deal: DealRow | None) -> tuple[str, int] | BaseResponse:
+    """The deal form, for a new deal or for ``deal``: shown (GET), or checked or saved (POST)."""
+    rules = RuleSet.from_dict(session.rules)
+    if request.method == "POST":
+        return _post_deal(deal_form(session.players, rules), session, deal)
+    data = pages.deal_form_data(session, deal, russian=current_language() == "ru")
+    return _render_deal(deal_form(session.players, rules, data=data), session, deal)
+
+
 @bp.route("/s/<sid>/deals/new", methods=["GET", "POST"])
 @change_required
 def record_deal(sid: str, session: SessionRow) -> tuple[str, int] | BaseResponse:  # noqa: ARG001 -- sid: the URL variable, passed by name by Flask
     """Record a deal: check it (preview with every problem in words), then save it."""
-    rules = RuleSet.from_dict(session.rules)
-    if request.method == "POST":
-        return _post_deal(deal_form(session.players, rules), session, None)
-    data = {"expected": str(session.version), "hand_mode": hand_entry(session.hand_entry, rules)}
-    return _render_deal(deal_form(session.players, rules, data=data), session, None)
+    return _deal_page(session, None)
 
 
 @bp.route("/s/<sid>/deals/<int:deal_id>/edit", methods=["GET", "POST"])
 @change_required
 def edit_deal(sid: str, deal_id: int, session: SessionRow) -> tuple[str, int] | BaseResponse:
     """Change a recorded deal (a second phone's change in between is reported, never overwritten)."""
-    names, rules = session.players, RuleSet.from_dict(session.rules)
     try:
         deal = get_store().get_deal(sid, deal_id)
     except NotFound:
         if request.method == "POST" and get_store().was_deleted(sid, deal_id):
-            return _edit_of_deleted(session, rules)
+            return _edit_of_deleted(session)
         abort(404)
-    if request.method == "POST":
-        return _post_deal(deal_form(names, rules), session, deal)
-    texts = deal_texts(deal.record, names, deal.override, deal.note, rules, russian=current_language() == "ru")
-    mode = entered_as(deal.record, hand_entry(session.hand_entry, rules))
-    form = deal_form(names, rules, data={**texts, "expected": str(deal.revision), "hand_mode": mode})
-    return _render_deal(form, session, deal)
+    return _deal_page(session, deal)
 
 
-def _edit_of_deleted(session: SessionRow, rules: RuleSet) -> tuple[str, int]:
+def _edit_of_deleted(session: SessionRow) -> tuple[str, int]:
     """An edit sent for a deal deleted meanwhile: nothing saved, the typed deal kept as a new one to save."""
-    form = deal_form(session.players, rules)
+    form = deal_form(session.players, RuleSet.from_dict(session.rules))
     form.validate()
     form.expected.data = str(session.version)
     form.save.data = False

@@ -4,7 +4,6 @@ the messages after a form (``go_to``, ``deal_saved``, ``seat_held_message``) and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from flask import flash, redirect, url_for
@@ -14,7 +13,8 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.messages import Reason, render
 from ..core.notation import in_russian_notation
-from ..core.rules import SWITCHES, RuleSet
+from ..core.rules import SWITCHES, RuleLine, RuleSet
+from ..core.rules import rule_lines as core_rule_lines
 from ..service import Changed, DraftMoved, KeyClash, PartStale
 from ..service.ratings import SamePlayer, UnknownPlayer
 from .languages import current_language, gettext
@@ -50,35 +50,9 @@ def switch_word(name: str, value: str) -> str:
     return gettext(SWITCHES[name].words[value])
 
 
-@dataclass(frozen=True)
-class RuleLine:
-    """One house-rule switch as a page shows it: its label, help, value and the preset's value, in words."""
-
-    name: str
-    label: str
-    help: str | None
-    value: str
-    preset: str
-    differs: bool
-
-
 def rule_lines(rules: RuleSet, names: Iterable[str]) -> list[RuleLine]:
     """The switches ``names`` of ``rules`` in the page's language (every page reads ``rules.SWITCHES`` here)."""
-    preset = RuleSet.preset(rules.game)
-    lines = []
-    for name in names:
-        switch, value, default = SWITCHES[name], getattr(rules, name), getattr(preset, name)
-        lines.append(
-            RuleLine(
-                name,
-                gettext(switch.label),
-                gettext(switch.help) if switch.help else None,
-                reason_text(switch.describe(value)),
-                reason_text(switch.describe(default)),
-                value != default,
-            )
-        )
-    return lines
+    return core_rule_lines(rules, names, gettext, reason_text)
 
 
 def go_to(endpoint: str, message: str | None = None, category: str = "ok", **values: Any) -> BaseResponse:

@@ -13,11 +13,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from flask_wtf.i18n import translations as wtforms_translations
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
-from wtforms import (
-    FieldList,
-    Form,
-    IntegerField,
-)
+from wtforms import FieldList, Form, IntegerField
 from wtforms.validators import Length, StopValidation, ValidationError
 
 from ...core.messages import Reason

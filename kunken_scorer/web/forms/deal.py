@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from flask_babel import lazy_gettext
 from wtforms import (
@@ -31,8 +31,8 @@ from wtforms.widgets import NumberInput
 
 from ...core.draft import deal_body, read_part
 from ...core.messages import KunkenError, Reason
-from ...core.notation import read_card_lines, read_hand, read_vist_lines
-from ...core.reading import HAND_COUNTS, MAX_MELDS, MAX_NOTE, MAX_SWAPS, hand_entries
+from ...core.notation import one_line, read_part_texts
+from ...core.reading import HAND_COUNTS, MAX_NOTE, MAX_SWAPS, hand_entries
 from ...core.rules import RuleSet
 from ...service import Checked, check_record
 from ..languages import gettext
@@ -50,6 +50,8 @@ from .base import (
     new_form_key,
     plain_text,
 )
+
+T = TypeVar("T")
 
 #: The fields of a player's part a reason can be shown at.
 PART_FIELDS = frozenset({"melds", "vists", "swaps", "hand", *HAND_COUNTS})
@@ -128,27 +130,14 @@ class CardReading:
             self.hand_mode.data = "ranks"
 
     def read_player(self, entry: Any) -> dict[str, Any]:
-        """A player's fields as one seat's part (``draft.read_part``'s shape: melds, vists, swaps, hand), the
-        hand read the way the form enters hands (``hand_mode``)."""
-        melds = self._read(entry.melds, read_card_lines, MAX_MELDS)
-        vists = self._read(entry.vists, read_vist_lines, self.names)
-        swapped = self._read(entry.swaps, read_vist_lines, self.names, one_card=True) or []
-        swaps = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
-        if self.hand_mode.data == "counts":
-            hand = {key: getattr(entry, key).data or 0 for key in HAND_COUNTS}
-        else:
-            hand = self._read(entry.hand, read_hand, self.rules, entry=self.hand_mode.data)
-        return {"melds": melds, "vists": vists, "swaps": swaps, "hand": hand}
-
-    @staticmethod
-    def _read(field: Any, read: Callable[..., tuple[Any, list[Reason]]], *args: Any, **kwargs: Any) -> Any:
-        """What ``read`` makes of a field's text, each reason it did not read becoming one of the field's
-        errors. A text that already failed its field's own check (too long) is not read: None."""
-        if field.errors:
-            return None
-        value, reasons = read(field.data, *args, **kwargs)
-        field.errors = [*field.errors, *(reason_text(r) for r in reasons)]
-        return value
+        """A player's fields as one seat's part (``notation.read_part_texts``), the hand read the way the form enters
+        hands (``hand_mode``); each reason a field did not read for becomes one of its errors. A text that already
+        failed its field's own check (too long) is not read."""
+        texts = {name: entry[name].data for name in PART_FIELDS if not entry[name].errors}
+        part, reasons = read_part_texts(texts, self.names, self.rules, self.hand_mode.data)
+        for name, found in reasons.items():
+            entry[name].errors = [*entry[name].errors, *(reason_text(r) for r in found)]
+        return part
 
     def part_field(self, entry: Any, name: str | None) -> Any:
         """The field of a player's part (``entry``) that the core's field ``name`` is shown at (None: none): a hand
@@ -174,14 +163,21 @@ class CardReading:
         """The field of this form a reason belongs next to, or None."""
         raise NotImplementedError
 
-    def place_input_error(self, reason: Reason) -> None:
-        """A reason the core could not read the form's deal for, next to its field (named as the page names it),
-        or among the form's own errors."""
+    def _core_read(self, ok: bool, read: Callable[[], T]) -> T | None:
+        """What the core reads from the form's plain data once its fields are ``ok`` (else None). A reason the core
+        could not read it for goes next to its field (named as the page names it), or among the form's own errors."""
+        if not ok:
+            return None
+        try:
+            return read()
+        except KunkenError as err:
+            reason = err.reason
         field = self.field_at(reason)
         if field is None:
             self.form_errors.append(reason_text(reason))  # type: ignore[attr-defined]  # the form's, next in the MRO
-            return
-        add_error(field, reason_text(Reason(reason.code, {**reason.params, "field": str(field.label.text)})))
+        else:
+            add_error(field, reason_text(Reason(reason.code, {**reason.params, "field": str(field.label.text)})))
+        return None
 
     def _fields_valid(self, extra_validators: Any, entries: list[Any], holder: str) -> bool:
         """The form's fields checked; with hands not entered by counts, the count fields' errors do not count."""
@@ -233,13 +229,8 @@ class DealForm(DealEnd, CardReading, PageForm):
             add_error(self.players.entries[-1].form.swaps, gettext("At most %(limit)s lines.", limit=MAX_SWAPS))
         ok = ok and not any(e.form.errors for e in self.players.entries)
         self.body = body if ok else None
-        if ok:
-            try:
-                self.checked = check_record(self.rules, self.names, body)
-            except KunkenError as err:
-                self.place_input_error(err.reason)
-                return False
-        return ok
+        self.checked = self._core_read(ok, lambda: check_record(self.rules, self.names, body))
+        return self.checked is not None
 
     def field_at(self, reason: Reason) -> Any:
         if reason.field in ("went_out", "express", "redeal", "note"):
@@ -267,9 +258,8 @@ class PartForm(CardReading, PageForm):
     player = FormField(PlayerForm)
     deal = HiddenField(validators=[_WHOLE])  # the deal and the part's revision this form was filled in against
     revision = HiddenField(validators=[_WHOLE])
-    draft = HiddenField(
-        validators=[Optional(), _WHOLE]
-    )  # which draft (``Draft.generation``): a page before it had none
+    #: which draft (``Draft.generation``): a page before it had none
+    draft = HiddenField(validators=[Optional(), _WHOLE])
     save = SubmitField(lazy_gettext("Save my part"))
 
     part: dict[str, Any] | None = None
@@ -279,18 +269,19 @@ class PartForm(CardReading, PageForm):
         shape) on success; an input error is placed at its field."""
         ok = self._fields_valid(extra_validators, [self.player.form], "player")
         part = self.read_player(self.player.form)
-        ok = ok and not self.player.form.errors
-        self.part = None
-        if ok:
-            try:
-                self.part = read_part(part, rules=self.rules)
-            except KunkenError as err:
-                self.place_input_error(err.reason)
-                return False
-        return ok
+        self.part = self._core_read(ok and not self.player.form.errors, lambda: read_part(part, rules=self.rules))
+        return self.part is not None
 
     def field_at(self, reason: Reason) -> Any:
         return self.part_field(self.player.form, reason.field)
+
+    def typed(self) -> str:
+        """What the form holds, as one line (kept in a message when it could not be saved)."""
+        entry = self.player.form
+        hand = entry.hand.data
+        if self.hand_mode.data == "counts":
+            hand = ", ".join(f"{entry[k].label.text}: {entry[k].data}" for k in HAND_COUNTS if entry[k].data)
+        return one_line([entry.melds.data, entry.vists.data, entry.swaps.data, hand])
 
 
 def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:

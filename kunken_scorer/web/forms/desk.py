@@ -1,4 +1,5 @@
-"""The rules desk's five question forms: cards typed in English or Russian notation, one meld per line."""
+"""The rules desk's five question forms, made from the questions' fields (``core.disputes.QUESTIONS``): cards typed
+in English or Russian notation, one meld per line."""
 
 from __future__ import annotations
 
@@ -7,14 +8,10 @@ from typing import Any
 
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
-from wtforms import (
-    BooleanField,
-    StringField,
-    SubmitField,
-    TextAreaField,
-)
+from wtforms import BooleanField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length, ValidationError
 
+from ...core import disputes
 from ...core.cards import parse_cards
 from ...core.messages import KunkenError
 from ...core.notation import read_card_lines, shown_cards
@@ -55,67 +52,32 @@ class MeldLines:
             raise ValidationError(reason_text(reasons[0]))
 
 
-def _cards_field(label: Any, single: bool = False, required: bool = True, example: str = "5♥ JK 7♥") -> Any:
-    validators = [Length(max=MAX_CARD_FIELD), Cards(single=single)]
-    if required:
-        validators.insert(0, DataRequired(message=_l("Enter the cards.") if not single else _l("Enter a card.")))
-    placeholder = LazyString(lambda: shown_cards(example, current_language() == "ru"))  # in the page's notation
+def _field(spec: disputes.Field) -> Any:
+    """The form field asking what ``spec`` describes."""
+    label = _l(spec.label)
+    if spec.kind == "flag":
+        return BooleanField(label, default=spec.checked)
+    if spec.kind == "lines":
+        validators: list[Any] = [Length(max=MAX_LINE_FIELD), MeldLines()]
+        if spec.required:
+            validators.insert(0, DataRequired(message=_l("Enter at least one meld.")))
+        return TextAreaField(label, validators=validators, render_kw={**CARD_INPUT, "rows": 3})
+    single = spec.kind == "card"
+    validators = [DataRequired(message=_l("Enter a card.") if single else _l("Enter the cards."))]
+    validators += [Length(max=MAX_CARD_FIELD), Cards(single=single)]
+    placeholder = LazyString(lambda: shown_cards(spec.example, current_language() == "ru"))  # in the page's notation
     return StringField(label, validators=validators, render_kw={**CARD_INPUT, "placeholder": placeholder})
 
 
-def _lines_field(label: Any, required: bool = False) -> Any:
-    validators = [Length(max=MAX_LINE_FIELD), MeldLines()]
-    if required:
-        validators.insert(0, DataRequired(message=_l("Enter at least one meld.")))
-    return TextAreaField(label, validators=validators, render_kw={**CARD_INPUT, "rows": 3})
-
-
-class MeldForm(PageForm):
-    """Is this meld legal, what does each joker stand for, what does it score?"""
-
-    cards = _cards_field(_l("Meld"))
-    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
-    submit = SubmitField(_l("Check the meld"))
-
-
-class SwapForm(PageForm):
-    """May this card replace that joker?"""
-
-    meld = _cards_field(_l("Meld with a joker"), example="JK K♠ K♣")
-    card = _cards_field(_l("Natural card offered for the joker"), single=True, example="K♦")
-    has_layout = BooleanField(_l("The player swapping already has a layout on the table"), default=True)
-    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
-    submit = SubmitField(_l("Check the swap"))
-
-
-class OpeningForm(PageForm):
-    """May I take the bank with this card and these melds?"""
-
-    melds = _lines_field(_l("Melds laid this turn, one per line"), required=True)
-    bank_card = _cards_field(_l("Bank card taken"), single=True, example="7♥")
-    has_layout = BooleanField(_l("I already have a layout on the table"))
-    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
-    submit = SubmitField(_l("Check taking the bank"))
-
-
-class DiscardForm(PageForm):
-    """Does this discard fit a meld on the table ("Rummy!")?"""
-
-    card = _cards_field(_l("Discarded card"), single=True, example="Q♦")
-    melds = _lines_field(_l("Melds on the table, one per line"), required=True)
-    submit = SubmitField(_l("Check the discard"))
-
-
-class VistForm(PageForm):
-    """Does this vist fit that meld?"""
-
-    meld = _cards_field(_l("Meld on the table"), example="2♥ 3♥ 4♥")
-    cards = _cards_field(_l("Cards added (the vist)"), example="5♥")
-    table = _lines_field(_l("Other melds on the table, one per line (optional)"))
-    submit = SubmitField(_l("Check the vist"))
-
-
-QUESTIONS = {"meld": MeldForm, "swap": SwapForm, "opening": OpeningForm, "discard": DiscardForm, "vist": VistForm}
+#: question -> its form class, in the order the desk asks them
+QUESTIONS: dict[str, type[PageForm]] = {
+    question: type(
+        f"{question.title()}Form",
+        (PageForm,),
+        {**{spec.name: _field(spec) for spec in fields}, "submit": SubmitField(_l(button))},
+    )
+    for question, (fields, button) in disputes.QUESTIONS.items()
+}
 
 
 def posted_question(form: Mapping[str, Any]) -> str | None:

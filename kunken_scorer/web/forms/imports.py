@@ -6,11 +6,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext
 from flask_wtf.file import FileField
-from wtforms import (
-    HiddenField,
-    SubmitField,
-    TextAreaField,
-)
+from wtforms import HiddenField, SubmitField, TextAreaField
 
 from ...core.messages import KunkenError
 from ...exports import read_json

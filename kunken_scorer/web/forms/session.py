@@ -1,6 +1,6 @@
 """The start form: game, players in seat order, house rules (one field per switch of ``rules.SWITCHES``), target.
 
-Its ``validate`` has the core read the rules, the players and the target, and puts each refusal next to its field.
+Its ``validate`` has the service read the rules, the players and the target, and puts each refusal next to its field.
 """
 
 from __future__ import annotations
@@ -9,23 +9,17 @@ from typing import Any
 
 from flask_babel import lazy_gettext
 from werkzeug.datastructures import MultiDict
-from wtforms import (
-    BooleanField,
-    FormField,
-    HiddenField,
-    SelectChoice,
-    SelectField,
-    StringField,
-    SubmitField,
-)
+from wtforms import BooleanField, FormField, HiddenField, SelectChoice, SelectField, StringField, SubmitField
 from wtforms.validators import Length, NumberRange, Optional
 from wtforms.widgets import NumberInput
 
-from ...core.messages import KunkenError, Reason
+from ...core.messages import Reason
 from ...core.reading import MAX_NAME
-from ...core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet, RuleSetError
+from ...core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
+from ...core.rules import raw_switch as raw_switch  # the start form's reading of a switch, where forms/ names it
+from ...core.rules import switch_values as switch_values
 from ...core.session import Target, TargetError
-from ...service import session_players
+from ...service.sessions import StartRefused, start_players, start_rules
 from ..languages import gettext
 from ..wording import GAME_NAMES, reason_text
 from .base import FROM_TO, MAX_SEATS, OPEN_SEATS, PageForm, SeatList, SubForm, WholeField, add_error, at_most
@@ -74,25 +68,19 @@ RulesForm = type(
 )
 
 
-def switch_values(game: str) -> dict[str, Any]:
-    """The values of the start form's switches for ``game``'s preset (as the form shows them)."""
-    preset = PRESETS.get(game, PRESETS["kunken"]).to_dict()
-    return {name: "" if preset[name] is None else preset[name] for name in HOUSE_RULES}
-
-
-def raw_switch(name: str, value: Any) -> Any:
-    """A switch value as typed, ready for ``RuleSet.for_game`` (which reads and checks it)."""
-    if isinstance(value, str):
-        value = value.strip()
-        if name == "wild_card" and not value:
-            return None
-    return value
+def _players_of(game: str) -> Any:
+    """A game's name and number of players, said in the page's language when the form shows it."""
+    preset = PRESETS[game]
+    return lazy_gettext(
+        "%(game)s (%(min)s–%(max)s players)", game=GAME_NAMES[game], min=preset.min_players, max=preset.max_players
+    )
 
 
 class SessionForm(PageForm):
     """Start a session: game, players in seat order, house rules and an optional target."""
 
-    game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, GAME_NAMES.get(g, g)) for g in GAMES])
+    #: each game with its number of players
+    game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, _players_of(g)) for g in GAMES])
     players = SeatList(
         StringField(
             lazy_gettext("Player"),
@@ -122,23 +110,11 @@ class SessionForm(PageForm):
     create = SubmitField(lazy_gettext("Start the session"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """Bind the form; game choices show each game's number of players."""
+        """Bind the form, with no error about the players or the house rules as a whole yet."""
         super().__init__(*args, **kwargs)
         #: errors about the player list as a whole, and about the house rules as a whole
         self.players_errors: list[str] = []
         self.rules_errors: list[str] = []
-        self.game.choices = [
-            SelectChoice(
-                g,
-                gettext(
-                    "%(game)s (%(min)s–%(max)s players)",
-                    game=GAME_NAMES.get(g, g),
-                    min=PRESETS[g].min_players,
-                    max=PRESETS[g].max_players,
-                ),
-            )
-            for g in GAMES
-        ]
 
     @property
     def shown_game(self) -> str:
@@ -183,9 +159,13 @@ class SessionForm(PageForm):
         target = self._chosen_target()  # its error is said with the form's other errors
         if not valid:
             return False
-        rules = self._chosen_rules()
-        players = None if rules is None else self._chosen_players(rules)
-        if rules is None or players is None or self.target_value.errors:
+        rules = start_rules(self.game.data, self.shown_game, {name: self.rules[name].data for name in HOUSE_RULES})
+        if isinstance(rules, StartRefused):
+            return self._refused(rules, self.rules_errors)
+        players = start_players(rules, *self.names())
+        if isinstance(players, StartRefused):
+            return self._refused(players, self.players_errors)
+        if self.target_value.errors:
             return False
         self.chosen = (rules, players, target)
         return True
@@ -200,39 +180,14 @@ class SessionForm(PageForm):
             add_error(self.target_value, reason_text(err.reason))
             return None
 
-    def _chosen_players(self, rules: RuleSet) -> list[str] | None:
-        """The names typed, as the core takes them for the game; None, with the refusal on its field, otherwise."""
-        names, seats = self.names()
-        try:
-            return session_players(rules, names)
-        except KunkenError as err:
-            seat = seats[err.reason.seat] if err.reason.seat is not None and err.reason.seat < len(seats) else None
-            if seat is not None:  # said next to the name's field, naming the seat as the page does
-                shown = Reason(err.reason.code, {**err.reason.params, "field": gettext("Seat %(n)s", n=seat + 1)})
-                add_error(self.players.entries[seat], reason_text(shown))
-            else:
-                self.players_errors.append(reason_text(err.reason))
-            return None
-
-    def _chosen_rules(self) -> RuleSet | None:
-        """The chosen game's preset plus the switches the table changed from the defaults shown.
-
-        The switches show the defaults of ``self.shown_game``; a switch left as shown takes the
-        chosen game's own default, so choosing another game without reloading the defaults works.
-        """
-        shown = self.shown_game
-        raw = {name: raw_switch(name, self.rules[name].data) for name in HOUSE_RULES}
-        try:
-            as_shown = RuleSet.for_game(shown, raw)
-        except RuleSetError as err:
-            switch = err.reason.params.get("switch")
-            if switch in HOUSE_RULES:
-                add_error(self.rules.form[switch], reason_text(err.reason))
-            else:
-                self.rules_errors.append(reason_text(err.reason))
-            return None
-        try:
-            return RuleSet.for_game(self.game.data, as_shown.differences())
-        except RuleSetError as err:
-            self.rules_errors.append(reason_text(err.reason))
-            return None
+    def _refused(self, refused: StartRefused, whole: list[str]) -> bool:
+        """Say a refusal next to its field (a switch's, a seat's), else with ``whole``, its part's errors; False."""
+        if refused.switch is not None:
+            add_error(self.rules.form[refused.switch], reason_text(refused.reason))
+        elif refused.seat is not None:  # said next to the name's field, naming the seat as the page does
+            seat = gettext("Seat %(n)s", n=refused.seat + 1)
+            shown = Reason(refused.reason.code, {**refused.reason.params, "field": seat})
+            add_error(self.players.entries[refused.seat], reason_text(shown))
+        else:
+            whole.append(reason_text(refused.reason))
+        return False

@@ -1,0 +1,233 @@
+"""The pages' data: each page's dataclass and the function that works it out from the store (the web layer only
+presents it, adding what needs the request: addresses, the language, the forms)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.deal import DealReport, PlayerDetail, PlayerScore
+from ..core.messages import KunkenError, Reason
+from ..core.notation import deal_texts, entered_as, hand_entry
+from ..core.reading import Deal, hand_entries
+from ..core.rules import GAMES, KEY_SWITCHES, SWITCHES, RuleSet
+from ..core.session import Target
+from ..store import DealRow, SessionRow, Store
+from .board import DealLine, Scoreboard, desk_session, scoreboard
+from .outcomes import Checked
+from .ratings import PROVISIONAL_UNTIL, HeadToHead, RatedPlayers, SamePlayer, UnknownPlayer, head_to_head, rated_players
+from .stats import PlayerHistory, player_history
+
+#: The players the page shows until "Show all" is tapped: a club with years of play has hundreds of names,
+#: and its page stays as quick to read, to serve and to print as a family's (1,000 players in full: 75 ms and
+#: 626 KB; benchmarks/bench_club.py, the "crowd" part).
+PLAYERS_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    """The session page as one phone sees it: the scorer's (``editor``), a seated player's (``seat``), or a
+    viewer's; ``undone``: the deal an undo just took back (offered to bring back)."""
+
+    session: SessionRow
+    rules: RuleSet
+    target: Target | None
+    taken: list[int]
+    next_deal: int
+    hand_entry: str
+    hand_entries: tuple[str, ...]
+    editor: bool
+    seat: int | None
+    undone: int | None
+
+
+def session_page(
+    store: Store, record: SessionRow, *, editor: bool, seat: int | None, undone: int | None
+) -> SessionPage:
+    """The session page's data (the live part, scores and deals, is rendered apart)."""
+    rules = RuleSet.from_dict(record.rules)
+    return SessionPage(
+        session=record,
+        rules=rules,
+        target=Target.from_dict(record.target),
+        taken=store.taken_seats(record.id),
+        next_deal=store.next_number(record.id),
+        hand_entry=hand_entry(record.hand_entry, rules),
+        hand_entries=tuple(hand_entries(rules)),
+        editor=editor,
+        seat=seat,
+        undone=undone if editor else None,
+    )
+
+
+@dataclass(frozen=True)
+class DealPage:
+    """The deal form's page beyond the form: the scoreboard; the core's ``report`` on the deal typed (None before a
+    check) and each checked player's score and details (``preview``); the player who went out when exactly one
+    hand is empty; for a new deal, the players whose parts, saved on their phones, recording it would drop."""
+
+    board: Scoreboard
+    report: DealReport | None
+    preview: list[tuple[PlayerScore, PlayerDetail | None]] | None
+    went_out_suggestion: str
+    drafted: list[str]
+
+
+def deal_form_data(session: SessionRow, deal: DealRow | None, russian: bool) -> dict[str, Any]:
+    """What the deal form shows first: for a new deal, the table's way of entering hands at the session's version;
+    for ``deal``, the deal as typed text (in Russian notation if ``russian``) at its revision, hands as entered."""
+    rules = RuleSet.from_dict(session.rules)
+    mode = hand_entry(session.hand_entry, rules)
+    if deal is None:
+        return {"expected": str(session.version), "hand_mode": mode}
+    texts = deal_texts(deal.record, session.players, deal.override, deal.note, rules, russian=russian)
+    return {**texts, "expected": str(deal.revision), "hand_mode": entered_as(deal.record, mode)}
+
+
+def deal_page(store: Store, session: SessionRow, checked: Checked | None, body: Any, new: bool) -> DealPage:
+    """The deal form's page data: ``checked``, the deal read from the form's ``body``, as the core checked it."""
+    report = checked.report if checked is not None else None
+    preview = None
+    if report is not None:
+        details = report.details or (None,) * len(report.players)
+        preview = list(zip(report.checked_players, details, strict=False))
+    empty = [] if report is None or body is None else Deal.from_dict(body).empty_hands
+    return DealPage(
+        board=scoreboard(store, session.id),
+        report=report,
+        preview=preview,
+        went_out_suggestion=empty[0] if len(empty) == 1 else "",
+        # a new deal recorded here empties the draft: say whose parts, saved on their phones, that would drop
+        drafted=[session.players[i] for i in store.written_seats(session.id)] if new else [],
+    )
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """The table screen: the scoreboard, the last deal (each player's change and melds), and whether it is
+    ``fresh`` (arrived since the version the screen showed)."""
+
+    board: Scoreboard
+    last: DealLine | None
+    changes: dict[str, Any]
+    melds: dict[str, Any]
+    fresh: bool
+
+
+def table_page(store: Store, sid: str, since: int | None) -> TablePage:
+    """The table screen's data; ``since``: the version the screen showed before fetching itself again."""
+    board = scoreboard(store, sid)
+    last = board.lines[-1] if board.lines else None
+    deal = board.deals[-1].deal if board.deals else None
+    return TablePage(
+        board=board,
+        last=last,
+        changes=dict(zip(board.players, last.results, strict=False)) if last else {},
+        melds={p.name: p.melds for p in deal.players} if deal else {},
+        fresh=since is not None and since < board.version,
+    )
+
+
+@dataclass(frozen=True)
+class SummaryPage:
+    """The evening's summary: the scoreboard, the deals with an override or a note, the redeals' count, and the
+    switches ``changed`` from the preset and the preset's ``kept`` key switches (their names)."""
+
+    board: Scoreboard
+    overrides: list[DealLine]
+    redeals: int
+    changed: list[str]
+    kept: list[str]
+
+
+def summary_page(store: Store, sid: str) -> SummaryPage:
+    """The summary page's data."""
+    board = scoreboard(store, sid)
+    rules, rows = board.rules, board.lines
+    changed = rules.differences()
+    return SummaryPage(
+        board=board,
+        overrides=[row for row in rows if row.override or row.note],
+        redeals=sum(1 for row in rows if row.redeal),
+        changed=list(changed),
+        # a default that means nothing here (the express's multiplier where no express is played) is left out
+        kept=[n for n in KEY_SWITCHES if n not in changed and SWITCHES[n].applies(rules)],
+    )
+
+
+@dataclass(frozen=True)
+class PlayersPage:
+    """Player history: the players shown (all, or the first ``PLAYERS_SHOWN``) with their ratings, how many there
+    are in ``total``, and the ``game`` chosen (None: every game)."""
+
+    rated: RatedPlayers
+    total: int
+    game: str | None
+    show_all: bool
+    shown_first: int = PLAYERS_SHOWN
+    provisional_until: int = PROVISIONAL_UNTIL
+
+    @property
+    def history(self) -> list[PlayerHistory]:
+        """The players shown, the most wins first."""
+        return self.rated.history
+
+    @property
+    def names(self) -> list[str]:
+        """The names of the players shown (the head-to-head form suggests them)."""
+        return [p.name for p in self.rated.history]
+
+
+def players_page(store: Store, game: str | None, show_all: bool) -> PlayersPage:
+    """The players page's data for ``game`` (an unknown game: every game)."""
+    game = game if game in GAMES else None
+    rated = rated_players(store, game, None if show_all else PLAYERS_SHOWN)
+    history = rated.history
+    total = len(history) if show_all or len(history) < PLAYERS_SHOWN else store.player_count(game)
+    return PlayersPage(rated=rated, total=total, game=game, show_all=show_all)
+
+
+@dataclass(frozen=True)
+class HeadToHeadPage:
+    """Head to head: the two names asked (cut to 40 characters, as the form takes them), what was found (a reason:
+    the names could not be read; None: none asked yet), and the names the form suggests."""
+
+    first: str
+    second: str
+    outcome: HeadToHead | UnknownPlayer | SamePlayer | Reason | None
+    names: list[str]
+
+    @property
+    def found(self) -> HeadToHead | None:
+        """The sessions the two played together, when both were found."""
+        return self.outcome if isinstance(self.outcome, HeadToHead) else None
+
+
+def head_to_head_page(store: Store, first: str | None, second: str | None) -> HeadToHeadPage:
+    """The head-to-head page's data for the names ``first`` and ``second`` (None: not given)."""
+    outcome: HeadToHead | UnknownPlayer | SamePlayer | Reason | None = None
+    if first is not None or second is not None:
+        try:
+            outcome = head_to_head(store, first, second)
+        except KunkenError as err:
+            outcome = err.reason
+    names = [p.name for p in player_history(store, None, PLAYERS_SHOWN)]
+    return HeadToHeadPage((first or "")[:40], (second or "")[:40], outcome, names)
+
+
+@dataclass(frozen=True)
+class RulesPage:
+    """The rules the desk answers under and the rules reference shows: a session's (``session``, as
+    ``desk_session`` gives it, with its last deal's melds, one per line as stored, in ``table``) or a preset."""
+
+    rules: RuleSet
+    session: dict[str, Any] | None
+    table: list[str]
+
+
+def rules_page(store: Store, sid: str | None, game: str) -> RulesPage | None:
+    """The rules of session ``sid``, else the preset of ``game``; None for an unknown game."""
+    if sid:
+        session = desk_session(store, sid)
+        return RulesPage(session["rules"], session, session["table"])
+    return RulesPage(RuleSet.preset(game), None, []) if game in GAMES else None
