@@ -219,14 +219,16 @@ def session(sid: str) -> Response:
 def live(sid: str) -> BaseResponse:
     """The scoreboard and deals as JSON ``{version, html}``; 304 while the version is unchanged."""
     version = get_store().version(sid)
-    if request.if_none_match.contains_weak(str(version)):  # unchanged: nothing rendered, a bodiless 304
-        response = Response()
+    # werkzeug's parsed If-None-Match and its 304 (which leaves out body, type and length); not make_conditional:
+    # on this path, every phone's poll every 3 s, it cost 1.22-1.26x health against the guard's 1.2x (1.13x so)
+    if request.if_none_match.contains_weak(str(version)):
+        response = Response(status=304)
     else:
         version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
         response = jsonify(version=version, ended=ended, html=str(html))
     response.set_etag(str(version), weak=True)  # the same version, compressed or not
     response.headers.update({"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
-    return response.make_conditional(request)
+    return response
 
 
 @bp.get("/s/<sid>/table")
