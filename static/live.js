@@ -58,6 +58,12 @@
     Array.prototype.forEach.call(document.querySelectorAll("input[data-live-version]"), function (input) {
       input.value = version;
     });
+    // the links outside the swapped part that name the next deal ("Enter my part of deal 3") follow it
+    if (data.next_deal) {
+      Array.prototype.forEach.call(document.querySelectorAll(".next-deal"), function (el) {
+        el.textContent = String(data.next_deal);
+      });
+    }
     if (data.ended) {
       Array.prototype.forEach.call(document.querySelectorAll("#scorer-actions, #end-panel"), function (el) {
         el.classList.add("hidden");

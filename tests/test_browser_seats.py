@@ -15,6 +15,7 @@ from conftest import (
     expect_totals,
     no_horizontal_overflow,
     part_ready,
+    ready,
     saved,
     shots_dir,
     start_on_phone,
@@ -179,6 +180,13 @@ def test_the_session_page_offers_the_seats_on_a_phone(server, phones, tmp_path):
     expect(scorer.locator("#open-draft")).to_contain_text("1")
     scorer.screenshot(path=str(shots / "session-scorer-draft-link-ru.png"), full_page=False)
     no_horizontal_overflow(scorer)
+    # the scorer records deal 1 (a redeal): the player's page, not reloaded, names deal 2 within a poll (live.js)
+    tap_and_wait(scorer, "#record-deal")
+    ready(scorer)
+    scorer.locator("#redeal").check()
+    tap_and_wait(scorer, "#save")
+    expect(scorer.locator("#open-draft")).to_contain_text("2")
+    expect(player.locator("#my-part")).to_have_text("Ввести мою часть партии 2", timeout=10_000)
 
 
 def test_a_stranger_cannot_take_a_held_seat_and_the_holder_moves_it_with_a_code(server, phones, tmp_path):
