@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from urllib.parse import urlsplit
 
 import pytest
 from conftest import API, CSRF, phone, text
 from test_docs import API_MD, mismatches
 
+from kunken_scorer import service
 from kunken_scorer.core.nights import meetings, next_seating, night_standings, place_points, repeats, table_results
+from kunken_scorer.core.rules import RuleSet
 from kunken_scorer.service import MAX_TABLES
+from kunken_scorer.store import Store
+from kunken_scorer.web import create_app
+from kunken_scorer.web.forms import FORM_KEY
 
 FOUR = ["Анна", "Борис", "Вера", "Гоша"]
 THREE = ["Дима", "Ева", "Жора"]
@@ -297,6 +303,104 @@ def test_the_start_form_says_what_is_wrong_and_keeps_what_was_typed(app):
         assert words in page and 'aria-invalid="true"' in page
         assert (tables.splitlines() or [""])[0] in page
     assert client.post("/nights", data={"tables": "A, B"}).status_code == 400  # no CSRF token
+
+
+FORM_KEY_FIELD = re.compile(r'name="form_key" value="([^"]*)"')
+
+
+def counts(app) -> tuple[int, int]:
+    """(nights, sessions) in the app's database file."""
+    store = Store.open(app.config["DATABASE"])
+    try:
+        return tuple(store.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("nights", "sessions"))
+    finally:
+        store.close()
+
+
+def test_the_start_page_renders_a_fresh_one_time_key(app):
+    client = phone(app)
+    keys = [FORM_KEY_FIELD.search(text(client.get("/nights/new")))[1] for _ in range(2)]
+    assert all(FORM_KEY.match(k) for k in keys) and keys[0] != keys[1]
+    refused = text(client.post("/nights", data={"csrf_token": CSRF.search(text(client.get("/nights/new")))[1]}))
+    assert FORM_KEY.match(FORM_KEY_FIELD.search(refused)[1])  # the form shown again carries a key too
+
+
+def test_a_start_form_sent_twice_starts_one_night(app):
+    client = phone(app)
+    page = text(client.get("/nights/new"))
+    form = {
+        "csrf_token": CSRF.search(page)[1],
+        "form_key": FORM_KEY_FIELD.search(page)[1],
+        "game": "kunken",
+        "tables": "A1, A2, A3, A4\nB1, B2, B3",
+    }
+    first = client.post("/nights", data=form)
+    assert first.status_code == 303
+    nid = first.headers["Location"].rsplit("/", 1)[1]
+    assert f"kunken_night_{nid}=" in first.headers["Set-Cookie"]
+    again = client.post("/nights", data=form)  # a double tap, or the form sent again
+    assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    assert "Set-Cookie" not in again.headers or "kunken_night_" not in again.headers["Set-Cookie"]
+    assert counts(app) == (1, 2)  # one night, one session a table
+    assert len(client.get(f"{API}/nights/{nid}").get_json()["tables"]) == 2
+    assert text(client.get(first.headers["Location"])).count('class="scorer-link"') == 2  # still its owner
+    other = phone(app)  # another phone's form with the same key (it cannot have it: a key is one render's)
+    copied = other.post("/nights", data={**form, "csrf_token": CSRF.search(text(other.get("/nights/new")))[1]})
+    assert copied.status_code == 303 and copied.headers["Location"] == first.headers["Location"]
+    assert counts(app) == (1, 2) and "scorer-link" not in text(other.get(first.headers["Location"]))
+
+
+@pytest.mark.parametrize("key", [None, "", "form-short", "not-a-key-at-all-0123456789", "form-" + "x" * 80])
+def test_a_missing_or_damaged_key_still_starts_a_night_without_the_protection(app, key):
+    client = phone(app)
+    form = {"csrf_token": CSRF.search(text(client.get("/nights/new")))[1], "tables": "A, B\nC, D"}
+    if key is not None:
+        form["form_key"] = key
+    for made in (1, 2):
+        sent = client.post("/nights", data=form)
+        assert sent.status_code == 303 and "kunken_night_" in sent.headers["Set-Cookie"]
+        assert counts(app) == (made, 2 * made)
+
+
+def test_a_repeated_start_form_is_not_counted_against_the_address(tmp_path):
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "limit.db"), "SECRET_KEY": "s" * 32, "CREATE_LIMIT": 2}
+    )
+    client = phone(app)
+    page = text(client.get("/nights/new"))
+    form = {"csrf_token": CSRF.search(page)[1], "form_key": FORM_KEY_FIELD.search(page)[1], "tables": "A, B\nC, D"}
+    first = client.post("/nights", data=form)
+    assert first.status_code == 303
+    for _ in range(3):  # the limit is used up by the two tables; the same form again is no new session
+        again = client.post("/nights", data=form)
+        assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    assert client.post("/api/v1/sessions", json={"players": ["A", "B"]}).status_code == 429
+    assert counts(app) == (1, 2)
+
+
+def test_two_forms_with_one_key_sent_at_once_make_one_night(app):
+    """Two phones' requests at the same moment (two connections to the file): one night, both find it."""
+    rules = RuleSet.for_game("kunken", {})
+    barrier = threading.Barrier(2)
+    made: list[service.NightMade] = []
+
+    def start() -> None:
+        store = Store.open(app.config["DATABASE"])
+        try:
+            barrier.wait()
+            made.append(service.create_night(store, rules, [FOUR, THREE], "form-" + "k" * 22))
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=start) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 2 and made[0].night.id == made[1].night.id
+    assert sorted(m.token is None for m in made) == [False, True]
+    assert sorted(len(m.tables) for m in made) == [0, 2]
+    assert counts(app) == (1, 2)
 
 
 def test_docs_show_the_nights_answer_as_it_is(client):

@@ -82,6 +82,7 @@ def test_open_applies_migrations_once(db_path):
         "m013_deal_scores",
         "m014_ratings",
         "m015_nights",
+        "m016_night_keys",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -90,7 +91,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 15
+        assert count(second, "_sqlite_migrations") == 16
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,8 +63,8 @@ def night_tables(rules: RuleSet, tables: Any) -> Seating:
 
 @dataclass(frozen=True)
 class NightMade:
-    """A night started (or a round added): the night, its token (None for a round), the new tables' sessions
-    with their edit tokens, in table order."""
+    """A night started (or a round added): the night, its token (None for a round, or for a night its start form's
+    key had started before: found, not made), the new tables' sessions with their edit tokens, in table order."""
 
     night: NightRow
     token: str | None
@@ -84,11 +85,26 @@ def _seat_round(store: Store, night: NightRow, token: str, round_no: int, seatin
     return made
 
 
-def create_night(store: Store, rules: RuleSet, tables: Seating) -> NightMade:
+def create_night(
+    store: Store,
+    rules: RuleSet,
+    tables: Seating,
+    key: str | None = None,
+    *,
+    allow: Callable[[], None] | None = None,
+) -> NightMade:
     """Start a night under ``rules`` with its first round's ``tables`` (checked by ``night_tables``), all in one
-    transaction: the night, and one session a table."""
+    transaction: the night, and one session a table. ``key`` (the start form's one-time key) makes a double tap
+    one night: the same key again finds the night it started (``NightMade.token`` None, no tables made).
+    ``allow`` is called once a table in that transaction, only when the night is made now (the address's count
+    of sessions started: it raises to refuse, and nothing is stored)."""
     with store.night_write():
-        night, token = store.create_night(rules.game, rules.to_dict())
+        night, token = store.create_night(rules.game, rules.to_dict(), key)
+        if token is None:
+            return NightMade(night, None, ())
+        if allow is not None:
+            for _ in tables:
+                allow()
         made = _seat_round(store, night, token, 1, tables)
     return NightMade(night, token, tuple(made))
 

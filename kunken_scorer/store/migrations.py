@@ -344,3 +344,11 @@ def m015_nights(db: Database) -> None:
         strict=True,
     )
     db.table("night_tables").create_index(["session_id"], unique=True)
+
+
+@migrations()
+def m016_night_keys(db: Database) -> None:
+    """The one-time key of the start form that started a night (``nights.form_key``; none for the API's): the same
+    form sent twice (a double tap, a resent form) finds the night the first one started instead of another."""
+    db.table("nights").add_column("form_key", str)
+    db.execute("CREATE UNIQUE INDEX nights_form_key ON nights (form_key) WHERE form_key IS NOT NULL")

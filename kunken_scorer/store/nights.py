@@ -66,16 +66,31 @@ class NightsMixin(Database):
         with self._write():
             yield
 
-    def create_night(self, game: str, rules: dict[str, Any]) -> tuple[NightRow, str]:
-        """Store a new night; (the night, its token). The token is kept only hashed."""
-        night_id = secrets.token_urlsafe(12)
-        token = secrets.token_urlsafe(24)
+    def create_night(self, game: str, rules: dict[str, Any], key: str | None = None) -> tuple[NightRow, str | None]:
+        """Store a new night; (the night, its token). The token is kept only hashed.
+
+        A ``key`` (the start form's one-time key) already used (a double tap on Start, a resent form) stores
+        nothing and returns the night started with it before, with ``None`` for the token; inside a caller's
+        ``night_write`` two forms sent at once so make one night.
+        """
         with self._write():
+            earlier = self._night_with(key)
+            if earlier is not None:
+                return self.get_night(earlier), None
+            night_id = secrets.token_urlsafe(12)
+            token = secrets.token_urlsafe(24)
             self.db.execute(
-                "INSERT INTO nights (id, game, rules, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                [night_id, game, _dumps(rules), _hash_token(token), _now()],
+                "INSERT INTO nights (id, game, rules, token_hash, created_at, form_key) VALUES (?, ?, ?, ?, ?, ?)",
+                [night_id, game, _dumps(rules), _hash_token(token), _now(), key],
             )
         return self.get_night(night_id), token
+
+    def _night_with(self, key: str | None) -> str | None:
+        """The night an earlier start form with this one-time key started, if any."""
+        if key is None:
+            return None
+        row = self.db.execute("SELECT id FROM nights WHERE form_key = ?", [key]).fetchone()
+        return row[0] if row else None
 
     def add_night_table(self, night_id: str, round_no: int, table: int, session_id: str, sealed: str) -> None:
         """Make the session ``session_id`` table ``table`` of round ``round_no`` of the night."""

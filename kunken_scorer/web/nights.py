@@ -27,6 +27,7 @@ from .bodies import session_links
 from .database import get_store
 from .errors import Refusal
 from .filters import day_text, local_time
+from .forms import FORM_KEY, new_form_key
 from .languages import gettext
 from .limits import creation_allowed
 from .links import public_base_url
@@ -75,16 +76,15 @@ def _board(night_id: str) -> service.NightBoard:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
 
 
-def _start(rules: RuleSet, tables: Any) -> service.NightMade:
-    """Start a night: its tables checked, each counted as a session started from this address."""
+def _start(rules: RuleSet, tables: Any, key: str | None = None) -> service.NightMade:
+    """Start a night: its tables checked, each counted as a session started from this address. A start form's
+    ``key`` sent again finds the night it started (token None): nothing made, nothing counted."""
     try:
         seating = service.night_tables(rules, tables)
     except service.NightInputError as err:  # 400 in words: the service's message id, a table's reason quoted
         why = {"why": reason_text(err.reason)} if err.reason else {}
         raise Refusal(400, gettext(err.message, **err.params, **why)) from None
-    for _ in seating:
-        creation_allowed()
-    return service.create_night(get_store(), rules, seating)
+    return service.create_night(get_store(), rules, seating, key, allow=creation_allowed)
 
 
 @bp.app_template_global("points_text")
@@ -102,8 +102,11 @@ def _qr(url: str, label: str) -> str:
 
 
 def _render_new(text: str = "", game: str = "kunken", error: str | None = None) -> str:
+    """The start form, with a fresh one-time key (a double tap on Start starts one night)."""
     games = [(g, game_name(g)) for g in GAMES]
-    return render_template("night_new.html", tables_text=text, game=game, games=games, error=error)
+    return render_template(
+        "night_new.html", tables_text=text, game=game, games=games, error=error, form_key=new_form_key()
+    )
 
 
 @bp.get("/nights/new")
@@ -119,11 +122,13 @@ def create_night() -> tuple[str, int] | BaseResponse:
     game = game if game in GAMES else "kunken"
     text = request.form.get("tables", "")[:MAX_TABLES_TEXT]
     tables = [[name for name in line.split(",") if name.strip()] for line in text.splitlines() if line.strip()]
+    key = request.form.get("form_key", "")
     try:
-        made = _start(RuleSet.for_game(game, {}), tables)
+        made = _start(RuleSet.for_game(game, {}), tables, key if FORM_KEY.match(key) else None)
     except Refusal as err:
         return _render_new(text, game, err.message), 422
-    assert made.token is not None
+    if made.token is None:  # a double tap or a resent form: the first answer made this phone the night's owner
+        return go_to("nights.night", nid=made.night.id)
     message = gettext("The night has started. Give each table its scorer link.")
     return _set_owner(go_to("nights.night", message, nid=made.night.id), made.night.id, made.token)
 
