@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import shots_dir, take_seat
+from conftest import ready, shots_dir, start_on_phone, take_seat, tap_and_wait
 from playwright.sync_api import Page, expect
 
 PLAYERS = {
@@ -368,3 +368,21 @@ def test_with_the_text_at_twice_its_size_the_deal_form_keeps_its_words_whole(ser
                 problems[f"{way} 200%, the keypad of {field} at {width}"] = page.evaluate(KEY_LABELS)
     problems = {where: found for where, found in problems.items() if found}
     assert problems == {}, "\n".join(f"{where}: {found}" for where, found in problems.items())
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_the_deal_form_buttons_keep_each_word_whole_at_320(server, phones, locale):
+    """ "Проверить" and "Сохранить" once broke mid-word at 320 px (the big buttons' sides left them too little
+    room): each button's words are on one line there."""
+    page = phones(locale=locale, viewport={"width": 320, "height": 700}).new_page()
+    start_on_phone(page, server, PLAYERS[locale][:3], "points")
+    tap_and_wait(page, "#record-deal")
+    ready(page)
+    for button in ("#check", "#save"):
+        # a big button's one line of words fits its min-height; a word broken onto a second line makes it taller
+        height, one_line = page.evaluate(
+            """(selector) => { const el = document.querySelector(selector);
+                 return [el.getBoundingClientRect().height, parseFloat(getComputedStyle(el).minHeight)]; }""",
+            button,
+        )
+        assert height <= one_line + 1, f"{button} is {height} px tall at 320 px: its words take two lines"
