@@ -1,12 +1,13 @@
-"""What the API's routes and the club nights' (``nights.py``) share: the JSON body of a request, read once and
-refused in words, and the links to a session an answer gives."""
+"""JSON in and out that routes share: the JSON body of a request, read once and refused in words (the API and the
+club nights), the links to a session an answer gives, and a live poll's answer (the session, the draft, the night)."""
 
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from typing import Any, cast
 
-from flask import g, request, url_for
+from flask import Response, g, jsonify, request, url_for
 
 from ..exports import read_json
 from .errors import Refusal
@@ -63,3 +64,13 @@ def session_links(session_id: str, token: str | None) -> dict[str, str]:
     no_store()  # the answer carries the edit token
     edit_url = base + url_for("views.scorer", sid=session_id, token=token)
     return {"id": session_id, "edit_token": token, "view_url": view_url, "edit_url": edit_url}
+
+
+def polled(tag: str, answer: Callable[[], dict[str, Any]], vary: tuple[str, ...] = ()) -> Response:
+    """A live poll's answer: werkzeug's bodiless 304 while ``If-None-Match`` is ``tag``, else ``answer()`` as JSON,
+    worked out only then (docs/decisions.md, "Live updates"); with the weak ETag ``tag``, ``no-cache`` and ``vary``."""
+    response = Response(status=304) if request.if_none_match.contains_weak(tag) else jsonify(answer())
+    response.set_etag(tag, weak=True)  # the same answer, compressed or not
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.update(vary)
+    return response

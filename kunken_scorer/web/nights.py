@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from babel import numbers
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -23,7 +23,7 @@ from ..service import answers
 from ..store import NotFound
 from .auth import SCORER_COOKIE_AGE, bearer_token
 from .bodies import json_body as _body
-from .bodies import session_links
+from .bodies import polled, session_links
 from .database import get_store
 from .errors import Refusal
 from .filters import day_text, local_time
@@ -201,10 +201,7 @@ def live(nid: str) -> BaseResponse:
         version = get_store().night_version(nid)
     except NotFound:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
-    response = jsonify(version=version)
-    response.set_etag(version, weak=True)
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)  # 304 while the screen's If-None-Match is this version
+    return polled(version, lambda: {"version": version})
 
 
 @bp.get("/nights/<nid>/summary")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -30,6 +30,7 @@ from .auth import (
     seat_cookie,
     set_seat_cookie,
 )
+from .bodies import polled
 from .database import get_store
 from .errors import refuse_ended
 from .forms import DraftForm, PartForm, new_form_key, part_form
@@ -311,9 +312,5 @@ def discard(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- s
 @bp.get("/s/<sid>/draft/live")
 def live(sid: str) -> BaseResponse:
     """``{tag, deal}`` of the draft; 304 while nothing changed (parts, seats, the session's deals)."""
-    store = get_store()
-    tag = store.draft_tag(sid)
-    response = jsonify(tag=tag, deal=store.next_number(sid))
-    response.set_etag(tag, weak=True)  # the same draft, compressed or not
-    response.headers["Cache-Control"] = "no-cache"
-    return response.make_conditional(request)
+    tag = get_store().draft_tag(sid)
+    return polled(tag, lambda: {"tag": tag, "deal": get_store().next_number(sid)})

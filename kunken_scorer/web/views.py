@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, flash, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, render_template, request, url_for
 from flask import session as flask_session
 from flask_babel import lazy_gettext
 from flask_wtf.csrf import generate_csrf
@@ -28,6 +28,7 @@ from ..qrcodes import qr_svg
 from ..service import pages
 from ..store import DealRow, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
+from .bodies import polled
 from .database import get_store
 from .forms import FORM_KEY, HAND_ENTRY_NAMES, DealForm, Placed, SessionForm, deal_form, new_form_key, switch_values
 from .languages import current_language, gettext
@@ -83,11 +84,11 @@ def _presets() -> dict[str, dict[str, Any]]:
     }
 
 
-def _render_home(form: SessionForm) -> str:
-    """The start page with ``form`` (a new one-time key if it holds none) and the sessions played recently."""
+def _render_home(form: SessionForm, recent: list[SessionRow] | None = None) -> str:
+    """The start page with ``form`` (a new one-time key if it holds none) and the ``recent`` sessions (read if none)."""
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
-    recent = get_store().recent_sessions(12)
+    recent = get_store().recent_sessions(12) if recent is None else recent
     return render_template("home.html", presets=_presets(), form=form, recent=recent)
 
 
@@ -121,10 +122,10 @@ def home() -> str:
     """Start a session; the sessions played recently."""
     game = request.args.get("game")
     form_key = new_form_key()
-    recent = tuple((r.id, r.ended_at) for r in get_store().recent_sessions(12))
-    key = ("home", game if game in GAMES else "kunken", recent, current_language())
+    recent = get_store().recent_sessions(12)  # read once: the page's key, and the page when it is rendered
+    key = ("home", game if game in GAMES else "kunken", tuple((r.id, r.ended_at) for r in recent), current_language())
     form_data = {**_start_data(game), "form_key": form_key}
-    return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data)), form_key)
+    return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data), recent), form_key)
 
 
 @bp.post("/sessions")
@@ -153,16 +154,18 @@ def create_session() -> tuple[str, int] | BaseResponse:
 #: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/README.md, "Speed tricks kept").
 #: Kept per database file (``cache.Cache``), as the shared pages are.
 _LIVE_HTML = Cache(64)
+_LIVE_VARY = ("Cookie", "Accept-Language")  # the live part is in the phone's language, and the scorer's has links
 
 
-def _rendered_live(sid: str, version: int, language: str, editor: bool) -> tuple[int, bool, Markup]:
-    """(version, ended, HTML of the scoreboard, chart and deals table) of the session in ``language``."""
+def _rendered_live(sid: str, version: int, language: str, editor: bool) -> dict[str, Any]:
+    """The live part of the session in ``language``, as /live answers it: ``{version, ended, next_deal, html}`` (the
+    HTML of the scoreboard, chart and deals table)."""
     return _LIVE_HTML.get(
         current_app.config["DATABASE"], (sid, version, language, editor), lambda: _render_live(sid, editor)
     )
 
 
-def _render_live(sid: str, editor: bool) -> tuple[int, bool, Markup]:
+def _render_live(sid: str, editor: bool) -> dict[str, Any]:
     board = service.scoreboard(get_store(), sid)
     context = {"board": board, "sid": sid, "editor": editor, "rows": board.lines, "chart_image": True}
     context["edit_base"] = url_for("views.edit_deal", sid=sid, deal_id=0)[: -len("0/edit")]
@@ -171,7 +174,7 @@ def _render_live(sid: str, editor: bool) -> tuple[int, bool, Markup]:
         + render_template("_chart.html", **context)
         + render_template("_deals_card.html", **context)
     )
-    return board.version, board.ended, html
+    return {"version": board.version, "ended": board.ended, "next_deal": get_store().next_number(sid), "html": html}
 
 
 def _render_session(record: SessionRow, *, editor: bool, seat: int | None, undone: int | None) -> str:
@@ -219,16 +222,7 @@ def session(sid: str) -> Response:
 def live(sid: str) -> BaseResponse:
     """The scoreboard and deals as JSON ``{version, ended, next_deal, html}``; 304 while the version is unchanged."""
     version = get_store().version(sid)
-    # werkzeug's parsed If-None-Match and its 304 (which leaves out body, type and length); not make_conditional:
-    # on this path, every phone's poll every 3 s, it cost 1.22-1.26x health against the guard's 1.2x (1.13x so)
-    if request.if_none_match.contains_weak(str(version)):
-        response = Response(status=304)
-    else:
-        version, ended, html = _rendered_live(sid, version, current_language(), can_edit(sid))
-        response = jsonify(version=version, ended=ended, next_deal=get_store().next_number(sid), html=str(html))
-    response.set_etag(str(version), weak=True)  # the same version, compressed or not
-    response.headers.update({"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
-    return response
+    return polled(str(version), lambda: _rendered_live(sid, version, current_language(), can_edit(sid)), _LIVE_VARY)
 
 
 @bp.get("/s/<sid>/table")
