@@ -155,3 +155,24 @@ def test_a_deal_with_a_problem_is_recorded_anyway_with_a_note(server, phones):
     tap_and_wait(scorer, "#record-draft")
     assert re.search(r"/s/[^/]+$", scorer.url), scorer.url
     expect(scorer.locator("p.flash")).to_be_visible()
+
+
+def test_a_part_saved_again_unchanged_does_not_stop_the_scorer_recording(server, phones):
+    """A phone saves its part again with nothing changed (a field left, a change event): the scorer's page,
+    shown before that save, still records. (Each such save used to make a new revision and refuse the Record.)"""
+    scorer = phones(locale="en-US").new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
+    anna = phones(locale="en-US").new_page()
+    take_seat(anna, session_url, 0)
+    write_part(anna, session_url, 0, melds="A♠ A♥ A♦", hand="K♣")
+    write_part(scorer, session_url, 1, melds="2♦ 3♦ 4♦", hand="5♥")
+    tap_and_wait(scorer, "#draft-link")
+    expect(scorer.locator("#record-draft")).to_have_class(re.compile(r"\bbig\b"))
+    revision = anna.locator("#saved-state").get_attribute("data-revision")
+    with anna.expect_response(re.compile(r"/draft/0$")) as sent:  # what leaving a field does: a change event
+        anna.locator("#player-hand").dispatch_event("change")
+    assert sent.value.status == 200
+    saved(anna, int(revision))
+    tap_and_wait(scorer, "#record-draft")
+    assert re.search(r"/s/[^/]+$", scorer.url), scorer.url
+    expect(scorer.locator("p.flash")).to_contain_text("Deal 1")

@@ -104,6 +104,20 @@ def test_one_part_per_seat_with_who_wrote_it_and_when(store, sid):
         store.save_part(sid, 3, read_part(ANNA), revision=0, by="player")
 
 
+def test_a_part_saved_again_unchanged_changes_nothing(store, sid):
+    """A field left without a change saves the part again: no new revision, and the draft's version (the
+    scorer's page's, which recording checks) stays, so the scorer's Record is not refused as changed."""
+    first = store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)
+    version = store.draft(sid).version
+    again = store.save_part(sid, 0, read_part(ANNA), revision=1, by="scorer", deal=1)
+    late = store.save_part(sid, 0, read_part(ANNA), revision=0, by="player", deal=1)  # an answer the phone missed
+    assert (again.revision, late.revision) == (1, 1)
+    assert (again.written_by, again.written_at) == ("player", first.written_at)
+    assert store.draft(sid).version == version and store.draft(sid).parts[0].revision == 1
+    changed = store.save_part(sid, 0, read_part(BORIS), revision=1, by="scorer", deal=1)
+    assert changed.revision == 2 and store.draft(sid).version == version + 1
+
+
 def test_concurrent_writes_to_one_part_store_exactly_one(app, sid):
     """Eight connections write the same part from revision 0 at once: one wins, seven are refused."""
     path = app.config["DATABASE"]
@@ -165,7 +179,7 @@ def test_a_deal_deleted_or_undone_meanwhile_renumbers_the_draft_but_does_not_clo
     store.delete_deal(sid, store.list_deals(sid)[0].id)
     store.undo_last(sid)
     assert store.draft(sid).deal == 1 and store.draft(sid).generation == 2
-    assert store.save_part(sid, 0, read_part(ANNA), revision=1, by="player", deal=3, generation=2).revision == 2
+    assert store.save_part(sid, 0, read_part(BORIS), revision=1, by="player", deal=3, generation=2).revision == 2
     store.save_draft_end(sid, {"redeal": True}, deal=3, generation=2)
     store.add_deal(sid, {"players": [], "redeal": True})  # the draft is recorded as deal 1
     store.add_deal(sid, {"players": [], "redeal": True})

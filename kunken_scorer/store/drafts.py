@@ -162,16 +162,17 @@ class DraftsMixin(Database):
                 [session_id, seat],
             )
             stored = current["revision"] if current else 0
+            if current is not None and part is not None and json.loads(current["part"]) == part:
+                # the same part sent again (a phone that did not hear the answer, or a field left without a
+                # change): stored once, neither a conflict nor a new revision, and the draft's version stays
+                return SavedPart(
+                    part=part,
+                    revision=stored,
+                    written_by=current["written_by"],
+                    written_at=current["written_at"],
+                    version=self._draft_version(session_id),
+                )
             if revision is not None and revision != stored:
-                if current is not None and part is not None and json.loads(current["part"]) == part:
-                    # the same part sent again (a phone that did not hear the answer): stored once, not a conflict
-                    return SavedPart(
-                        part=part,
-                        revision=stored,
-                        written_by=current["written_by"],
-                        written_at=current["written_at"],
-                        version=self._draft_version(session_id),
-                    )
                 raise Conflict("This part was changed on another phone since you saw it.")
             now = _now()
             if part is None:
