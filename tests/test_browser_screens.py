@@ -163,6 +163,7 @@ def test_every_page_keeps_its_header_on_a_phones_screen(server, phones, shots, l
     """Every page at 412, 360 and 320 px: nothing of the header cut or off the screen, every link reachable;
     a screenshot of each page at each width."""
     sid, edit_url = evening(server, locale)
+    night = api(server, "/api/v1/nights", {"tables": [PLAYERS[locale][:3], PLAYERS[locale][3:]]})["id"]
     scorer, viewer, player = (phone(phones, server, locale) for _ in range(3))
     scorer.goto(edit_url)
     take_seat(player, f"{server}/s/{sid}", 2)
@@ -174,6 +175,10 @@ def test_every_page_keeps_its_header_on_a_phones_screen(server, phones, shots, l
         (scorer, f"/s/{sid}/history", "history"),
         (viewer, f"/s/{sid}/summary", "summary"),
         (viewer, "/players", "players"),
+        (viewer, "/players/h2h", "head-to-head"),
+        (viewer, f"/nights/{night}", "night"),
+        (viewer, f"/nights/{night}/room", "night-room"),
+        (viewer, f"/nights/{night}/summary", "night-summary"),
         (viewer, "/rules/desk", "desk"),
         (viewer, "/rules/kunken", "rules"),
         (viewer, "/import", "import"),
@@ -196,6 +201,26 @@ def test_every_page_keeps_its_header_on_a_phones_screen(server, phones, shots, l
                 problems[f"{name} at {width}"] = found
         page.set_viewport_size({"width": 412, "height": 800})
     assert problems == {}, "\n".join(f"{where}: {found}" for where, found in problems.items())
+
+
+#: the pages a way back leads from, and where it goes: on a phone it stays in the bar, one tap, not in the menu
+WAYS_BACK = {
+    "/s/{sid}/summary": "/s/{sid}",
+    "/players/h2h": "/players",
+    "/nights/{night}/room": "/nights/{night}",
+    "/nights/{night}/summary": "/nights/{night}",
+}
+
+
+def test_a_pages_way_back_stays_in_the_bar_on_a_phone(server, phones):
+    sid, _ = evening(server, "en-US")
+    night = api(server, "/api/v1/nights", {"tables": [PLAYERS["en-US"][:3], PLAYERS["en-US"][3:]]})["id"]
+    viewer = phone(phones, server, "en-US", width=360)
+    for path, back in WAYS_BACK.items():
+        viewer.goto(server + path.format(sid=sid, night=night))
+        link = viewer.locator("body > header #back-link")
+        expect(link).to_be_visible()  # without opening the menu
+        assert link.get_attribute("href") == back.format(sid=sid, night=night), path
 
 
 #: the table screen's findings: the QR code or a row of the last deal not wholly on the screen, a player of the
