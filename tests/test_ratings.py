@@ -239,6 +239,22 @@ def test_a_long_history_is_replayed_in_the_background(client, app, store):
     assert_ratings(client, oracle([points_of(BA), points_of(AB)]))
 
 
+def test_more_sessions_waiting_than_a_request_looks_at_replay_the_whole_history(client, app, store, monkeypatch):
+    """More ended sessions waiting to be rated than ``PENDING_LOOK`` (an upgraded file): a request does not fold
+    them in one by one but replays the whole history, when that is short enough, else leaves it to the background."""
+    monkeypatch.setattr("kunken_scorer.service.ratings.PENDING_LOOK", 3)  # 501 sessions, in small
+    orders = [AB, BA, AB, AB]
+    for day, order in enumerate(orders, start=1):
+        imported(client, order, f"2026-11-0{day}T20:00:00+00:00")
+    refresh_stale_stats(store)  # the statistics worked out: only the number waiting stops the folding in
+    assert len(store.unrated_sessions(10)) == 4
+    assert refresh_ratings(store, inline=3) is False  # four ended sessions: more than a request replays
+    assert store.ratings() == {} and len(store.unrated_sessions(10)) == 4
+    assert refresh_ratings(store) is True  # within the inline limit: the whole history, in the order it ended
+    assert store.unrated_sessions(10) == []
+    assert_ratings(client, oracle([points_of(o) for o in orders]))
+
+
 def test_the_players_api_filters_by_game_and_refuses_an_unknown_one(client):
     play(client, AB)
     assert set(api_players(client, game="kunken")) == {"Anna", "Boris"}
