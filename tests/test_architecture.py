@@ -34,6 +34,7 @@ CORE = [
     "table",
     "fields",
     "nights",
+    "times",
 ]
 FORBIDDEN = {
     "flask",
@@ -56,7 +57,7 @@ FORBIDDEN = {
 #: the layers above the core (the web layer is the package kunken_scorer/web/; qrcodes draws the join
 #: link's QR code for the pages and for app.py's terminal, so it is not web code)
 #: cache: the process's one cache, keyed by the database file's identity, standard library only (tests/test_cache.py)
-NOT_CORE = {"web", "store", "service", "exports", "qrcodes", "cache"}
+NOT_CORE = {"web", "store", "service", "qrcodes", "cache"}
 WEB_IMPORTS = {"flask", "flask_wtf", "flask_babel", "wtforms", "werkzeug", "jinja2", "markupsafe"}
 
 
@@ -211,8 +212,17 @@ def import_graph(root: pathlib.Path = PACKAGE) -> dict[str, set[str]]:
                 found.update(named & files.keys())  # submodules imported by name (``from . import views``)
                 if named - files.keys():  # names the module (or package) ``source`` defines
                     found.add(source)
+        # importing ``a.b.c`` from outside the package ``a.b`` runs ``a.b``'s ``__init__`` first
+        found.update([parent for m in found for parent in packages_above(m) if not name.startswith(parent + ".")])
         graph[name] = {m for m in found if m in files and m != name}
     return graph
+
+
+def packages_above(module: str) -> list[str]:
+    """``kunken_scorer.service.board`` -> ``["kunken_scorer.service"]``: the packages imported before the module,
+    the top one (which holds everything) left out."""
+    parts = module.split(".")
+    return [".".join(parts[:end]) for end in range(2, len(parts))]
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -280,11 +290,17 @@ def test_the_cycle_check_finds_a_cycle(tmp_path):
     (root / "web" / "__init__.py").write_text("from . import views\n")
     (root / "web" / "views.py").write_text("from . import helpers\nfrom ..core import f\n")
     (root / "web" / "helpers.py").write_text("from .views import x\n")
+    (root / "service").mkdir()
+    (root / "service" / "__init__.py").write_text("from .board import b\nfrom .sessions import s\n")
+    (root / "service" / "board.py").write_text("b = 1\n")
+    (root / "service" / "sessions.py").write_text("from ..exports import e\n")
+    (root / "exports.py").write_text("from .service.board import b\ne = 2\n")  # runs service/__init__ first
     graph = import_graph(root)
     assert graph["kunken_scorer.web"] == {"kunken_scorer.web.views"}
     assert graph["kunken_scorer.web.views"] == {"kunken_scorer.web.helpers", "kunken_scorer.core"}
     assert sorted(cycles(graph)) == [
         ["kunken_scorer.core", "kunken_scorer.other"],
+        ["kunken_scorer.exports", "kunken_scorer.service", "kunken_scorer.service.sessions"],
         ["kunken_scorer.web.helpers", "kunken_scorer.web.views"],
     ]
 
@@ -297,9 +313,10 @@ MODULE_LINES, CLASS_LINES, FUNCTION_LINES = 600, 300, 80
 #: ``service``. A ratchet, not the goal: issue 34 asks for 2,900 lines. Page data (``service.pages``), the rule checks'
 #: answers (``service.answers``), start-up jobs (``service.background``), reading a typed part
 #: (``notation.read_part_texts``) and the start form's reading (``service.sessions``) left the layer, taking it from
-#: 4,244 lines to 3,583; what is left is request and header reading, forms, cookies and the wording of outcomes. It
-#: may only shrink from here.
-WEB_LINES = 3590
+#: 4,244 lines to 3,583; then placing the core's reasons on fields (``notation.place``), reading a part's and a seat's
+#: requests (``service.seats``), the nights' start (``service.nights``) and the times (``core.times``), to 3,447.
+#: What is left is request and header reading, forms, cookies and the wording of outcomes. It may only shrink.
+WEB_LINES = 3450
 
 
 def oversized(root: pathlib.Path = PACKAGE) -> list[str]:

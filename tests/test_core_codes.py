@@ -65,7 +65,7 @@ OUTSIDE_THE_CORE = {
     # service/board.py: a stored deal the core cannot read any more
     "stored_deal_unreadable": "service/board.py",
     # web/api.py and web/seats.py: a draft whose parts are not all in
-    "draft_waiting": "web/api.py",
+    "draft_waiting": "service/seats.py",
     # exports.py: reading an export's JSON, and importing it
     "json_invalid": "exports.py",
     "json_number": "exports.py",

@@ -17,7 +17,7 @@ import pytest
 from conftest import CSRF, ask_desk, deal_data, start_fields
 
 from kunken_scorer.core.rules import SWITCHES
-from kunken_scorer.exports import FORMAT as EXPORT_FORMAT
+from kunken_scorer.service.exports import FORMAT as EXPORT_FORMAT
 
 # -- what the table types ----------------------------------------------------------------------
 

@@ -239,7 +239,7 @@ def test_a_long_history_is_replayed_in_the_background(client, app, store):
     assert_ratings(client, oracle([points_of(BA), points_of(AB)]))
 
 
-def test_more_sessions_waiting_than_a_request_looks_at_replay_the_whole_history(client, app, store, monkeypatch):
+def test_more_sessions_waiting_than_a_request_looks_at_replay_the_whole_history(client, store, monkeypatch):
     """More ended sessions waiting to be rated than ``PENDING_LOOK`` (an upgraded file): a request does not fold
     them in one by one but replays the whole history, when that is short enough, else leaves it to the background."""
     monkeypatch.setattr("kunken_scorer.service.ratings.PENDING_LOOK", 3)  # 501 sessions, in small

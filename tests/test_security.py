@@ -290,6 +290,32 @@ def test_creating_and_importing_sessions_is_limited_per_address(tmp_path):
     )
 
 
+def test_a_repeated_start_or_import_form_is_not_counted_against_the_address(tmp_path):
+    """A double tap (or a form sent again) finds the session its one-time key made: it is no new session, so it
+    uses none of the address's limit; a document refused is not counted either."""
+    app = limited_app(tmp_path, 3)
+    page = phone(app)
+    home = text(page.get("/"))
+    form = start_fields(CSRF.search(home)[1], ("A", "B"), form_key=hidden(home, "form_key"))
+    first = page.post("/sessions", data=form)
+    assert first.status_code == 303
+    for _ in range(3):
+        again = page.post("/sessions", data=form)
+        assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
+    sheet = page.get(f"{first.headers['Location']}/export.json").get_data(as_text=True)
+    imports = text(page.get("/import"))
+    sent = {"csrf_token": CSRF.search(imports)[1], "form_key": hidden(imports, "form_key"), "text": sheet}
+    imported = page.post("/import", data=sent)
+    assert imported.status_code == 302
+    for _ in range(2):
+        assert page.post("/import", data=sent).headers["Location"] == imported.headers["Location"]
+    broken = page.post("/import", data={**sent, "form_key": "k" * 22, "text": '{"format": "nope"}'})
+    assert broken.status_code == 400  # refused, and not counted
+    counted = page.post("/api/v1/sessions", json={"players": ["A", "B"]})  # the third session of the minute
+    assert counted.status_code == 201
+    assert page.post("/api/v1/sessions", json={"players": ["A", "B"]}).status_code == 429
+
+
 def test_a_limit_of_zero_turns_it_off(tmp_path):
     client = limited_app(tmp_path, 0).test_client()
     for _ in range(5):

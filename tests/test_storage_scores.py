@@ -17,8 +17,8 @@ import pytest
 from sqlite_utils import Database
 
 from kunken_scorer import RuleSet, service
-from kunken_scorer.exports import deal_scores, export_document, import_document
 from kunken_scorer.service import check_deal, scoreboard
+from kunken_scorer.service.exports import deal_scores, export_document, import_document
 from kunken_scorer.store import DealScore, Store, migrations
 
 PLAYERS = ["Anna", "Boris", "Vera"]

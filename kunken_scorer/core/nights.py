@@ -4,7 +4,8 @@ names and numbers out.
 
 - ``place_points``: a table's places as points, 100 for the first and 0 for the last whatever the table's size;
 - ``night_standings``: every player's results at the tables they sat at, summed, best first;
-- ``next_seating``: the next round's tables, the same sizes, everyone meeting as few people again as can be.
+- ``next_seating``: the next round's tables, the same sizes, everyone meeting as few people again as can be;
+- ``tables_from_text``: the tables a start form's text names, a line a table.
 """
 
 from __future__ import annotations
@@ -18,6 +19,19 @@ from itertools import combinations
 _PASSES = 30
 
 Seating = list[list[str]]
+
+#: The longest start form's text of tables read (20 tables of 12 names of 40 characters, with commas).
+MAX_TABLES_TEXT = 12_000
+
+
+def tables_from_text(text: str) -> Seating:
+    """The tables a start form's ``text`` names: a line a table, its names parted by commas; blank lines and blank
+    names left out, the rest as typed (``service.night_tables`` reads and checks the names).
+
+    >>> tables_from_text("Anna, Boris\\n\\n Vera ,, Gosha \\n")
+    [['Anna', ' Boris'], [' Vera ', ' Gosha ']]
+    """
+    return [[name for name in line.split(",") if name.strip()] for line in text.splitlines() if line.strip()]
 
 
 def place_points(totals: Sequence[int]) -> list[float]:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, TypeVar
 
 from .cards import CardError, Rank, format_cards, parse_cards, parse_ranks
-from .messages import KunkenError, Reason, shortened
+from .messages import N_, KunkenError, Reason, shortened
 from .reading import HAND_COUNTS, MAX_MELDS, MAX_VISTS, HandSummary, hand_entries
 from .rules import RuleSet
 
@@ -24,6 +26,19 @@ _NUMBER = re.compile(r"[+\-−]?\d{1,9}(?:[.,]\d*)?")
 
 
 T = TypeVar("T")
+
+#: The fields of a player's part a reason can be shown at.
+PART_FIELDS = frozenset({"melds", "vists", "swaps", "hand", *HAND_COUNTS})
+#: The fields of how a deal ended (and its note) a reason can be shown at.
+END_FIELDS = frozenset({"went_out", "express", "redeal", "note"})
+#: The ways of entering hands (``reading.HAND_ENTRIES``) in words, as the start form, the session's setting and the
+#: deal form name them (translated where they are shown).
+HAND_ENTRY_WORDS = {
+    "ranks": N_("by rank, no suits"),
+    "points": N_("points and jokers"),
+    "counts": N_("counts by kind"),
+    "cards": N_("card by card, with suits"),
+}
 
 
 class NotationError(KunkenError):
@@ -246,6 +261,78 @@ def one_line(texts: Iterable[str | None]) -> str:
     '5♥ 6♥ 7♥ / K♠ K♥ K♦ · 35 JK'
     """
     return " · ".join(" / ".join(line for _, line in split_lines(text)) for text in texts if (text or "").strip())
+
+
+def typed_part(texts: Mapping[str, Any], hand_entry: str, labels: Mapping[str, Any]) -> str:
+    r"""What a part form holds (its fields' ``texts``), as one line (kept in a message when it could not be saved): a
+    hand entered by counts (``hand_entry``) as each count's label (``labels``) and number.
+
+    >>> typed_part({"melds": "A♠ A♥ A♦\n2♦ 3♦ 4♦", "hand": "35 JK"}, "points", {})
+    'A♠ A♥ A♦ / 2♦ 3♦ 4♦ · 35 JK'
+    >>> typed_part({"vists": "Anna: 5♥", "small": 2, "aces": 0, "jokers": 1}, "counts", {"small": "S", "jokers": "J"})
+    'Anna: 5♥ · S: 2, J: 1'
+    """
+    hand = texts.get("hand")
+    if hand_entry == "counts":
+        hand = ", ".join(f"{labels[k]}: {texts[k]}" for k in HAND_COUNTS if texts.get(k))
+    return one_line([texts.get("melds"), texts.get("vists"), texts.get("swaps"), hand])
+
+
+@dataclass
+class Placed:
+    """A deal's problems placed on a form: by field id, and those that name no field."""
+
+    at: dict[str, list[Reason]] = dataclass_field(default_factory=dict)
+    general: list[Reason] = dataclass_field(default_factory=list)
+
+
+def place(reasons: Iterable[Reason], field_id: Callable[[Reason], str | None]) -> Placed:
+    """The core's ``reasons``, each at the field ``field_id`` finds for its location (None: at no field).
+
+    >>> placed = place([Reason("no_cards", field="melds"), Reason("no_cards")], lambda r: r.field)
+    >>> placed.at, placed.general
+    ({'melds': [Reason(code='no_cards', params={}, seat=None, field='melds')]}, [Reason(code='no_cards', params={})])
+    """
+    placed = Placed()
+    for reason in reasons:
+        at = field_id(reason)
+        if at is None:
+            placed.general.append(reason)
+        else:
+            placed.at.setdefault(at, []).append(reason)
+    return placed
+
+
+def part_field(name: str | None, hand_entry: str) -> str | None:
+    """The field of a player's part that the core's field ``name`` is shown at (None: none), the hands entered by
+    ``hand_entry``: a hand entered by counts shows its problems at the small cards, one typed as text shows its
+    counts' problems.
+
+    >>> part_field("hand", "counts"), part_field("aces", "ranks"), part_field("melds", "cards"), part_field(None, "")
+    ('small', 'hand', 'melds', None)
+    """
+    if name == "hand" and hand_entry == "counts":
+        name = "small"
+    elif name in HAND_COUNTS and hand_entry != "counts":
+        name = "hand"
+    return name if name in PART_FIELDS else None
+
+
+def deal_field(reason: Reason, seats: int, hand_entry: str) -> tuple[int | None, str] | None:
+    """Where on a deal form of ``seats`` players a reason is shown: (None, a field of how the deal ended), (a seat,
+    a field of that player's part: ``part_field``), or None: at no field.
+
+    >>> deal_field(Reason("no_cards", field="went_out"), 2, "ranks"), deal_field(Reason("no_cards", seat=1), 2, "ranks")
+    ((None, 'went_out'), None)
+    >>> deal_field(Reason("no_cards", seat=1, field="aces"), 2, "points"), deal_field(Reason("no_cards", seat=2), 2, "")
+    ((1, 'hand'), None)
+    """
+    if reason.field is not None and reason.field in END_FIELDS:
+        return None, reason.field
+    if reason.seat is None or not 0 <= reason.seat < seats:
+        return None
+    name = part_field(reason.field, hand_entry)
+    return None if name is None else (reason.seat, name)
 
 
 def _points_hand(first: str, rest: str, rules: RuleSet) -> tuple[Any, list[Reason]]:

@@ -45,7 +45,7 @@ from .fields import (
     text_cards,
 )
 from .fields import is_tidy_name as _tidy
-from .messages import M_, KunkenError, Located, Reason
+from .messages import M_, N_, KunkenError, Located, Reason
 from .rules import RuleSet
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "HAND_COUNTS",
     "HAND_ENTRIES",
     "HAND_POINTS",
+    "IF_MATCH_EXPECTED",
     "MAX_DEAL_CARDS",
     "MAX_PLAYERS",
     "MAX_SWAPS",
@@ -66,6 +67,7 @@ __all__ = [
     "deal_arg",
     "hand_entries",
     "read_player",
+    "read_if_match",
     "read_swaps",
     "read_version",
     # the readers of one field (``fields``): importable from here as before
@@ -548,6 +550,32 @@ def read_version(data: Mapping[str, Any], key: str = "version") -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 10**12:
         raise bad_field(key, M_("the score sheet's version, a whole number"))
     return value
+
+
+#: What a request is told when its ``If-Match`` header names no version (a message id, put in words by the web).
+IF_MATCH_EXPECTED = N_("If-Match: expected the score sheet's version, a whole number.")
+
+
+def read_if_match(header: str | None) -> int | None:
+    """The score sheet's version an ``If-Match`` header's text names (``3``, ``"3"``, ``W/"3"``): None when it names
+    none (left out, blank or ``*``); ``ValueError`` (``IF_MATCH_EXPECTED``) when it is no whole number of at most 12
+    ASCII digits.
+
+    >>> read_if_match('W/"7"'), read_if_match(" 12 "), read_if_match("*"), read_if_match(None)
+    (7, 12, None, None)
+    >>> read_if_match('"²"')
+    Traceback (most recent call last):
+    ...
+    ValueError: If-Match: expected the score sheet's version, a whole number.
+    """
+    if header is None or header.strip() in ("", "*"):
+        return None
+    text = header.strip()
+    text = text[2:] if text.startswith("W/") else text
+    text = text.strip('"')
+    if not text.isascii() or not text.isdigit() or len(text) > 12:
+        raise ValueError(IF_MATCH_EXPECTED)
+    return int(text)
 
 
 def deal_arg(deal: Any) -> Deal:

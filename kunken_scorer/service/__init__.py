@@ -47,7 +47,7 @@ from .deals import (
     replayed,
     undo_deal,
 )
-from .drafts import DRAFT_END, Draft, load_draft, with_end
+from .drafts import DRAFT_END, Draft, draft_end, load_draft, with_end
 from .nights import (
     MAX_TABLES,
     NightBoard,
@@ -150,6 +150,7 @@ __all__ = [
     "desk_session",
     "discard_draft",
     "draft_answer",
+    "draft_end",
     "edit_deal",
     "end_session",
     "free_seat",

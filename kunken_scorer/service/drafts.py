@@ -119,6 +119,20 @@ class PartPage:
 DRAFT_END = {"went_out": None, "went_out_set": False, "express": False, "redeal": False}
 
 
+def draft_end(names: list[str], choice: str | None, express: bool, redeal: bool) -> dict[str, Any]:
+    """The draft's end as ``DRAFT_END`` keeps it, as the scorer's draft form chose it: ``choice`` of who went out is
+    "auto" (or blank: the core's choice), "none" or a seat among ``names`` (``Draft.went_out_choice`` the other way).
+
+    >>> draft_end(["Anna", "Boris"], "1", False, True)
+    {'went_out': 'Boris', 'went_out_set': True, 'express': False, 'redeal': True}
+    >>> draft_end(["Anna", "Boris"], "", False, False)["went_out_set"], draft_end(["Anna"], "none", False, False)
+    (False, {'went_out': None, 'went_out_set': True, 'express': False, 'redeal': False})
+    """
+    choice = choice or "auto"
+    went_out = names[int(choice)] if choice.isascii() and choice.isdigit() and int(choice) < len(names) else None
+    return {"went_out": went_out, "went_out_set": choice != "auto", "express": express, "redeal": redeal}
+
+
 def _checked(
     rules: RuleSet, names: list[str], entries: dict[int, PartRow], end: dict[str, Any]
 ) -> tuple[dict[str, Any], DraftCheck]:

@@ -1,8 +1,10 @@
 """Club nights (issue 37): several tables, each a session of its own, and the standings across them.
 
 - ``night_tables``: the tables a request asks for, read and checked (a ``NightInputError`` naming what is wrong);
-- ``create_night``: start a night with its first round's tables (one ``create_session`` a table);
+- ``create_night``: start a night with its first round's tables (one ``create_session`` a table); ``start_night``:
+  the tables a request asks for, read, checked and started;
 - ``night_board``: the night as every page and answer shows it: each round's tables and the standings;
+  ``night_page``: the night's page, for the request's token;
 - ``next_round``: the next round's tables, seated by ``core.nights.next_seating``;
 - ``table_tokens``: the tables' edit tokens, for whoever holds the night's token.
 """
@@ -109,6 +111,15 @@ def create_night(
     return NightMade(night, token, tuple(made))
 
 
+def start_night(
+    store: Store, rules: RuleSet, tables: Any, key: str | None = None, *, allow: Callable[[], None] | None = None
+) -> NightMade:
+    """Start a night as a request asks: its ``tables`` read and checked (``night_tables``: a ``NightInputError``
+    says what is wrong, and nothing is made), then started (``create_night``, with the start form's ``key`` and the
+    address's ``allow``)."""
+    return create_night(store, rules, night_tables(rules, tables), key, allow=allow)
+
+
 @dataclass(frozen=True)
 class NightTable:
     """One table of one round, with its scoreboard."""
@@ -177,6 +188,25 @@ def repeat_meetings(board: NightBoard) -> int:
     return sum(
         earlier[frozenset((a, b))] for t in board.tables for i, a in enumerate(t.players) for b in t.players[i + 1 :]
     )
+
+
+@dataclass(frozen=True)
+class NightPage:
+    """The night's page: the night, ``owner`` when the request holds the night's token (its phone started the
+    night), each table's edit token for that phone (``table_tokens``) and, after the first round, how many times
+    players of the current round had met at an earlier round's table (``repeat_meetings``)."""
+
+    board: NightBoard
+    owner: bool
+    tokens: dict[str, str]
+    repeats: int | None
+
+
+def night_page(store: Store, board: NightBoard, token: str | None) -> NightPage:
+    """The page of the night ``board`` for a request carrying the night's ``token`` (or another, or none)."""
+    repeats = repeat_meetings(board) if len(board.rounds) > 1 else None
+    owner = is_night_owner(store, board.night.id, token)
+    return NightPage(board, owner, table_tokens(store, board, token), repeats)
 
 
 def next_round(store: Store, night_id: str, token: str) -> NightMade:

@@ -3,16 +3,18 @@ presents it, adding what needs the request: addresses, the language, the forms).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.charts import ChartWords, running_chart, running_chart_size
 from ..core.deal import DealReport, PlayerDetail, PlayerScore
-from ..core.messages import KunkenError, Reason
-from ..core.notation import deal_texts, entered_as, hand_entry
+from ..core.messages import N_, KunkenError, Reason
+from ..core.notation import deal_texts, entered_as, hand_entry, shown_cards
 from ..core.reading import Deal, hand_entries
-from ..core.rules import GAMES, KEY_SWITCHES, SWITCHES, RuleSet
-from ..core.session import Target
-from ..store import DealRow, SessionRow, Store
+from ..core.rules import GAMES, HOUSE_RULES, KEY_SWITCHES, SWITCHES, RuleSet, switch_values
+from ..core.session import TARGET_KINDS, Target
+from ..store import DealRow, HistoryRow, SessionRow, Store
 from .board import DealLine, Scoreboard, desk_session, scoreboard
 from .outcomes import Checked
 from .ratings import PROVISIONAL_UNTIL, HeadToHead, RatedPlayers, SamePlayer, UnknownPlayer, head_to_head, rated_players
@@ -22,6 +24,22 @@ from .stats import PlayerHistory, player_history
 #: and its page stays as quick to read, to serve and to print as a family's (1,000 players in full: 75 ms and
 #: 626 KB; benchmarks/bench_club.py, the "crowd" part).
 PLAYERS_SHOWN = 50
+
+
+def start_form_data(
+    game: str | None, players: list[str] | None = None, target_kind: Any = None, target_value: Any = None
+) -> dict[str, Any]:
+    """The start form's data: ``game``'s default switches (Kunken's for a game not known), and, when the table asked
+    for them with the form filled in, what it had typed: its ``players`` and target (a kind not known: none)."""
+    game = game if game in GAMES else "kunken"
+    data: dict[str, Any] = {"game": game, "defaults_for": game, "rules": switch_values(game)}
+    if players is not None:
+        data.update(
+            players=players,
+            target_kind=target_kind if target_kind in TARGET_KINDS else "",
+            target_value=target_value,
+        )
+    return data
 
 
 @dataclass(frozen=True)
@@ -129,6 +147,41 @@ def table_page(store: Store, sid: str, since: int | None) -> TablePage:
 
 
 @dataclass(frozen=True)
+class HistoryPage:
+    """Every change to a session, newest first, and the number each deal has now (by its id; a deal deleted since
+    has none)."""
+
+    board: Scoreboard
+    entries: list[HistoryRow]
+    numbers: dict[int, int]
+
+
+def history_page(store: Store, sid: str) -> HistoryPage:
+    """The history page's data."""
+    board = scoreboard(store, sid)
+    numbers = {scored.row.id: scored.number for scored in board.deals}
+    return HistoryPage(board, store.history(sid), numbers)
+
+
+#: The running-totals chart's words: its title, the y axis and the x axis (translated by the caller).
+CHART_WORDS = (N_("Running totals"), N_("Total"), N_("Deal"))
+
+
+def scoreboard_chart(board: Scoreboard, say: Callable[[str], str], phone: bool = False) -> str:
+    """The running-totals chart of a scoreboard, its words (``CHART_WORDS``) translated by ``say`` (x axis: deal
+    numbers, redeals left out); ``phone``: the narrower chart a phone shows."""
+    numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
+    words = ChartWords(*(say(word) for word in CHART_WORDS))
+    return running_chart(board.players, board.running, deal_numbers=numbers, words=words, phone=phone)
+
+
+def chart_size(board: Scoreboard, phone: bool = False) -> tuple[int, int]:
+    """The chart's width and height in whole pixels, for an ``<img>`` of ``chart.svg`` that keeps its place."""
+    width, height = running_chart_size(board.players, board.running, phone)
+    return round(width), round(height)
+
+
+@dataclass(frozen=True)
 class SummaryPage:
     """The evening's summary: the scoreboard, the deals with an override or a note, the redeals' count, and the
     switches ``changed`` from the preset and the preset's ``kept`` key switches (their names)."""
@@ -177,6 +230,11 @@ class PlayersPage:
         """The names of the players shown (the head-to-head form suggests them)."""
         return [p.name for p in self.rated.history]
 
+    @property
+    def bars(self) -> list[tuple[str, float]]:
+        """The bars of the chart of average deal scores: each player shown, their average to one decimal."""
+        return [(p.name, round(p.average, 1)) for p in self.history]
+
 
 def players_page(store: Store, game: str | None, show_all: bool) -> PlayersPage:
     """The players page's data for ``game`` (an unknown game: every game)."""
@@ -223,6 +281,16 @@ class RulesPage:
     rules: RuleSet
     session: dict[str, Any] | None
     table: list[str]
+
+    def table_text(self, russian: bool) -> str:
+        """The melds of ``table`` as the desk's forms start with them: one a line, in the page's notation (Russian
+        ranks if ``russian``)."""
+        return "\n".join(shown_cards(line, russian) for line in self.table)
+
+    @property
+    def shown_switches(self) -> list[str]:
+        """The switches the rules reference lists: the house rules, then every other one these rules change."""
+        return [*HOUSE_RULES, *(n for n in self.rules.differences() if n not in HOUSE_RULES)]
 
 
 def rules_page(store: Store, sid: str | None, game: str) -> RulesPage | None:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..core.messages import KunkenError, Reason
 from ..core.reading import hand_entries
 from ..core.rules import HOUSE_RULES, RuleSet, RuleSetError, raw_switch
-from ..core.session import Target
-from ..exports import DocumentError, import_document
+from ..core.session import Target, TargetError
 from ..store import SessionRow, Store
+from .exports import DocumentError, import_document
 from .outcomes import Created, Ended, NotImported, TokenMade, TokenStale
 from .reading import session_players
 
@@ -19,7 +19,8 @@ from .reading import session_players
 @dataclass(frozen=True)
 class StartRefused:
     """A part of the start form refused: the core's ``reason`` and the field it belongs to, a house rule's
-    (``switch``) or a name's (``seat``, the form's seat number); neither: the rules or the players as a whole."""
+    (``switch``) or a name's (``seat``, the form's seat number); neither: the rules or the players as a whole, or the
+    target (``start_target``)."""
 
     reason: Reason
     switch: str | None = None
@@ -43,6 +44,22 @@ def start_rules(game: str, shown: str, typed: Mapping[str, Any]) -> RuleSet | St
         return StartRefused(err.reason)
 
 
+def typed_players(typed: Sequence[str | None], past: Sequence[str]) -> tuple[list[str], list[int | None]]:
+    """The names typed in the start form's seats (blanks ignored), then those sent past its seats (``past``), and the
+    seat each came from (None: past the form's seats): what ``start_players`` reads.
+
+    >>> typed_players(["Anna", "", None, " ", "Boris"], ["Vera"])
+    (['Anna', 'Boris', 'Vera'], [0, 4, None])
+    """
+    names: list[str] = []
+    seats: list[int | None] = []
+    for i, name in enumerate(typed):
+        if name and name.strip():
+            names.append(name)
+            seats.append(i)
+    return names + list(past), seats + [None] * len(past)
+
+
 def start_players(rules: RuleSet, names: list[str], seats: list[int | None]) -> list[str] | StartRefused:
     """The ``names`` typed, as the core takes them for the game; ``seats``: the form's seat of each name (None: past
     the form's seats), where a refusal of one name belongs."""
@@ -53,6 +70,21 @@ def start_players(rules: RuleSet, names: list[str], seats: list[int | None]) -> 
         return StartRefused(err.reason, seat=seats[at] if at is not None and at < len(seats) else None)
 
 
+def start_target(kind: str | None, value: Any) -> Target | StartRefused | None:
+    """The target the start form chose, as the core reads it (``Target.from_dict``): None when no ``kind`` is chosen;
+    a refusal (its range is the core's) belongs to the target's value.
+
+    >>> start_target("deals", 8), start_target("", None), start_target("score", None).reason.code
+    (Target(kind='deals', value=8), None, 'bad_target')
+    """
+    if not kind:
+        return None
+    try:
+        return Target.from_dict({"kind": kind, "value": value})
+    except TargetError as err:
+        return StartRefused(err.reason)
+
+
 def create_session(
     store: Store,
     rules: RuleSet,
@@ -61,12 +93,14 @@ def create_session(
     *,
     key: str | None = None,
     hand_entry: str | None = None,
+    allow: Callable[[], None] | None = None,
 ) -> Created:
     """Start a session under ``rules`` (players already checked by ``session_players``); ``key`` makes a double tap
     one session (``Created.token`` None the second time); ``hand_entry``, the table's way of entering hands, when
-    the game has it."""
+    the game has it. ``allow`` (the address's count of sessions started: it raises to refuse) is called only when
+    the session is made now: a double tap is not counted twice."""
     session, token = store.create_session(
-        rules.game, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key
+        rules.game, rules.to_dict(), players, target.to_dict() if target else None, idempotency_key=key, allow=allow
     )
     if token is not None and hand_entry in hand_entries(rules):
         store.set_hand_entry(session.id, hand_entry)
@@ -74,12 +108,14 @@ def create_session(
     return Created(session, token)
 
 
-def import_session(store: Store, document: Any, key: str | None = None) -> Created | NotImported:
+def import_session(
+    store: Store, document: Any, key: str | None = None, allow: Callable[[], None] | None = None
+) -> Created | NotImported:
     """Store an exported document as a new session (new id and token, the same scores); a deal with problems the
     table did not record anyway is ``NotImported``, and nothing is stored. A document that cannot be read raises
-    its ``KunkenError``."""
+    its ``KunkenError``. ``allow`` is ``create_session``'s: called only when a session is made now."""
     try:
-        session, token = import_document(store, document, key)
+        session, token = import_document(store, document, key, allow)
     except DocumentError as err:
         if err.code != "import_deal_problems":
             raise

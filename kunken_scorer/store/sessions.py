@@ -6,6 +6,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -72,16 +73,21 @@ class SessionsMixin(Database):
         target: dict[str, Any] | None,
         *,
         idempotency_key: str | None = None,
+        allow: Callable[[], None] | None = None,
     ) -> tuple[SessionRow, str | None]:
         """Create a session; return (session, edit token) — the token is stored only hashed.
 
         A repeated ``idempotency_key`` (a double tap on Start) stores nothing and returns the
-        session created before, with ``None`` for the token.
+        session created before, with ``None`` for the token. ``allow`` is called in the same
+        transaction only when a session is made now (the address's count of sessions started:
+        it raises to refuse, and nothing is stored), so a repeat is not counted.
         """
         with self._write():
             earlier = self._created_with(idempotency_key)
             if earlier is not None:
                 return self.get_session(earlier), None
+            if allow is not None:
+                allow()
             now = _now()
             session_id, token = self._insert_session(game, rules, players, target, now)
             self._remember_creation(idempotency_key, session_id, now)

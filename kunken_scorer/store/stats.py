@@ -3,7 +3,7 @@ in and out: import and export."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .db import HAND_ENTRIES, _now
@@ -161,6 +161,7 @@ class StatsMixin(ScoresMixin):
         ended_at: str | None = None,
         idempotency_key: str | None = None,
         hand_entry: str | None = None,
+        allow: Callable[[], None] | None = None,
     ) -> tuple[SessionRow, str | None]:
         """Create a session with all its deals in one transaction; return (session, token).
 
@@ -168,7 +169,8 @@ class StatsMixin(ScoresMixin):
         is dated now and open. ``hand_entry`` is the table's way of entering hands (``set_hand_entry``).
         A repeated ``idempotency_key`` (a double tap on Import) stores nothing and returns the session it
         imported before, with ``None`` for the token (only its hash is kept). A deal's ``scores`` (``DealScore``
-        rows) are its results (``store.scores``): the session's are complete when every deal has them.
+        rows) are its results (``store.scores``): the session's are complete when every deal has them. ``allow``
+        is called in the transaction only when a session is made now (``create_session``'s).
         """
         for deal in deals:
             check_scores(deal.get("scores"))
@@ -177,6 +179,8 @@ class StatsMixin(ScoresMixin):
             earlier = self._created_with(idempotency_key)
             if earlier is not None:
                 return self.get_session(earlier), None
+            if allow is not None:
+                allow()
             now = _now()
             session_id, token = self._insert_session(
                 game, rules, players, target, created_at or now, ended_at, scored=scored

@@ -18,14 +18,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request, url_for
 from werkzeug.exceptions import MethodNotAllowed
 
-from .. import Reason, RuleSet, Target, service
-from ..core.draft import read_part
-from ..core.fields import bad_field
-from ..core.messages import M_
-from ..core.reading import read_flag, read_note, read_version, read_whole
+from .. import RuleSet, Target, service
+from ..core.reading import IF_MATCH_EXPECTED, read_flag, read_if_match, read_note, read_version, read_whole
 from ..core.rules import read_rules
-from ..exports import export_document
-from ..service import answers, ratings
+from ..service import answers, ratings, seats
+from ..service.exports import export_document
 from ..store import Conflict, KeyReused, SessionEnded
 from .auth import bearer_token, scorer_session
 from .bodies import json_body as _body
@@ -34,7 +31,7 @@ from .database import get_store
 from .errors import Refusal
 from .languages import gettext
 from .limits import creation_allowed
-from .links import MAX_MOVE_CODE, move_url
+from .links import move_url
 from .security import no_store
 from .startup import catch_up_ratings
 from .wording import h2h_refusal, reason_text, seat_held_message
@@ -66,15 +63,11 @@ def _idempotency_key() -> str | None:
 
 def _expected_version(body: dict[str, Any]) -> int | None:
     """The session version the client saw: header ``If-Match`` or body field ``version``."""
-    header = request.headers.get("If-Match")
-    if header is not None and header.strip() not in ("", "*"):
-        text = header.strip()
-        text = text[2:] if text.startswith("W/") else text
-        text = text.strip('"')
-        if not text.isascii() or not text.isdigit() or len(text) > 12:
-            raise Refusal(400, gettext("If-Match: expected the score sheet's version, a whole number."))
-        return int(text)
-    return read_version(body)
+    try:
+        seen = read_if_match(request.headers.get("If-Match"))
+    except ValueError:
+        raise Refusal(400, gettext(IF_MATCH_EXPECTED)) from None
+    return read_version(body) if seen is None else seen
 
 
 # -- health and the rule checks ------------------------------------------------------------
@@ -115,8 +108,7 @@ def create_session() -> Answer:
     rules = read_rules(body)
     players = service.session_players(rules, body.get("players"))
     target = Target.from_dict(body.get("target"))
-    creation_allowed()
-    return _created(service.create_session(get_store(), rules, players, target))
+    return _created(service.create_session(get_store(), rules, players, target, allow=creation_allowed))
 
 
 @bp.get("/sessions/<session_id>")
@@ -150,8 +142,7 @@ def _recorded(outcome: service.Recording, problems_message: str) -> Answer:
         problems = service.problems(report.problems, reason_text)
         raise Refusal(422, problems_message, problems=problems, warnings=service.problems(report.warnings, reason_text))
     if isinstance(outcome, service.Waiting):
-        reason = Reason("draft_waiting", {"players": ", ".join(outcome.players)})
-        raise Refusal(422, reason_text(reason), waiting_for=list(outcome.players))
+        raise Refusal(422, reason_text(seats.waiting_reason(outcome)), waiting_for=list(outcome.players))
     if isinstance(outcome, service.KeyClash):
         raise KeyReused("")
     assert isinstance(outcome, service.Changed)
@@ -185,7 +176,7 @@ def new_token(session_id: str) -> dict[str, str]:
     return {"edit_token": links["edit_token"], "edit_url": links["edit_url"]}
 
 
-# -- export and import (the document format lives in ``exports``, shared with the pages) ----------
+# -- export and import (the document format lives in ``service.exports``, shared with the pages) --
 
 
 @bp.get("/sessions/<session_id>/export")
@@ -197,9 +188,7 @@ def export_session(session_id: str) -> dict[str, Any]:
 @bp.post("/sessions/import")
 def import_session() -> Answer:
     """Store an exported document as a new session (new id and token, the same scores)."""
-    body = _body()
-    creation_allowed()
-    imported = service.import_session(get_store(), body)
+    imported = service.import_session(get_store(), _body(), allow=creation_allowed)
     if isinstance(imported, service.NotImported):  # a deal with problems not recorded anyway: 422, as recording it
         reason = imported.reason
         raise Refusal(422, reason_text(reason), problems=service.problems(reason.params["why"], reason_text))
@@ -228,14 +217,6 @@ def _part_writer(session_id: str, seat: int, unsigned: str | None = None) -> str
     return writer
 
 
-def _seat_name(session_id: str, seat: int) -> str:
-    """The name at ``seat`` (a 404 past the table, or for an unknown session)."""
-    players = get_store().get_session(session_id).players
-    if not 0 <= seat < len(players):
-        raise Refusal(404, gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=seat))
-    return players[seat]
-
-
 @bp.get("/sessions/<session_id>/draft")
 def get_draft(session_id: str) -> dict[str, Any]:
     """The draft of the next deal: every seat's part and state, the problems and scores so far."""
@@ -247,12 +228,7 @@ def _move_code() -> str | None:
     environ = request.environ
     if environ.get("CONTENT_LENGTH", "") in ("", "0") and "HTTP_TRANSFER_ENCODING" not in environ:
         return None
-    code = _body().get("move_code")
-    if code is None:
-        return None
-    if not isinstance(code, str) or len(code) > MAX_MOVE_CODE:
-        raise bad_field("move_code", M_("the seat's move code, as text"))
-    return "".join(code.split()) or None
+    return seats.asked_move_code(_body().get("move_code"))
 
 
 @bp.post("/sessions/<session_id>/seats/<int:seat>")
@@ -260,7 +236,7 @@ def take_seat(session_id: str, seat: int) -> dict[str, Any]:
     """Take a seat ("this is me"): answers the seat token that writes its part. A seat another phone holds
     moves only for the scorer (edit token) or with its ``move_code``; its own phone taking it again changes
     nothing (``store.take_seat`` keeps the rule)."""
-    name, move, token = _seat_name(session_id, seat), _move_code(), bearer_token()
+    name, move, token = seats.seat_name(get_store(), session_id, seat), _move_code(), bearer_token()
     scorer = get_store().check_token(session_id, token)
     taken = service.take_seat(get_store(), session_id, seat, token=token, scorer=scorer, move=move)
     if isinstance(taken, service.SeatHeldBy):
@@ -272,7 +248,7 @@ def take_seat(session_id: str, seat: int) -> dict[str, Any]:
 @bp.post("/sessions/<session_id>/seats/<int:seat>/move")
 def move_seat(session_id: str, seat: int) -> Answer:
     """A one-time move code (and link) for a held seat: the phone holding it (seat token) or the scorer."""
-    name = _seat_name(session_id, seat)
+    name = seats.seat_name(get_store(), session_id, seat)
     unsigned = gettext(
         "Moving a seat needs the token of the phone holding it, or the edit token: send the header "
         "“Authorization: Bearer <token>”."
@@ -291,7 +267,7 @@ def move_seat(session_id: str, seat: int) -> Answer:
 @bp.delete("/sessions/<session_id>/seats/<int:seat>")
 def free_seat(session_id: str, seat: int) -> dict[str, Any]:
     """Free a seat: the scorer (edit token), or the phone holding it (its seat token)."""
-    name = _seat_name(session_id, seat)
+    name = seats.seat_name(get_store(), session_id, seat)
     writer = _part_writer(session_id, seat)
     freed = service.free_seat(get_store(), session_id, seat, None if writer == "scorer" else bearer_token())
     return {"seat": seat, "player": name, "freed": freed}
@@ -302,20 +278,15 @@ def write_part(session_id: str, seat: int) -> dict[str, Any]:
     """Write a seat's part (``revision`` as last seen: 0 for none; a stale one is refused with the current part)."""
     store, body = get_store(), _body()
     draft = service.load_draft(store, session_id)
-    _seat_name(session_id, seat)
+    seats.name_at(draft.players, seat)
     writer = _part_writer(session_id, seat)
-    revision, deal = read_whole(body, "revision", required=True), read_whole(body, "deal")
-    generation = read_whole(body, "draft")  # which draft (the answers' "draft"): a deal deleted meanwhile keeps it
-    part = read_part({k: v for k, v in body.items() if k not in ("revision", "deal", "draft")}, "part", draft.rules)
-    saved = service.save_part(
-        store, session_id, seat, part, revision=revision or 0, by=writer, deal=deal, generation=generation
-    )
-    fresh = service.load_draft(store, session_id)
+    asked = seats.asked_part(body, draft.rules)
+    saved, fresh = seats.write_asked_part(store, draft, seat, asked, by=writer)
     if isinstance(saved, service.DraftMoved):
         message = gettext(
             "Deal %(old)s has already been recorded (or the deals changed): nothing was "
             "saved. The draft is now for deal %(new)s.",
-            old=deal,
+            old=asked.deal,
             new=saved.deal,
         )
         raise Refusal(409, message, deal=saved.deal)
@@ -323,7 +294,7 @@ def write_part(session_id: str, seat: int) -> dict[str, Any]:
         message = gettext(
             "This part was changed since revision %(revision)s: nothing was saved. "
             "The part as it is now is in “current”.",
-            revision=revision,
+            revision=asked.revision,
         )
         raise Refusal(409, message, current=service.part_answer(fresh, seat, reason_text))
     return {**service.part_answer(fresh, seat, reason_text), "draft": service.draft_answer(fresh, reason_text)}
@@ -340,14 +311,9 @@ def discard_draft(session_id: str) -> dict[str, Any]:
 @bp.post("/sessions/<session_id>/draft/record")
 def record_draft(session_id: str) -> Answer:
     """Record the draft as the next deal (edit token), like ``POST .../deals``; the draft is emptied."""
-    store, session, body = get_store(), scorer_session(session_id), _body()
+    session, body = scorer_session(session_id), _body()
     ask = _ask(body, read_whole(body, "version"))
-    outcome: service.Recording | None = service.replayed(store, session_id, ask, reason_text)
-    if outcome is None:
-        if session.ended_at:  # as a deal: refused before the draft is read
-            raise SessionEnded()
-        draft = service.load_draft(store, session_id)
-        outcome = service.record_draft(store, draft, service.asked_end(draft, body), ask, reason_text)
+    outcome = seats.record_asked_draft(get_store(), session, body, ask, reason_text)
     if isinstance(outcome, service.Changed):
         message = gettext(
             "The draft changed since version %(version)s: nothing was recorded. Read it again.", version=ask.expected

@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from flask import Response, g, jsonify, request, url_for
 
-from ..exports import read_json
+from ..service.exports import read_json
 from .errors import Refusal
 from .languages import gettext
 from .links import public_base_url

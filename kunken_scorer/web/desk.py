@@ -15,7 +15,6 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.disputes import ANSWERS
 from ..core.messages import KunkenError
-from ..core.notation import shown_cards
 from ..core.rules import GAMES, HOUSE_RULES, RuleSet
 from ..service import pages
 from .database import get_store
@@ -50,7 +49,7 @@ def desk() -> tuple[str, int]:
     posted = posted_question(request.form) if request.method == "POST" else None
     if request.method == "POST" and posted is None:
         abort(400)
-    prefill = "\n".join(shown_cards(line, current_language() == "ru") for line in page.table)
+    prefill = page.table_text(current_language() == "ru")
     forms = desk_forms(posted, prefill)
     answers, status = _answered(forms, posted, page.rules)
     game = page.rules.game
@@ -83,7 +82,7 @@ def reference(game: str) -> str | BaseResponse:
         page=page,
         game=game,
         games=GAMES,
-        rows=rule_lines(rules, [*HOUSE_RULES, *(n for n in rules.differences() if n not in HOUSE_RULES)]),
+        rows=rule_lines(rules, page.shown_switches),
         content=f"rules/{game}_{language}.html",
         language=language,
         house_rules=rule_lines(RuleSet.preset(game), HOUSE_RULES),

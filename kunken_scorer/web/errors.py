@@ -1,5 +1,6 @@
 """Errors as the pages and the API answer them: the error page (or ``{"error": ...}`` for the API) for an
-HTTP error, an expired form, a missing session, an ended session and a database that cannot be used."""
+HTTP error, an expired form, a missing session or seat, an ended session, a night's tables refused and a database
+that cannot be used."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from werkzeug.exceptions import NotFound as PageNotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.messages import KunkenError
+from ..service.nights import NightInputError
+from ..service.seats import NoSeat
 from ..store import Conflict, KeyReused, NotFound, SessionEnded, StorageUnavailable
 from .languages import gettext, wants_json
 from .wording import reason_text
@@ -128,6 +131,16 @@ def _too_large(_err: RequestEntityTooLarge) -> str:
     return gettext("The request is too large: at most %(limit)s bytes.", limit=request.max_content_length)
 
 
+def night_input_text(err: NightInputError) -> str:
+    """A night's tables refused, in words: the service's message id, a table's reason quoted (``why``)."""
+    why = {"why": reason_text(err.reason)} if err.reason else {}
+    return gettext(err.message, **err.params, **why)
+
+
+def _no_seat(err: NoSeat) -> str:
+    return gettext("This score sheet has no seat %(seat)s (seats are counted from 0).", seat=err.seat)
+
+
 #: Every way a request can fail, once: the API answers JSON (in the language ``languages.select_locale`` picks:
 #: the ``lang`` cookie, else ``Accept-Language``, else English for the API), a page answers a page.
 HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ...] = (
@@ -139,7 +152,9 @@ HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ..
     ),
     (Refusal, lambda err: error_response(err.status, err.message, **err.extra)),
     (KunkenError, _by_audience(400, lambda err: reason_text(err.reason))),
+    (NightInputError, _by_audience(400, night_input_text)),
     (NotFound, _said(404, lazy_gettext("There is no score sheet with this id."), not_found)),
+    (NoSeat, _by_audience(404, _no_seat, not_found)),
     (SessionEnded, _said(409, lazy_gettext("This score sheet has ended; it can no longer be changed."), refuse_ended)),
     (Conflict, _said(409, lazy_gettext("The score sheet was changed on another device. Reload it and try again."))),
     (

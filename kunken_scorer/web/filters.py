@@ -1,5 +1,5 @@
 """The templates' filters: cards in the page's notation, stored times in the table's time zone and the
-page's language, true minus signs."""
+page's language (read by ``core.times``), true minus signs."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from flask_babel import get_locale
 from markupsafe import Markup, escape
 
 from ..core.cards import Card, CardError, Suit, parse_cards
+from ..core.times import local_time as local_time  # the pages read it here
+from ..core.times import machine_time as machine_time  # the templates' filter, put in place by create_app
 from .languages import current_language
 
 
@@ -40,14 +42,6 @@ def cards_filter(cards: Any) -> Markup:
     return Markup(" ").join(shown)
 
 
-def local_time(stamp: str | None) -> datetime | None:
-    """A stored UTC time in the table's time zone (the server's), or None when missing or unreadable."""
-    try:
-        return datetime.fromisoformat(stamp).astimezone() if stamp else None
-    except (ValueError, OverflowError):  # a stamp too near year 1 or 9999 for local time
-        return None
-
-
 def day_text(when: datetime, width: str = "medium") -> str:
     """A date as the page's language writes it ("Nov 30, 2026", «30 нояб. 2026 г.»): every date of the app."""
     return babel_dates.format_date(when, width, locale=get_locale())
@@ -63,17 +57,3 @@ def when_filter(stamp: str | None) -> str:
     """A stored UTC time as the table's local date and time ("Nov 30, 2026, 7:05 PM", «30 нояб. 2026 г., 19:05»)."""
     when = local_time(stamp)
     return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""
-
-
-def machine_time(stamp: str | None) -> str:
-    """A stored ISO 8601 time as HTML's ``<time datetime>`` takes it: whole milliseconds at most (HTML allows one
-    to three digits of a second's fraction; the store keeps six), the offset kept; anything unreadable as is.
-
-    >>> machine_time("2026-12-02T20:15:03.123456+00:00"), machine_time("2026-12-02T20:15:03+00:00")
-    ('2026-12-02T20:15:03.123+00:00', '2026-12-02T20:15:03+00:00')
-    """
-    try:
-        parsed = datetime.fromisoformat(stamp or "")
-    except ValueError:
-        return stamp or ""
-    return parsed.isoformat(timespec="milliseconds" if parsed.microsecond else "seconds")

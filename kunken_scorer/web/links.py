@@ -10,9 +10,6 @@ from flask import current_app, request, url_for
 
 from ..qrcodes import lan_address
 
-#: The longest move code (or one-time link's secret) a form or the API may send: anything longer is no code.
-MAX_MOVE_CODE = 100
-
 
 def public_base_url() -> str:
     """The base URL other phones can reach, never taken from a raw Host header.

@@ -17,30 +17,29 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
+from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
 from ..qrcodes import qr_svg
 from ..service import answers
+from ..service.nights import night_page, start_night
 from ..store import NotFound
 from .auth import SCORER_COOKIE_AGE, bearer_token
 from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
-from .errors import Refusal
+from .errors import Refusal, night_input_text
 from .filters import day_text, local_time
 from .forms import FORM_KEY, new_form_key
 from .languages import gettext
 from .limits import creation_allowed
 from .links import public_base_url
 from .security import no_store
-from .wording import game_name, go_to, reason_text
+from .wording import game_name, go_to
 
 bp = Blueprint("nights", __name__)
 #: ``/api/v1/nights``: registered inside the API's blueprint (``web/__init__``), so it is the API's (JSON errors,
 #: no CSRF, endpoints ``api.nights.*``).
 api_bp = Blueprint("nights", __name__, url_prefix="/nights")
-
-#: The longest start form's text of tables read (20 tables of 12 names of 40 characters, with commas).
-MAX_TABLES_TEXT = 12_000
 
 
 # -- who started the night ---------------------------------------------------------------------------
@@ -74,17 +73,6 @@ def _board(night_id: str) -> service.NightBoard:
         return service.night_board(get_store(), night_id)
     except NotFound:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
-
-
-def _start(rules: RuleSet, tables: Any, key: str | None = None) -> service.NightMade:
-    """Start a night: its tables checked, each counted as a session started from this address. A start form's
-    ``key`` sent again finds the night it started (token None): nothing made, nothing counted."""
-    try:
-        seating = service.night_tables(rules, tables)
-    except service.NightInputError as err:  # 400 in words: the service's message id, a table's reason quoted
-        why = {"why": reason_text(err.reason)} if err.reason else {}
-        raise Refusal(400, gettext(err.message, **err.params, **why)) from None
-    return service.create_night(get_store(), rules, seating, key, allow=creation_allowed)
 
 
 @bp.app_template_global("points_text")
@@ -121,12 +109,12 @@ def create_night() -> tuple[str, int] | BaseResponse:
     game = request.form.get("game", "kunken")
     game = game if game in GAMES else "kunken"
     text = request.form.get("tables", "")[:MAX_TABLES_TEXT]
-    tables = [[name for name in line.split(",") if name.strip()] for line in text.splitlines() if line.strip()]
     key = request.form.get("form_key", "")
-    try:
-        made = _start(RuleSet.for_game(game, {}), tables, key if FORM_KEY.match(key) else None)
-    except Refusal as err:
-        return _render_new(text, game, err.message), 422
+    rules, tables = RuleSet.for_game(game, {}), tables_from_text(text)
+    try:  # each table counted as a session started from this address; the form's key sent again counts nothing
+        made = start_night(get_store(), rules, tables, key if FORM_KEY.match(key) else None, allow=creation_allowed)
+    except service.NightInputError as err:
+        return _render_new(text, game, night_input_text(err)), 422
     if made.token is None:  # a double tap or a resent form: the first answer made this phone the night's owner
         return go_to("nights.night", nid=made.night.id)
     message = gettext("The night has started. Give each table its scorer link.")
@@ -143,22 +131,21 @@ def night(nid: str) -> str:
     """The night: who sits at which table (with each table's scorer link and its QR code for whoever started the
     night), the standings across the tables, the way to the room screen, the summary and the next round."""
     board = _board(nid)
-    tokens = service.table_tokens(get_store(), board, _owner_token(nid))
-    owner = service.is_night_owner(get_store(), nid, _owner_token(nid))
-    if owner:
+    page = night_page(get_store(), board, _owner_token(nid))
+    if page.owner:
         no_store()  # the page shows the scorer links, tokens and all
     base = public_base_url()
-    scorer_urls = {sid: base + url_for("views.scorer", sid=sid, token=token) for sid, token in tokens.items()}
+    scorer_urls = {sid: base + url_for("views.scorer", sid=sid, token=token) for sid, token in page.tokens.items()}
     label = gettext("QR code of the scorer link")
     return render_template(
         "night.html",
         board=board,
-        owner=owner,
+        owner=page.owner,
         scorer_urls=scorer_urls,
         qrs={sid: Markup(_qr(url, label)) for sid, url in scorer_urls.items()},
         game=game_name(board.night.game),
         date=_date(board),
-        repeats=service.repeat_meetings(board) if len(board.rounds) > 1 else None,
+        repeats=page.repeats,
     )
 
 
@@ -218,7 +205,7 @@ def summary(nid: str) -> str:
 def create_night_api() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Start a night: ``{"tables": [[names], ...], "game", "rules"}``; 201 with each table's links and token."""
     body = _body()
-    made = _start(read_rules(body), body.get("tables"))
+    made = start_night(get_store(), read_rules(body), body.get("tables"), allow=creation_allowed)
     night_id, base = made.night.id, public_base_url()
     view_url = base + url_for("nights.night", nid=night_id)
     edit_url = base + url_for("nights.own", nid=night_id, token=made.token)

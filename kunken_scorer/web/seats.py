@@ -16,9 +16,19 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
-from ..core.messages import Reason
 from ..qrcodes import qr_svg
-from ..service.seats import NotRead, part_page, record_shown_draft
+from ..service.seats import (
+    MAX_MOVE_CODE,
+    AskedPart,
+    NotRead,
+    move_link_page,
+    name_at,
+    part_page,
+    record_shown_draft,
+    seat_name,
+    waiting_reason,
+    write_asked_part,
+)
 from ..store import NotFound, SessionRow
 from .auth import (
     can_edit,
@@ -35,7 +45,7 @@ from .database import get_store
 from .errors import refuse_ended
 from .forms import DraftForm, PartForm, new_form_key, part_form
 from .languages import current_language, gettext
-from .links import MAX_MOVE_CODE, move_url
+from .links import move_url
 from .security import no_store
 from .wording import deal_saved, go_to, part_not_saved, reason_text, seat_held_message
 
@@ -81,10 +91,7 @@ def move_seat(sid: str, seat: int) -> str | BaseResponse:
     """A one-time move code and link for a held seat: made by the phone holding it, or by the scorer. Its page
     is the answer to the POST; a GET (the language switched on it, a reload) makes no code and goes back."""
     store = get_store()
-    names = store.get_session(sid).players
-    if seat >= len(names):
-        abort(404)
-    name, scorer = names[seat], can_edit(sid)
+    name, scorer = seat_name(store, sid, seat), can_edit(sid)
     back = url_for("seats.draft", sid=sid) if scorer else url_for("seats.part", sid=sid, seat=seat)
     if request.method == "GET":
         return redirect(back, 303)
@@ -109,18 +116,11 @@ def move_seat(sid: str, seat: int) -> str | BaseResponse:
 @bp.get("/s/<sid>/seat/move/<link>")
 def move_link(sid: str, link: str) -> tuple[str, int]:
     """The one-time link's page: it changes nothing; its one button takes the seat (``take_seat``)."""
-    store = get_store()
-    names = store.get_session(sid).players
-    seat = store.move_of(sid, link) if len(link) <= MAX_MOVE_CODE else None
+    page = move_link_page(get_store(), sid, link, claimed=seat_claim(sid))
     no_store()  # the page holds the link's secret in its form
     return render_template(
-        "seat_take.html",
-        sid=sid,
-        seat=seat,
-        name=None if seat is None else names[seat],
-        link=link,
-        mine=seat is not None and held_seat(sid) == seat,
-    ), 200 if seat is not None else 404
+        "seat_take.html", sid=sid, seat=page.seat, name=page.name, link=link, mine=page.mine
+    ), 200 if page.seat is not None else 404
 
 
 @bp.post("/s/<sid>/seat/leave")
@@ -141,9 +141,7 @@ def leave_seat(sid: str) -> BaseResponse:
 @scorer_required
 def free_seat(sid: str, seat: int, session: SessionRow) -> BaseResponse:
     """The scorer frees a seat (a lost phone, a player who left)."""
-    if seat >= len(session.players):
-        abort(404)
-    name, freed = session.players[seat], service.free_seat(get_store(), sid, seat)
+    name, freed = name_at(session.players, seat), service.free_seat(get_store(), sid, seat)
     message = gettext("The seat of %(name)s is free: another phone can take it.", name=name) if freed else None
     return go_to("seats.draft", message, sid=sid)
 
@@ -188,9 +186,7 @@ def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
     """A seat's part of the current deal: written by the phone holding the seat, or by the scorer."""
     store = get_store()
     draft = service.load_draft(store, sid)
-    if not 0 <= seat < len(draft.players):
-        abort(404)
-    name = draft.players[seat]
+    name = name_at(draft.players, seat)
     if request.method == "GET":
         return _render_part(draft, seat, _stored_form(draft, seat))
     writer = service.part_writer(store, sid, seat, seat_token=seat_claim(sid)[1], edit_token=edit_token(sid))
@@ -208,11 +204,8 @@ def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
     form = part_form(draft.players, draft.rules)
     if not form.validate():
         return _render_part(draft, seat, form, status=422)
-    deal, generation = int(form.deal.data), _generation(form)
-    saved = service.save_part(
-        store, sid, seat, form.part, revision=int(form.revision.data), by=writer, deal=deal, generation=generation
-    )
-    fresh = service.load_draft(store, sid)
+    asked = AskedPart(form.part, int(form.revision.data), int(form.deal.data), _generation(form))
+    saved, fresh = write_asked_part(store, draft, seat, asked, by=writer)
     if not isinstance(saved, service.PartSaved):
         message = part_not_saved(saved, form.deal.data, form.typed() or "—")
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
@@ -293,7 +286,7 @@ def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> tup
     if isinstance(outcome, NotRead):
         message = reason_text(outcome.reason)
     elif isinstance(outcome, service.Waiting):
-        message = reason_text(Reason("draft_waiting", {"players": ", ".join(outcome.players)}))
+        message = reason_text(waiting_reason(outcome))
     else:
         message = gettext(
             "The deal has problems (shown with each part). Correct the parts, or tick “Record anyway” and write a note."

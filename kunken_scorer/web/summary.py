@@ -16,17 +16,18 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import KunkenError, service
-from ..core.charts import ChartWords, bar_chart, running_chart, running_chart_size
+from ..core.charts import bar_chart
 from ..core.messages import Reason
 from ..core.rules import GAMES
-from ..exports import csv_text, download_name, export_document
+from ..core.times import local_time
 from ..service import Scoreboard, pages
 from ..service import player_history as player_history  # the tests read it here
+from ..service.exports import csv_text, download_name, export_document
 from ..service.pages import PLAYERS_SHOWN as PLAYERS_SHOWN  # the tests read it here
 from ..service.ratings import SamePlayer, UnknownPlayer
 from .auth import set_scorer_cookie
 from .database import get_store
-from .filters import day_text, local_time
+from .filters import day_text
 from .forms import FORM_KEY, ImportForm, new_form_key
 from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
@@ -43,23 +44,11 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
 
 
 def scoreboard_chart(board: Scoreboard, phone: bool = False) -> str:
-    """The running-totals chart of a scoreboard in the page's language (x axis: deal numbers, redeals left out);
-    ``phone``: the narrower chart a phone shows."""
-    numbers = [d.number for d in board.deals if d.deal is None or not d.deal.redeal]
-    return running_chart(
-        board.players,
-        board.running,
-        deal_numbers=numbers,
-        words=ChartWords(gettext("Running totals"), gettext("Total"), gettext("Deal")),
-        phone=phone,
-    )
+    """The running-totals chart of a scoreboard in the page's language (``pages.scoreboard_chart``)."""
+    return pages.scoreboard_chart(board, gettext, phone)
 
 
-@bp.app_template_global("running_chart_size")
-def chart_size(board: Scoreboard, phone: bool = False) -> tuple[int, int]:
-    """The chart's width and height in whole pixels, for an ``<img>`` of ``chart.svg`` that keeps its place."""
-    width, height = running_chart_size(board.players, board.running, phone)
-    return round(width), round(height)
+bp.add_app_template_global(pages.chart_size, "running_chart_size")
 
 
 @bp.app_template_global("running_chart_svg")
@@ -139,9 +128,8 @@ def import_page() -> tuple[str, int] | BaseResponse:
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
     if form.validate_on_submit():
-        creation_allowed()
         try:
-            imported = service.import_session(get_store(), form.document, form.form_key.data)
+            imported = service.import_session(get_store(), form.document, form.form_key.data, creation_allowed)
         except KunkenError as err:
             imported = service.NotImported(err.reason)
         if isinstance(imported, service.NotImported):
@@ -170,7 +158,7 @@ def players() -> str:
     page = pages.players_page(get_store(), request.args.get("game"), request.args.get("all") == "1")
     if not page.rated.current:  # an older ended session changed in a long history: replayed in the background
         catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
-    bars = [(p.name, round(p.average, 1)) for p in page.history]
+    bars = page.bars
     chart_svg = Markup(bar_chart(bars, title=gettext("Average deal score"), format_value=_average)) if bars else None
     return render_template("players.html", page=page, chart_svg=chart_svg, games=GAMES, average=_average, day=_day)
 

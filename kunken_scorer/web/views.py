@@ -23,7 +23,6 @@ from .. import service
 from ..cache import Cache
 from ..core.reading import hand_entries
 from ..core.rules import GAMES, RuleSet
-from ..core.session import TARGET_KINDS
 from ..qrcodes import qr_svg
 from ..service import pages
 from ..store import DealRow, NotFound, SessionRow
@@ -57,19 +56,6 @@ def _qr_labelled(url: str, label: str) -> str:
 
 
 # -- home: start a session ---------------------------------------------------------------------
-
-
-def _start_data(game: str | None, form: SessionForm | None = None) -> dict[str, Any]:
-    """The start form's data: ``game``'s default switches, and what ``form`` already holds."""
-    game = game if game in GAMES else "kunken"
-    data: dict[str, Any] = {"game": game, "defaults_for": game, "rules": switch_values(game)}
-    if form is not None:
-        data.update(
-            players=[e.data or "" for e in form.players.entries],
-            target_kind=form.target_kind.data if form.target_kind.data in TARGET_KINDS else "",
-            target_value=form.target_value.data,
-        )
-    return data
 
 
 def _presets() -> dict[str, dict[str, Any]]:
@@ -120,11 +106,10 @@ def _shared_page(key: tuple[Hashable, ...], render: Callable[[], str], form_key:
 @bp.get("/")
 def home() -> str:
     """Start a session; the sessions played recently."""
-    game = request.args.get("game")
     form_key = new_form_key()
+    form_data = {**pages.start_form_data(request.args.get("game")), "form_key": form_key}
     recent = get_store().recent_sessions(12)  # read once: the page's key, and the page when it is rendered
-    key = ("home", game if game in GAMES else "kunken", tuple((r.id, r.ended_at) for r in recent), current_language())
-    form_data = {**_start_data(game), "form_key": form_key}
+    key = ("home", form_data["game"], tuple((r.id, r.ended_at) for r in recent), current_language())
     return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data), recent), form_key)
 
 
@@ -133,13 +118,16 @@ def create_session() -> tuple[str, int] | BaseResponse:
     """Create a session from the start form, make this phone its scorer, open its page."""
     form = SessionForm()
     if form.show_defaults.data:
-        return _render_home(SessionForm(formdata=None, data=_start_data(form.game.data, form))), 200
+        typed = [e.data or "" for e in form.players.entries]
+        data = pages.start_form_data(form.game.data, typed, form.target_kind.data, form.target_value.data)
+        return _render_home(SessionForm(formdata=None, data=data)), 200
     if not form.validate_on_submit():
         return _render_home(form), 422
     key = form.form_key.data if FORM_KEY.match(form.form_key.data or "") else None
-    creation_allowed()
     rules, players, target = form.chosen
-    created = service.create_session(get_store(), rules, players, target, key=key, hand_entry=form.hand_entry.data)
+    created = service.create_session(
+        get_store(), rules, players, target, key=key, hand_entry=form.hand_entry.data, allow=creation_allowed
+    )
     session, token = created.session, created.token
     if token is None:  # a double tap or a resent form: the first answer made this phone the scorer
         return go_to("views.session", sid=session.id)
@@ -468,7 +456,5 @@ def end_session(sid: str, session: SessionRow) -> BaseResponse:
 @bp.get("/s/<sid>/history")
 def history(sid: str) -> str:
     """Every change to the session: what, and when."""
-    board = service.scoreboard(get_store(), sid)
-    numbers = {scored.row.id: scored.number for scored in board.deals}
-    entries = get_store().history(sid)
-    return render_template("history.html", board=board, sid=sid, entries=entries, numbers=numbers)
+    page = pages.history_page(get_store(), sid)
+    return render_template("history.html", board=page.board, sid=sid, entries=page.entries, numbers=page.numbers)

@@ -8,8 +8,6 @@ name. No game rule is applied here: every rule lives in the core.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -31,10 +29,11 @@ from wtforms.widgets import NumberInput
 
 from ...core.draft import deal_body, read_part
 from ...core.messages import KunkenError, Reason
-from ...core.notation import one_line, read_part_texts
+from ...core.notation import HAND_ENTRY_WORDS, PART_FIELDS, deal_field, part_field, place, read_part_texts, typed_part
+from ...core.notation import Placed as Placed  # a deal's problems placed on a form, where forms/ names it
 from ...core.reading import HAND_COUNTS, MAX_NOTE, MAX_SWAPS, hand_entries
 from ...core.rules import RuleSet
-from ...service import Checked, check_record
+from ...service import Checked, check_record, draft_end
 from ..languages import gettext
 from ..wording import reason_text
 from .base import (
@@ -52,17 +51,6 @@ from .base import (
 )
 
 T = TypeVar("T")
-
-#: The fields of a player's part a reason can be shown at.
-PART_FIELDS = frozenset({"melds", "vists", "swaps", "hand", *HAND_COUNTS})
-
-
-@dataclass
-class Placed:
-    """A deal's problems placed on a form: by field id, and those that name no field."""
-
-    at: dict[str, list[Reason]] = dataclass_field(default_factory=dict)
-    general: list[Reason] = dataclass_field(default_factory=list)
 
 
 def _count_field(label: Any) -> IntegerField:
@@ -139,25 +127,9 @@ class CardReading:
             entry[name].errors = [*entry[name].errors, *(reason_text(r) for r in found)]
         return part
 
-    def part_field(self, entry: Any, name: str | None) -> Any:
-        """The field of a player's part (``entry``) that the core's field ``name`` is shown at (None: none): a hand
-        entered by counts shows its problems at the small cards, one typed as text shows its counts' problems."""
-        if name == "hand" and self.hand_mode.data == "counts":
-            name = "small"
-        elif name in HAND_COUNTS and self.hand_mode.data != "counts":
-            name = "hand"
-        return entry[name] if name in PART_FIELDS else None
-
     def place(self, reasons: Iterable[Reason]) -> Placed:
         """The core's ``reasons``, each next to the field its location (``Reason.seat``, ``Reason.field``) names."""
-        placed = Placed()
-        for reason in reasons:
-            field = self.field_at(reason)
-            if field is None:
-                placed.general.append(reason)
-            else:
-                placed.at.setdefault(field.id, []).append(reason)
-        return placed
+        return place(reasons, lambda reason: None if (field := self.field_at(reason)) is None else field.id)
 
     def field_at(self, reason: Reason) -> Any:
         """The field of this form a reason belongs next to, or None."""
@@ -233,11 +205,11 @@ class DealForm(DealEnd, CardReading, PageForm):
         return self.checked is not None
 
     def field_at(self, reason: Reason) -> Any:
-        if reason.field in ("went_out", "express", "redeal", "note"):
-            return self[reason.field]
-        if reason.seat is None or not 0 <= reason.seat < len(self.players.entries):
+        at = deal_field(reason, len(self.players.entries), self.hand_mode.data)
+        if at is None:
             return None
-        return self.part_field(self.players.entries[reason.seat].form, reason.field)
+        seat, name = at
+        return self[name] if seat is None else self.players.entries[seat].form[name]
 
     def mark_missing(self, missing: Iterable[str]) -> None:
         """Mark what a deal with problems still needs to be recorded anyway (``service.record_anyway``)."""
@@ -273,15 +245,13 @@ class PartForm(CardReading, PageForm):
         return self.part is not None
 
     def field_at(self, reason: Reason) -> Any:
-        return self.part_field(self.player.form, reason.field)
+        name = part_field(reason.field, self.hand_mode.data)
+        return None if name is None else self.player.form[name]
 
     def typed(self) -> str:
         """What the form holds, as one line (kept in a message when it could not be saved)."""
         entry = self.player.form
-        hand = entry.hand.data
-        if self.hand_mode.data == "counts":
-            hand = ", ".join(f"{entry[k].label.text}: {entry[k].data}" for k in HAND_COUNTS if entry[k].data)
-        return one_line([entry.melds.data, entry.vists.data, entry.swaps.data, hand])
+        return typed_part(entry.data, self.hand_mode.data, {k: entry[k].label.text for k in HAND_COUNTS})
 
 
 def part_form(names: list[str], rules: RuleSet, **kwargs: Any) -> PartForm:
@@ -301,15 +271,9 @@ class DraftForm(DealEnd, PageForm):
     check = SubmitField(lazy_gettext("Check"))
 
     def end(self, names: list[str]) -> dict[str, Any]:
-        """The draft's end as ``service.DRAFT_END`` keeps it: ``went_out`` is "auto", "none" or a seat."""
-        choice = self.went_out.data or "auto"
-        went_out = names[int(choice)] if choice.isascii() and choice.isdigit() and int(choice) < len(names) else None
-        return {
-            "went_out": went_out,
-            "went_out_set": choice != "auto",
-            "express": bool(self.express.data),
-            "redeal": bool(self.redeal.data),
-        }
+        """The draft's end as ``service.DRAFT_END`` keeps it (``service.draft_end``): ``went_out`` is "auto", "none"
+        or a seat."""
+        return draft_end(names, self.went_out.data, bool(self.express.data), bool(self.redeal.data))
 
 
 @lru_cache(maxsize=16)
@@ -322,12 +286,7 @@ def _deal_form_class(seats: int) -> type:
 
 
 #: The ways of entering hands, as the start form, the session's setting and the deal form name them.
-HAND_ENTRY_NAMES = {
-    "ranks": lazy_gettext("by rank, no suits"),
-    "points": lazy_gettext("points and jokers"),
-    "counts": lazy_gettext("counts by kind"),
-    "cards": lazy_gettext("card by card, with suits"),
-}
+HAND_ENTRY_NAMES = {mode: lazy_gettext(words) for mode, words in HAND_ENTRY_WORDS.items()}
 
 
 def deal_form(names: list[str], rules: RuleSet, **kwargs: Any) -> DealForm:

@@ -9,7 +9,7 @@ from flask_wtf.file import FileField
 from wtforms import HiddenField, SubmitField, TextAreaField
 
 from ...core.messages import KunkenError
-from ...exports import read_json
+from ...service.exports import read_json
 from ..languages import gettext
 from ..wording import reason_text
 from .base import PageForm

@@ -18,8 +18,8 @@ from ...core.reading import MAX_NAME
 from ...core.rules import GAMES, HOUSE_RULES, PRESETS, SWITCHES, RuleSet
 from ...core.rules import raw_switch as raw_switch  # the start form's reading of a switch, where forms/ names it
 from ...core.rules import switch_values as switch_values
-from ...core.session import Target, TargetError
-from ...service.sessions import StartRefused, start_players, start_rules
+from ...core.session import Target
+from ...service.sessions import StartRefused, start_players, start_rules, start_target, typed_players
 from ..languages import gettext
 from ..wording import GAME_NAMES, reason_text
 from .base import FROM_TO, MAX_SEATS, OPEN_SEATS, PageForm, SeatList, SubForm, WholeField, add_error, at_most
@@ -135,19 +135,7 @@ class SessionForm(PageForm):
 
     def names(self) -> tuple[list[str], list[int | None]]:
         """The names typed (blanks ignored) and the seat each came from (None: past the form's seats)."""
-        names: list[str] = []
-        seats: list[int | None] = []
-        for i, entry in enumerate(self.players.entries):
-            if (entry.data or "").strip():
-                names.append(entry.data)
-                seats.append(i)
-        return names + self.past_seats, seats + [None] * len(self.past_seats)
-
-    def target(self) -> dict[str, Any] | None:
-        """The target as plain data (``Target.from_dict`` reads it)."""
-        if not self.target_kind.data:
-            return None
-        return {"kind": self.target_kind.data, "value": self.target_value.data}
+        return typed_players([entry.data for entry in self.players.entries], self.past_seats)
 
     #: (rules, players, target) once ``validate`` passed: what the core made of the form
     chosen: tuple[RuleSet, list[str], Target | None]
@@ -174,11 +162,11 @@ class SessionForm(PageForm):
         """The target chosen, or None; the core's refusal of it (its range is the core's) goes on the value's field."""
         if self.target_kind.errors or self.target_value.errors:
             return None
-        try:
-            return Target.from_dict(self.target())
-        except TargetError as err:
-            add_error(self.target_value, reason_text(err.reason))
+        target = start_target(self.target_kind.data, self.target_value.data)
+        if isinstance(target, StartRefused):
+            add_error(self.target_value, reason_text(target.reason))
             return None
+        return target
 
     def _refused(self, refused: StartRefused, whole: list[str]) -> bool:
         """Say a refusal next to its field (a switch's, a seat's), else with ``whole``, its part's errors; False."""

@@ -24,13 +24,13 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from .core.messages import M_, N_, KunkenError, Reason
-from .core.reading import MAX_NOTE, Deal, hand_entries, has_control
-from .core.rules import RuleSet
-from .core.session import Target
-from .service.board import Scoreboard, deal_scores
-from .service.reading import check_record, session_players
-from .store import SessionRow, Store
+from ..core.messages import M_, N_, KunkenError, Reason
+from ..core.reading import MAX_NOTE, Deal, hand_entries, has_control
+from ..core.rules import RuleSet
+from ..core.session import Target
+from ..store import SessionRow, Store
+from .board import Scoreboard, deal_scores
+from .reading import check_record, session_players
 
 __all__ = [
     "CSV_COLUMNS",
@@ -202,12 +202,15 @@ def _read_document_deal(raw: Any, i: int, rules: RuleSet, players: list[str], nu
     return {"record": record, "override": override, "note": note or None, "scores": deal_scores(players, report)}
 
 
-def import_document(store: Store, doc: Any, idempotency_key: str | None = None) -> tuple[SessionRow, str | None]:
+def import_document(
+    store: Store, doc: Any, idempotency_key: str | None = None, allow: Callable[[], None] | None = None
+) -> tuple[SessionRow, str | None]:
     """Store an exported session as a new session; return (session, edit token).
 
     Every deal is checked before anything is written, and the store writes the session with
     all its deals atomically, so a refused document leaves the database as it was. A repeated
-    ``idempotency_key`` stores nothing and returns the session imported with it, token ``None``.
+    ``idempotency_key`` stores nothing and returns the session imported with it, token ``None``;
+    ``allow`` (the address's count of sessions started) is called only when a session is made now.
     """
     rules, players, target, deals = read_document(doc)
     hand_entry = doc.get("hand_entry")
@@ -225,6 +228,7 @@ def import_document(store: Store, doc: Any, idempotency_key: str | None = None) 
         ended_at=_timestamp(ended) or (datetime.now(UTC).isoformat(timespec="seconds") if ended else None),
         idempotency_key=idempotency_key,
         hand_entry=hand_entry,
+        allow=allow,
     )
 
 
