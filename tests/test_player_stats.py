@@ -10,8 +10,8 @@ from pathlib import Path
 
 from kunken_scorer import RuleSet, session_status
 from kunken_scorer.service import player_history, refresh_stale_stats, score_row, scoreboard
+from kunken_scorer.service.pages import PLAYERS_SHOWN
 from kunken_scorer.store import Store
-from kunken_scorer.web.summary import PLAYERS_SHOWN
 
 NAMES = ["Anna", "Boris", "Vera", "Gosha", "anna"]
 

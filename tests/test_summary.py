@@ -18,11 +18,11 @@ from conftest import CSRF, SWAP_FORM, hidden, phone, shots_dir, start, submit, t
 from kunken_scorer import KunkenError, RuleSet
 from kunken_scorer.core.charts import bar_chart, running_chart
 from kunken_scorer.core.rules import HOUSE_RULES
-from kunken_scorer.service import check_deal, scoreboard
+from kunken_scorer.service import check_deal, player_history, scoreboard
 from kunken_scorer.service.exports import CSV_COLUMNS, FORMAT, csv_rows, download_name, export_document, import_document
 from kunken_scorer.web import create_app
 from kunken_scorer.web.filters import when_filter
-from kunken_scorer.web.summary import player_history, scoreboard_chart
+from kunken_scorer.web.summary import scoreboard_chart
 
 SVG = "{http://www.w3.org/2000/svg}"
 EN = {"Accept-Language": "en"}

@@ -15,7 +15,6 @@ from kunken_scorer.core.charts import running_chart_size
 from kunken_scorer.core.rules import HOUSE_RULES, switch_values
 from kunken_scorer.core.times import local_time, machine_time
 from kunken_scorer.service import check_deal, pages, scoreboard
-from kunken_scorer.web import filters
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -178,8 +177,7 @@ def test_machine_time_keeps_at_most_milliseconds(stamp, shown):
     assert machine_time(stamp) == shown
 
 
-def test_the_filters_still_offer_the_times_where_the_pages_read_them(app, client, store):
-    assert filters.local_time is local_time and filters.machine_time is machine_time
+def test_the_templates_take_the_cores_machine_time(app, client, store):
     assert app.jinja_env.filters["machine_time"] is machine_time
     session = new_session(store)
     deal = add(store, session, PLAIN)

@@ -20,11 +20,12 @@ from flask_wtf.csrf import CSRFProtect
 
 from ..core.melds import on_table
 from ..core.notation import vist_line
+from ..core.times import machine_time
 from ..service.background import StartupError
 from . import api, desk, nights, seats, summary, views
 from .database import close_store
 from .errors import HANDLERS
-from .filters import cards_filter, clock_filter, machine_time, minus_sign, when_filter
+from .filters import cards_filter, clock_filter, minus_sign, when_filter
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
 from .paths import ROOT

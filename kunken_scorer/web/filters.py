@@ -11,8 +11,7 @@ from flask_babel import get_locale
 from markupsafe import Markup, escape
 
 from ..core.cards import Card, CardError, Suit, parse_cards
-from ..core.times import local_time as local_time  # the pages read it here
-from ..core.times import machine_time as machine_time  # the templates' filter, put in place by create_app
+from ..core.times import local_time
 from .languages import current_language
 
 

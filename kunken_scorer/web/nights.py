@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import service
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
+from ..core.times import local_time
 from ..qrcodes import qr_svg
 from ..service import answers
 from ..service.nights import night_page, start_night
@@ -28,7 +29,7 @@ from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
 from .errors import Refusal, night_input_text
-from .filters import day_text, local_time
+from .filters import day_text
 from .forms import FORM_KEY, new_form_key
 from .languages import gettext
 from .limits import creation_allowed

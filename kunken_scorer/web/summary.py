@@ -21,9 +21,7 @@ from ..core.messages import Reason
 from ..core.rules import GAMES
 from ..core.times import local_time
 from ..service import Scoreboard, pages
-from ..service import player_history as player_history  # the tests read it here
 from ..service.exports import csv_text, download_name, export_document
-from ..service.pages import PLAYERS_SHOWN as PLAYERS_SHOWN  # the tests read it here
 from ..service.ratings import SamePlayer, UnknownPlayer
 from .auth import set_scorer_cookie
 from .database import get_store
