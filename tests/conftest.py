@@ -22,12 +22,14 @@ import threading
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from werkzeug.serving import make_server
 
 from kunken_scorer import Card, Rank, RuleSet, Suit
@@ -621,6 +623,41 @@ def save(page: Page, flash: str) -> None:
     tap_and_wait(page, "#save")
     assert re.search(r"/s/[^/]+$", page.url), f"Save did not return to the session page: {page.url}"
     expect(page.locator("p.flash")).to_contain_text(flash)
+
+
+#: axe-core's rules of WCAG 2.1 AA, the level every page passes
+WCAG_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+AXE_SCRIPT = Axe().axe_script
+#: how long one axe-core run may take (ms); a page of a 100-deal session takes about 2 s
+AXE_RUN = 30_000
+
+
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's WCAG 2.1 AA violations of the page as it is, each as "rule: the first element it names".
+
+    ``axe.run``'s promise has been seen to never settle (a page swapping its live parts under it; a known kind of
+    axe-core hang), and ``page.evaluate`` waits for it without a limit: the run is started in the page and waited
+    for with ``wait_for_function``, which the driver times out. A run that has not finished is started once more;
+    a second one that does not finish fails the test, saying so, instead of stalling the whole run."""
+    for _ in range(2):
+        page.evaluate(AXE_SCRIPT)
+        page.evaluate(
+            """(options) => { window.__axe = null;
+                axe.run(document, options).then(r => { window.__axe = r; },
+                                                 e => { window.__axe = {error: String(e)}; }); }""",
+            WCAG_AA,
+        )
+        try:
+            page.wait_for_function("() => window.__axe !== null", polling=100, timeout=AXE_RUN)
+        except PlaywrightTimeout:
+            continue
+        result = page.evaluate("() => window.__axe")
+        assert "error" not in result, result["error"]
+        return [f"{v['id']}: {v['nodes'][0]['html'][:120]}" for v in result["violations"]]
+    raise AssertionError(f"axe-core did not finish on {page.url} in two runs of {AXE_RUN // 1000} s")
 
 
 def no_horizontal_overflow(page: Page) -> None:

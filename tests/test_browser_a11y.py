@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from conftest import (
+    axe_violations,
     expect_totals,
     fill,
     no_horizontal_overflow,
@@ -19,16 +19,10 @@ from test_browser_seats import part_ready, saved
 
 LIVE_WAIT = 10_000  # ms: a phone polls every 2-3 s
 
-WCAG_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-    "resultTypes": ["violations"],
-}
-
 
 def violations(page: Page) -> list[str]:
     """Each violation as "rule: the first element it names"."""
-    found = Axe().run(page, options=WCAG_AA).response["violations"]
-    return [f"{v['id']}: {v['nodes'][0]['html'][:120]}" for v in found]
+    return axe_violations(page)
 
 
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import re
 
-from axe_playwright_python.sync_playwright import Axe
-from conftest import no_horizontal_overflow, part_ready, saved, shots_dir, start_on_phone, take_seat, tap_and_wait
+from conftest import (
+    axe_violations,
+    no_horizontal_overflow,
+    part_ready,
+    saved,
+    shots_dir,
+    start_on_phone,
+    take_seat,
+    tap_and_wait,
+)
 from playwright.sync_api import Page, expect
 
 LIVE = 10_000  # ms: the draft page polls every 2 s
-WCAG_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-    "resultTypes": ["violations"],
-}
 
 
 def violations(page: Page) -> list[str]:
-    found = Axe().run(page, options=WCAG_AA).response["violations"]
-    return [f"{v['id']}: {v['nodes'][0]['html'][:120]}" for v in found]
+    return axe_violations(page)
 
 
 def write_part(page: Page, session_url: str, seat: int, melds: str = "", hand: str = "", vists: str = "") -> None:

@@ -8,18 +8,15 @@ from __future__ import annotations
 import re
 import subprocess
 
-from axe_playwright_python.sync_playwright import Axe
-from conftest import fill, no_horizontal_overflow, open_deal_form, save, shots_dir, tap_and_wait
+from conftest import axe_violations, fill, no_horizontal_overflow, open_deal_form, save, shots_dir, tap_and_wait
 from playwright.sync_api import Page, expect
 
-WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 TABLES = "Анна, Борис, Вера\nДима, Ева, Жора, Зоя"
 
 
 def axe_findings(page: Page) -> list[str]:
     page.wait_for_load_state("load")
-    violations = Axe().run(page, options=WCAG_AA).response["violations"]
-    return [f"axe {v['id']}: {v['nodes'][0]['html'][:120]}" for v in violations]
+    return [f"axe {v}" for v in axe_violations(page)]
 
 
 def record_at_table(scorer: Page, scorer_url: str, names: list[str]) -> None:

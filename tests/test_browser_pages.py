@@ -13,16 +13,21 @@ import re
 import urllib.request
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from conftest import fill, open_deal_form, save, set_hand_entry, settled, shots_dir, show_field, start_on_phone
+from conftest import (
+    axe_violations,
+    fill,
+    open_deal_form,
+    save,
+    set_hand_entry,
+    settled,
+    shots_dir,
+    show_field,
+    start_on_phone,
+)
 from playwright.sync_api import Page, expect
 
 from kunken_scorer.core.rules import SWITCHES
 
-WCAG_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-    "resultTypes": ["violations"],
-}
 PLAYERS = ["Анастасия", "Борис", "Вера", "Григорий", "Дина"]
 CODE_NAMES = {word for word in (*SWITCHES, *(str(v) for s in SWITCHES.values() for v in s.choices)) if "_" in word}
 DEALS = [
@@ -162,8 +167,7 @@ def look(page: Page, shots, name: str, language: str, axe: bool = True) -> list[
     found += [f"a hyphen for a minus: {m!r}" for m in re.findall(r"(?<![\w./:-])-\d+", text)]
     found += [f"no space before a middle dot: {m!r}" for m in re.findall(r"\S·", text)]
     if axe:
-        violations = Axe().run(page, options=WCAG_AA).response["violations"]
-        found += [f"axe {v['id']}: {v['nodes'][0]['html'][:100]}" for v in violations]
+        found += [f"axe {v}" for v in axe_violations(page)]
     page.screenshot(path=str(shots / f"page-{name}-{language}.png"), full_page=True)
     return found
 
