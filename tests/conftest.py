@@ -10,6 +10,8 @@ The helpers are plain functions; test files import them with ``from conftest imp
 
 from __future__ import annotations
 
+import faulthandler
+import gc
 import html as htmllib
 import os
 import re
@@ -19,8 +21,10 @@ import subprocess
 import sys
 import tempfile
 import threading
+import traceback
 from pathlib import Path
 
+import greenlet
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from babel.messages.mofile import write_mo
@@ -41,6 +45,41 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Folders the no-writes check leaves out: git's own, a virtualenv made in the clone (`make test`),
 #: Python's bytecode caches and pytest's cache (pytest itself writes that, not a test; gitignored).
 NOT_CHECKED = {".git", ".venv", "__pycache__", ".pytest_cache"}
+
+
+# -- a test that stalls ends its worker, saying where it stood ---------------------------------------
+
+#: seconds a test may take, its fixtures included (the longest, the header of every page at three widths in two
+#: languages, takes about a minute on two CPUs)
+STALL = int(os.environ.get("KUNKEN_TEST_STALL", "300"))
+
+
+def where_everything_stands(out) -> None:
+    """Every thread's stack, then every suspended greenlet's (a Playwright test waits in one: the driver's loop
+    runs in another, so a thread's stack alone does not show the test's line)."""
+    faulthandler.dump_traceback(file=out)
+    for found in gc.get_objects():
+        if isinstance(found, greenlet.greenlet) and found.gr_frame is not None:
+            print("\nA greenlet, suspended at:", file=out)
+            traceback.print_stack(found.gr_frame, file=out)
+    out.flush()
+
+
+@pytest.fixture(autouse=True)
+def stall_guard(request):
+    """A test past :data:`STALL` seconds stalls the whole run (a promise that never settles, a page waiting for
+    nothing): its worker says where it stands on stderr and exits, so the run fails there instead of hanging."""
+
+    def stalled() -> None:
+        print(f"\n{request.node.nodeid} has run {STALL} s: it stalled. Where it stands:", file=sys.stderr)
+        where_everything_stands(sys.stderr)
+        os._exit(3)
+
+    timer = threading.Timer(STALL, stalled)
+    timer.daemon = True
+    timer.start()
+    yield
+    timer.cancel()
 
 
 # -- a run writes nothing into the repository -----------------------------------------------------
