@@ -67,18 +67,18 @@ OUTSIDE_THE_CORE = {
     # web/api.py and web/seats.py: a draft whose parts are not all in
     "draft_waiting": "service/seats.py",
     # exports.py: reading an export's JSON, and importing it
-    "json_invalid": "exports.py",
-    "json_number": "exports.py",
-    "json_bom": "exports.py",
-    "json_long_number": "exports.py",
-    "json_too_deep": "exports.py",
-    "json_not_unicode": "exports.py",
-    "import_not_document": "exports.py",
-    "import_format": "exports.py",
-    "import_field": "exports.py",
-    "import_deal": "exports.py",
-    "import_deal_twice": "exports.py",
-    "import_deal_problems": "exports.py",
+    "json_invalid": "service/exports.py",
+    "json_number": "service/exports.py",
+    "json_bom": "service/exports.py",
+    "json_long_number": "service/exports.py",
+    "json_too_deep": "service/exports.py",
+    "json_not_unicode": "service/exports.py",
+    "import_not_document": "service/exports.py",
+    "import_format": "service/exports.py",
+    "import_field": "service/exports.py",
+    "import_deal": "service/exports.py",
+    "import_deal_twice": "service/exports.py",
+    "import_deal_problems": "service/exports.py",
 }
 
 K = RuleSet.preset()
