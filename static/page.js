@@ -34,3 +34,20 @@
   document.addEventListener("visibilitychange", acquire);
   acquire();
 }());
+
+// A container query done here: an element marked data-narrow="N" has the class "narrow" while its content box is
+// narrower than N rem (the screen's width, or the text's size, changed it), for style.css to lay its insides out
+// for a large text. Not CSS's container queries: Chromium now and then left a control inside a size container
+// without a box ("Who went out" not drawn, and skipped by Tab) until something redrew the page.
+(function () {
+  "use strict";
+  if (!window.ResizeObserver) { return; }
+  var observer = new window.ResizeObserver(function (entries) {
+    var rem = parseFloat(window.getComputedStyle(document.documentElement).fontSize);
+    entries.forEach(function (entry) {
+      var el = entry.target;
+      el.classList.toggle("narrow", entry.contentRect.width < parseFloat(el.getAttribute("data-narrow")) * rem);
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("[data-narrow]"), function (el) { observer.observe(el); });
+}());

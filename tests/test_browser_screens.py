@@ -15,6 +15,7 @@ and one evening serve each language's pages at every width.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -393,6 +394,46 @@ def test_with_the_text_at_twice_its_size_the_deal_form_keeps_its_words_whole(ser
                 problems[f"{way} 200%, the keypad of {field} at {width}"] = page.evaluate(KEY_LABELS)
     problems = {where: found for where, found in problems.items() if found}
     assert problems == {}, "\n".join(f"{where}: {found}" for where, found in problems.items())
+
+
+#: every control of the page's form with an ancestor that is a size container (a container query's container)
+IN_A_SIZE_CONTAINER = """() => [...document.querySelectorAll('form input, form select, form textarea, form button')]
+  .filter(el => { for (let up = el.parentElement; up; up = up.parentElement) {
+    if (getComputedStyle(up).containerType !== 'normal') return true; } return false; })
+  .map(el => el.id || el.name)"""
+
+
+def test_the_text_at_200_lays_out_who_went_out_and_the_keypad_anew_and_no_field_is_in_a_size_container(server, phones):
+    """The deal form and the draft page keep their fields out of size containers (inside one, Chromium now and then
+    left "Who went out" without a box: not drawn, and skipped by Tab); page.js marks the end of the deal narrow
+    below 14rem and the keypad below 16rem, which the text at 200% makes them on a 360 px phone, and the usual text
+    does not: "Who went out" then wraps its choice (a customisable select) and the keypad puts fewer keys a row."""
+    sid, edit_url = evening(server, "en-US")
+    page = phone(phones, server, "en-US", width=360)
+    page.goto(edit_url)
+    narrow = re.compile(r"\bnarrow\b")
+    for url, end in ((f"{server}/s/{sid}/deals/new", "#deal-end"), (f"{server}/s/{sid}/draft", "#draft-end")):
+        page.goto(url)
+        expect(page.locator("#went_out")).to_be_visible()
+        assert page.evaluate(IN_A_SIZE_CONTAINER) == [], url
+        boxes = [page.locator(end)] + ([page.locator("#keypad")] if end == "#deal-end" else [])
+        if end == "#deal-end":
+            page.locator("#players-0-melds").focus()
+            expect(page.locator("#keypad")).to_be_visible()
+        for box in boxes:
+            expect(box).not_to_have_class(narrow)
+        columns = "getComputedStyle(document.querySelector('.keypad-ranks')).gridTemplateColumns.split(' ').length"
+        usual = page.evaluate(columns) if end == "#deal-end" else 0
+        page.evaluate("document.documentElement.style.fontSize = '200%'")  # (the CSP allows a script's style)
+        for box in boxes:
+            expect(box).to_have_class(narrow)
+        if page.evaluate("CSS.supports('appearance', 'base-select')"):
+            assert page.locator("#went_out").evaluate("el => getComputedStyle(el).appearance") == "base-select"
+        if end == "#deal-end":
+            assert page.evaluate(columns) < usual
+        page.evaluate("document.documentElement.style.fontSize = ''")
+        for box in boxes:
+            expect(box).not_to_have_class(narrow)
 
 
 @pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
