@@ -71,6 +71,10 @@ def stall_guard(request):
     nothing): its worker says where it stands on stderr and exits, so the run fails there instead of hanging."""
 
     def stalled() -> None:
+        # pytest holds the test's stderr in a file, lost with the worker: give the run's own stderr back first
+        capture = request.config.pluginmanager.getplugin("capturemanager")
+        if capture is not None:
+            capture.suspend_global_capture(in_=False)
         print(f"\n{request.node.nodeid} has run {STALL} s: it stalled. Where it stands:", file=sys.stderr)
         where_everything_stands(sys.stderr)
         os._exit(3)
