@@ -283,15 +283,19 @@ def phones(browser, playwright):
 
     yield open_phone
     for context in opened:
-        # Each page leaves the app first (bounded, like every step): a page that reloads itself (a seat's page when
-        # its deal is recorded) while its context is disposed came back under its service worker and kept polling,
-        # and Chromium then took from 40 s to for ever to dispose of the context.
-        for page in context.pages:
-            try:
-                page.goto("about:blank", timeout=5_000)
-            except PlaywrightError:
-                pass  # closed already, or stuck: closing the context closes it
-        context.close()
+        close_phone(context)
+
+
+def close_phone(context) -> None:
+    """Close a browser context, each of its pages leaving the app first (bounded, like every step): a page that
+    reloads itself (a seat's page when its deal is recorded) while its context is disposed came back under its
+    service worker and kept polling, and Chromium then took from 40 s to for ever to dispose of the context."""
+    for page in context.pages:
+        try:
+            page.goto("about:blank", timeout=5_000)
+        except PlaywrightError:
+            pass  # closed already, or stuck: closing the context closes it
+    context.close()
 
 
 # -- the table's pages through the test client ----------------------------------------------------

@@ -8,7 +8,16 @@ from __future__ import annotations
 import re
 import subprocess
 
-from conftest import axe_violations, fill, no_horizontal_overflow, open_deal_form, save, shots_dir, tap_and_wait
+from conftest import (
+    axe_violations,
+    close_phone,
+    fill,
+    no_horizontal_overflow,
+    open_deal_form,
+    save,
+    shots_dir,
+    tap_and_wait,
+)
 from playwright.sync_api import Page, expect
 
 TABLES = "Анна, Борис, Вера\nДима, Ева, Жора, Зоя"
@@ -105,4 +114,4 @@ def test_a_two_table_night_on_the_phones_and_the_room_screen(server, phones, bro
     assert re.search(r"1\s+Анна\s+\d\s+1\s+45", printed), printed
     assert re.search(r"1\s+Дима\s+\d\s+1\s+45", printed), printed
     assert "Меню" not in printed  # the bar and the buttons are not printed
-    tv.context.close()
+    close_phone(tv.context)

@@ -14,6 +14,7 @@ import time
 from conftest import (
     Taps,
     close_keypad,
+    close_phone,
     fill,
     free_port,
     open_deal_form,
@@ -330,7 +331,7 @@ def test_a_closed_tab_and_a_restarted_browser_bring_the_deal_form_back(server, p
     expect(page.locator("#players-0-melds")).to_have_value("A♠ A♥ A♦")
 
     kept = context.storage_state()  # the browser quits, and starts again with what it keeps on disk
-    context.close()
+    close_phone(context)
     again = browser.new_context(**{**playwright.devices["Pixel 7"], "locale": "en-US", "storage_state": kept})
     try:
         page = again.new_page()
@@ -339,7 +340,7 @@ def test_a_closed_tab_and_a_restarted_browser_bring_the_deal_form_back(server, p
         expect(page.locator("#players-0-melds")).to_have_value("A♠ A♥ A♦")
         wait_for_state(page, "local")
     finally:
-        again.close()
+        close_phone(again)
 
 
 def test_a_deal_form_kept_from_before_another_deal_was_recorded_asks_and_records_once(server, phones, app, tmp_path):
@@ -415,4 +416,4 @@ def test_a_save_whose_answer_is_lost_is_recorded_once_when_sent_again(server, br
         expect(page.locator("p.flash")).to_contain_text("was already saved; it was not recorded twice")
         assert deal_count(db) == 1
     finally:
-        context.close()
+        close_phone(context)

@@ -15,6 +15,7 @@ import urllib.request
 import pytest
 from conftest import (
     axe_violations,
+    close_phone,
     fill,
     open_deal_form,
     save,
@@ -476,7 +477,7 @@ def test_the_table_screen_follows_the_scorers_phone_live(server, phones, browser
     expect(laptop).to_have_title(re.compile("Анна, Борис, Вера"))
     assert laptop.locator("#table-live").get_attribute("data-version") != first_version
     laptop.screenshot(path=str(shots / "page-table-screen-laptop-ru.png"))
-    laptop.context.close()
+    close_phone(laptop.context)
 
 
 def test_the_start_form_keeps_start_on_screen_and_shows_the_chosen_games_defaults(server, phones):

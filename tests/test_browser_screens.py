@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ready, shots_dir, start_on_phone, take_seat, tap_and_wait
+from conftest import close_phone, ready, shots_dir, start_on_phone, take_seat, tap_and_wait
 from playwright.sync_api import Page, expect
 
 PLAYERS = {
@@ -300,7 +300,7 @@ def test_the_table_screen_fits_a_laptop_and_a_tv(server, browser, shots, locale)
             found = screen.evaluate(TABLE)
             if found:
                 problems[where] = found
-    context.close()
+    close_phone(context)
     assert problems == {}, "\n".join(f"{where}: {found}" for where, found in problems.items())
 
 
