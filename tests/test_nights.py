@@ -204,7 +204,7 @@ def test_only_whoever_started_the_night_sees_the_scorer_links_and_starts_a_round
     # the API's night link gives a phone the night: then it sees them
     owner = phone(app)
     opened = owner.get(urlsplit(made["edit_url"]).path)
-    assert opened.status_code == 303
+    assert opened.status_code == 303 and opened.headers["Cache-Control"] == "no-store"  # it sets the night's token
     assert text(owner.get(f"/nights/{made['id']}")).count('class="scorer-link"') == 2
     assert owner.get(f"/nights/{made['id']}/own/not-the-token").status_code == 403
 
@@ -338,6 +338,7 @@ def test_a_start_form_sent_twice_starts_one_night(app):
     assert first.status_code == 303
     nid = first.headers["Location"].rsplit("/", 1)[1]
     assert f"kunken_night_{nid}=" in first.headers["Set-Cookie"]
+    assert first.headers["Cache-Control"] == "no-store"  # a response carrying a token is never stored
     again = client.post("/nights", data=form)  # a double tap, or the form sent again
     assert again.status_code == 303 and again.headers["Location"] == first.headers["Location"]
     assert "Set-Cookie" not in again.headers or "kunken_night_" not in again.headers["Set-Cookie"]

@@ -25,7 +25,7 @@ from ..service.background import StartupError
 from . import api, desk, nights, seats, summary, views
 from .database import close_store
 from .errors import HANDLERS
-from .filters import cards_filter, clock_filter, minus_sign, when_filter
+from .filters import average_filter, cards_filter, clock_filter, day_filter, minus_sign, points_filter, when_filter
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
 from .paths import ROOT
@@ -85,6 +85,9 @@ TEMPLATE_FILTERS = {
     "cards": cards_filter,
     "clock": clock_filter,
     "when": when_filter,
+    "day": day_filter,
+    "points": points_filter,
+    "average": average_filter,
     "machine_time": machine_time,
 }
 

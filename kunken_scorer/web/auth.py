@@ -1,5 +1,6 @@
-"""Who may do what: the scorer's edit token (a cookie on the scorer's phone, or a Bearer header) and the
-seat a player's phone holds; the decorators that let only the scorer change a session."""
+"""Who may do what: the scorer's edit token (a cookie on the scorer's phone, or a Bearer header), the seat a
+player's phone holds and the token of whoever started a club night; the decorators that let only the scorer
+change a session."""
 
 from __future__ import annotations
 
@@ -126,3 +127,18 @@ def held_seat(session_id: str) -> int | None:
     if seat is None or get_store().seat_of(session_id, token) != seat:
         return None
     return seat
+
+
+def night_cookie(night_id: str) -> str:
+    """The cookie that keeps a club night's token on the phone that started it."""
+    return f"kunken_night_{night_id}"
+
+
+def set_night_cookie(response: _Response, night_id: str, token: str) -> _Response:
+    """Let this phone hold the night's scorer links: an httponly cookie sent only to the night's pages."""
+    return _token_cookie(response, night_cookie(night_id), token, f"/nights/{night_id}")
+
+
+def night_token(night_id: str) -> str | None:
+    """The night's token this request carries: a Bearer header (the API) or the night's cookie (the pages)."""
+    return bearer_token() if request.path.startswith("/api/") else request.cookies.get(night_cookie(night_id))

@@ -1,5 +1,5 @@
 """The templates' filters: cards in the page's notation, stored times in the table's time zone and the
-page's language (read by ``core.times``), true minus signs."""
+page's language (read by ``core.times``), numbers as the page's language writes them, true minus signs."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from babel import dates as babel_dates
+from babel import numbers
 from flask_babel import get_locale
 from markupsafe import Markup, escape
 
@@ -46,6 +47,12 @@ def day_text(when: datetime, width: str = "medium") -> str:
     return babel_dates.format_date(when, width, locale=get_locale())
 
 
+def day_filter(stamp: str | None, width: str = "medium") -> str:
+    """A stored UTC time's day in the table's time zone ("" when missing); ``width`` "long": "November 30, 2026"."""
+    when = local_time(stamp)
+    return day_text(when, width) if when else ""
+
+
 def clock_filter(stamp: str | None) -> str:
     """A stored UTC time as the table's local time of day ("7:05 PM", «19:05»)."""
     when = local_time(stamp)
@@ -56,3 +63,17 @@ def when_filter(stamp: str | None) -> str:
     """A stored UTC time as the table's local date and time ("Nov 30, 2026, 7:05 PM", «30 нояб. 2026 г., 19:05»)."""
     when = local_time(stamp)
     return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""
+
+
+def points_filter(points: float) -> str:
+    """Place points as the page's language writes them, with one decimal when there is one ("66,7", "100")."""
+    return str(numbers.format_decimal(points, "#,##0.#", locale=get_locale()))
+
+
+#: An average with one decimal, grouped, in the page's language (the pattern read once, not per number).
+_AVERAGE = numbers.parse_pattern("#,##0.0")
+
+
+def average_filter(value: float) -> str:
+    """An average as the page's language writes it, always with one decimal ("12.0", «−3,5»)."""
+    return str(_AVERAGE.apply(value, get_locale()))  # Babel's apply() declares no return type

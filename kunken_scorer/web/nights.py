@@ -10,26 +10,22 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from babel import numbers
 from flask import Blueprint, abort, render_template, request, url_for
-from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
-from ..core.times import local_time
 from ..qrcodes import qr_svg
 from ..service import answers
 from ..service.nights import night_page, start_night
 from ..store import NotFound
-from .auth import SCORER_COOKIE_AGE, bearer_token
+from .auth import night_token, set_night_cookie
 from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
 from .errors import Refusal, night_input_text
-from .filters import day_text
 from .forms import FORM_KEY, new_form_key
 from .languages import gettext
 from .limits import creation_allowed
@@ -43,43 +39,12 @@ bp = Blueprint("nights", __name__)
 api_bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 
-# -- who started the night ---------------------------------------------------------------------------
-
-
-def night_cookie(night_id: str) -> str:
-    return f"kunken_night_{night_id}"
-
-
-def _owner_token(night_id: str) -> str | None:
-    """The night's token this request carries: a Bearer header (the API) or the night's cookie (the pages)."""
-    return bearer_token() if request.path.startswith("/api/") else request.cookies.get(night_cookie(night_id))
-
-
-def _set_owner(response: BaseResponse, night_id: str, token: str) -> BaseResponse:
-    response.set_cookie(
-        night_cookie(night_id),
-        token,
-        max_age=SCORER_COOKIE_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-        path=f"/nights/{night_id}",
-    )
-    return response
-
-
 def _board(night_id: str) -> service.NightBoard:
     """The night, or the 404 that says there is none."""
     try:
         return service.night_board(get_store(), night_id)
     except NotFound:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
-
-
-@bp.app_template_global("points_text")
-def points_text(points: float) -> str:
-    """Place points as the page's language writes them, with one decimal when there is one ("66,7", "100")."""
-    return str(numbers.format_decimal(points, "#,##0.#", locale=get_locale()))
 
 
 @lru_cache(maxsize=256)
@@ -119,12 +84,7 @@ def create_night() -> tuple[str, int] | BaseResponse:
     if made.token is None:  # a double tap or a resent form: the first answer made this phone the night's owner
         return go_to("nights.night", nid=made.night.id)
     message = gettext("The night has started. Give each table its scorer link.")
-    return _set_owner(go_to("nights.night", message, nid=made.night.id), made.night.id, made.token)
-
-
-def _date(board: service.NightBoard) -> str:
-    created = local_time(board.night.created_at)
-    return day_text(created, "long") if created else ""
+    return set_night_cookie(go_to("nights.night", message, nid=made.night.id), made.night.id, made.token)
 
 
 @bp.get("/nights/<nid>")
@@ -132,7 +92,7 @@ def night(nid: str) -> str:
     """The night: who sits at which table (with each table's scorer link and its QR code for whoever started the
     night), the standings across the tables, the way to the room screen, the summary and the next round."""
     board = _board(nid)
-    page = night_page(get_store(), board, _owner_token(nid))
+    page = night_page(get_store(), board, night_token(nid))
     if page.owner:
         no_store()  # the page shows the scorer links, tokens and all
     base = public_base_url()
@@ -145,7 +105,6 @@ def night(nid: str) -> str:
         scorer_urls=scorer_urls,
         qrs={sid: Markup(_qr(url, label)) for sid, url in scorer_urls.items()},
         game=game_name(board.night.game),
-        date=_date(board),
         repeats=page.repeats,
     )
 
@@ -154,7 +113,7 @@ def night(nid: str) -> str:
 def next_round(nid: str) -> BaseResponse:
     """Start the next round with new seats (only whoever started the night)."""
     _board(nid)
-    token = _owner_token(nid)
+    token = night_token(nid)
     if token is None or not service.is_night_owner(get_store(), nid, token):
         abort(403, description=gettext("Only the phone that started the night can start a round."))
     made = service.next_round(get_store(), nid, token)
@@ -167,7 +126,7 @@ def own(nid: str, token: str) -> BaseResponse:
     _board(nid)
     if not service.is_night_owner(get_store(), nid, token):
         abort(403, description=gettext("This link is not valid for this night."))
-    return _set_owner(
+    return set_night_cookie(
         go_to("nights.night", gettext("This phone now holds the night's scorer links."), nid=nid), nid, token
     )
 
@@ -196,7 +155,7 @@ def live(nid: str) -> BaseResponse:
 def summary(nid: str) -> str:
     """The night's printable summary: the standings, and each round's tables with their totals."""
     board = _board(nid)
-    return render_template("night_summary.html", board=board, game=game_name(board.night.game), date=_date(board))
+    return render_template("night_summary.html", board=board, game=game_name(board.night.game))
 
 
 # -- the API -----------------------------------------------------------------------------------------
@@ -220,4 +179,4 @@ def get_night(nid: str) -> dict[str, Any]:
     """The night: its current round's tables (with their edit tokens for the Bearer of the night's token) and the
     standings across every table, the best total first."""
     board = _board(nid)
-    return answers.night_answer(board, service.table_tokens(get_store(), board, _owner_token(nid)), session_links)
+    return answers.night_answer(board, service.table_tokens(get_store(), board, night_token(nid)), session_links)

@@ -36,7 +36,7 @@ CSP = (
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 #: Cookies that carry a token: a response setting one is never stored by a cache or the browser.
-TOKEN_COOKIES = ("kunken_edit_", "kunken_seat_")
+TOKEN_COOKIES = ("kunken_edit_", "kunken_seat_", "kunken_night_")
 
 
 def no_store() -> None:

@@ -9,9 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from babel import numbers
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -19,13 +17,12 @@ from .. import KunkenError, service
 from ..core.charts import bar_chart
 from ..core.messages import Reason
 from ..core.rules import GAMES
-from ..core.times import local_time
 from ..service import Scoreboard, pages
 from ..service.exports import csv_text, download_name, export_document
 from ..service.ratings import SamePlayer, UnknownPlayer
 from .auth import set_scorer_cookie
 from .database import get_store
-from .filters import day_text
+from .filters import average_filter
 from .forms import FORM_KEY, ImportForm, new_form_key
 from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
@@ -61,9 +58,7 @@ def running_chart_svg(board: Scoreboard) -> Markup:
 @bp.get("/s/<sid>/summary")
 def summary(sid: str) -> str:
     """The evening's summary: standings, every deal, the rules in force, overrides and the chart."""
-    page = pages.summary_page(get_store(), sid)
-    created = local_time(page.board.session.created_at)
-    return render_template("summary.html", sid=sid, page=page, date=day_text(created, "long") if created else "")
+    return render_template("summary.html", sid=sid, page=pages.summary_page(get_store(), sid))
 
 
 @bp.get("/s/<sid>/chart.svg")
@@ -141,14 +136,6 @@ def import_page() -> tuple[str, int] | BaseResponse:
 # -- player history -------------------------------------------------------------------------
 
 
-#: An average with one decimal, grouped, in the page's language (the pattern read once, not per number).
-_AVERAGE = numbers.parse_pattern("#,##0.0")
-
-
-def _average(value: float) -> str:
-    return str(_AVERAGE.apply(value, get_locale()))  # Babel's apply() declares no return type
-
-
 @bp.get("/players")
 def players() -> str:
     """Player history across every session on this install, with a chart of average deal scores: the first
@@ -156,9 +143,9 @@ def players() -> str:
     page = pages.players_page(get_store(), request.args.get("game"), request.args.get("all") == "1")
     if not page.rated.current:  # an older ended session changed in a long history: replayed in the background
         catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
-    bars = page.bars
-    chart_svg = Markup(bar_chart(bars, title=gettext("Average deal score"), format_value=_average)) if bars else None
-    return render_template("players.html", page=page, chart_svg=chart_svg, games=GAMES, average=_average, day=_day)
+    title, bars = gettext("Average deal score"), page.bars
+    chart_svg = Markup(bar_chart(bars, title=title, format_value=average_filter)) if bars else None
+    return render_template("players.html", page=page, chart_svg=chart_svg, games=GAMES)
 
 
 @bp.get("/players/h2h")
@@ -171,10 +158,4 @@ def players_h2h() -> tuple[str, int]:
         status, error = 400, reason_text(page.outcome)
     elif isinstance(page.outcome, UnknownPlayer | SamePlayer):
         status, error = h2h_refusal(page.outcome)
-    return render_template("head_to_head.html", page=page, error=error, day=_day), status
-
-
-def _day(stamp: str) -> str:
-    """A stored time's day as the page's language writes it ("" when missing)."""
-    when = local_time(stamp)
-    return day_text(when) if when else ""
+    return render_template("head_to_head.html", page=page, error=error), status
