@@ -284,6 +284,17 @@ def test_a_stranger_cannot_take_a_held_seat_and_is_told_whom_to_ask(app, store):
     assert store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ?", [sid]).fetchone() == holder
 
 
+def test_a_seat_move_codes_qr_code_names_the_player_once_escaped(app):
+    """The QR code's label (drawn by a template: its words escaped by Jinja) says a name with markup in it once
+    escaped: "A&amp;B", not "A&amp;amp;B"."""
+    sid, _ = start_api(app.test_client(), ['A&B "<x>', "Борис", "Вера"])
+    holder = phone(app)
+    take(holder, sid, 0)
+    page = text(holder.get(f"/s/{sid}/draft/0"))
+    shown = text(holder.post(f"/s/{sid}/seats/0/move", data={"csrf_token": CSRF.search(page)[1]}))
+    assert 'aria-label="QR code to take the seat of A&amp;B &quot;&lt;x>"' in shown
+
+
 def test_the_holder_moves_its_seat_with_a_one_time_link_and_the_first_phone_is_told(app, store):
     sid, _ = start_api(app.test_client())
     first, second = phone(app), phone(app)

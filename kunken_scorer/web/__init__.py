@@ -28,6 +28,7 @@ from .errors import HANDLERS
 from .filters import average_filter, cards_filter, clock_filter, day_filter, minus_sign, points_filter, when_filter
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
+from .links import qr_code
 from .paths import ROOT
 from .pwa import manifest, service_worker
 from .security import BASE_CSS, security_headers
@@ -78,6 +79,7 @@ TEMPLATE_GLOBALS = {
     "switch_word": switch_word,
     "vist_line": vist_line,
     "game_name": game_name,
+    "qr_code": qr_code,
 }
 TEMPLATE_FILTERS = {
     "minus": minus_sign,

@@ -1,5 +1,5 @@
-"""The links other phones open: the base URL they can reach (never taken from a raw Host header) and a
-seat's one-time move link."""
+"""The links other phones open: the base URL they can reach (never taken from a raw Host header), a seat's
+one-time move link, and a link as a QR code to scan."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import time
 from functools import lru_cache
 
 from flask import current_app, request, url_for
+from markupsafe import Markup
 
-from ..qrcodes import lan_address
+from ..qrcodes import lan_address, qr_svg
 
 
 def public_base_url() -> str:
@@ -37,3 +38,14 @@ def _lan_address(_minute: int) -> str:
 def move_url(sid: str, link: str) -> str:
     """The one-time link that moves a seat to the phone opening it (its secret is the store's ``link``)."""
     return public_base_url() + url_for("seats.move_link", sid=sid, link=link)
+
+
+def qr_code(url: str, label: str) -> Markup:
+    """``url`` as an inline SVG QR code that a screen reader names ``label`` (a template global: its words come
+    escaped by Jinja, and are escaped once, by ``qr_svg``)."""
+    return _qr_code(url, label.unescape() if isinstance(label, Markup) else label)
+
+
+@lru_cache(maxsize=256)
+def _qr_code(url: str, label: str) -> Markup:
+    return Markup(qr_svg(url, label))  # each drawn once: the session page shows one on every render

@@ -7,17 +7,14 @@ link; everyone else sees the tables and scores.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
-from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
-from ..qrcodes import qr_svg
 from ..service import answers
 from ..service.nights import night_page, start_night
 from ..store import NotFound
@@ -45,11 +42,6 @@ def _board(night_id: str) -> service.NightBoard:
         return service.night_board(get_store(), night_id)
     except NotFound:
         raise Refusal(404, gettext("There is no club night with this id.")) from None
-
-
-@lru_cache(maxsize=256)
-def _qr(url: str, label: str) -> str:
-    return qr_svg(url, label)
 
 
 # -- pages -------------------------------------------------------------------------------------------
@@ -97,13 +89,11 @@ def night(nid: str) -> str:
         no_store()  # the page shows the scorer links, tokens and all
     base = public_base_url()
     scorer_urls = {sid: base + url_for("views.scorer", sid=sid, token=token) for sid, token in page.tokens.items()}
-    label = gettext("QR code of the scorer link")
     return render_template(
         "night.html",
         board=board,
         owner=page.owner,
         scorer_urls=scorer_urls,
-        qrs={sid: Markup(_qr(url, label)) for sid, url in scorer_urls.items()},
         game=game_name(board.night.game),
         repeats=page.repeats,
     )
@@ -137,8 +127,7 @@ def room(nid: str) -> str:
     (static/table.js, as the table screen)."""
     board = _board(nid)
     view_url = public_base_url() + url_for("nights.night", nid=nid)
-    qr = Markup(_qr(view_url, gettext("QR code to follow the night")))
-    return render_template("night_room.html", board=board, game=game_name(board.night.game), qr=qr)
+    return render_template("night_room.html", board=board, game=game_name(board.night.game), view_url=view_url)
 
 
 @bp.get("/nights/<nid>/live")

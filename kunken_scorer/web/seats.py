@@ -12,11 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
-from ..qrcodes import qr_svg
 from ..service.seats import (
     MAX_MOVE_CODE,
     AskedPart,
@@ -109,8 +107,7 @@ def move_seat(sid: str, seat: int) -> str | BaseResponse:
         return redirect(back, 303)  # this phone lost the seat meanwhile: its page says so
     no_store()  # the page shows the code and the link
     url = move_url(sid, made.link)
-    qr = Markup(qr_svg(url, gettext("QR code to take the seat of %(name)s", name=name)))
-    return render_template("seat_move.html", sid=sid, name=name, made=made, url=url, qr=qr, back=back)
+    return render_template("seat_move.html", sid=sid, name=name, made=made, url=url, back=back)
 
 
 @bp.get("/s/<sid>/seat/move/<link>")

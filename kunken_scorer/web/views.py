@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
-from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, render_template, request, url_for
@@ -23,7 +22,6 @@ from .. import service
 from ..cache import Cache
 from ..core.reading import hand_entries
 from ..core.rules import GAMES, RuleSet
-from ..qrcodes import qr_svg
 from ..service import pages
 from ..store import DealRow, NotFound, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
@@ -32,7 +30,7 @@ from .database import get_store
 from .forms import FORM_KEY, HAND_ENTRY_NAMES, DealForm, Placed, SessionForm, deal_form, new_form_key, switch_values
 from .languages import current_language, gettext
 from .limits import creation_allowed
-from .links import public_base_url
+from .links import public_base_url, qr_code
 from .security import no_store
 from .wording import deal_changed, deal_conflict, deal_saved, game_name, go_to, reason_text
 
@@ -44,15 +42,6 @@ bp = Blueprint("views", __name__)
 def _view_url(sid: str) -> str:
     """The address a phone opens to watch session ``sid``."""
     return public_base_url() + url_for("views.session", sid=sid)
-
-
-def _qr(url: str) -> str:
-    return _qr_labelled(url, gettext("QR code to join"))
-
-
-@lru_cache(maxsize=256)
-def _qr_labelled(url: str, label: str) -> str:
-    return qr_svg(url, label)
 
 
 # -- home: start a session ---------------------------------------------------------------------
@@ -180,7 +169,6 @@ def _render_session(record: SessionRow, *, editor: bool, seat: int | None, undon
         view_url=view_url,
         scorer_url=scorer_url,
         token_key=new_form_key() if editor else None,
-        qr=Markup(_qr(view_url)),
         hand_names=HAND_ENTRY_NAMES,
     )
 
@@ -220,14 +208,14 @@ def table_screen(sid: str) -> str:
     code to join. Read-only; when the session changes it fetches itself again and swaps the new screen in
     place (static/table.js)."""
     page = pages.table_page(get_store(), sid, request.args.get("since", type=int))
-    return render_template("table.html", page=page, sid=sid, qr=Markup(_qr(_view_url(sid))))
+    return render_template("table.html", page=page, sid=sid, view_url=_view_url(sid))
 
 
 @bp.get("/s/<sid>/qr.svg")
 def qr(sid: str) -> Response:
     """The viewer link as an SVG QR code."""
     get_store().get_session(sid)
-    svg = _qr(_view_url(sid))
+    svg = qr_code(_view_url(sid), gettext("QR code to join"))
     return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
