@@ -283,8 +283,10 @@ def test_more_hostile_input(client):
     huge = json.dumps({"tables": [["a" * 300_000, "b"]]})
     assert client.post(f"{API}/nights", data=huge, content_type="application/json").status_code == 413
     assert client.get(f"{API}/nights/no-such-night").get_json() == {"error": "There is no club night with this id."}
-    for path in ("/nights/nope", "/nights/nope/room", "/nights/nope/summary"):
-        assert client.get(path).status_code == 404
+    for path in ("/nights/nope", "/nights/nope/room", "/nights/nope/summary", "/nights/nope/live"):
+        page = client.get(path, headers={"Accept-Language": "en"})
+        assert page.status_code == 404 and "There is no club night with this id." in text(page), path
+    assert client.get("/nights/nope/own/x").status_code == 404
     assert client.post(f"{API}/nights/x").status_code == 405
 
 

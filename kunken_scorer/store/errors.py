@@ -19,6 +19,10 @@ class NotFound(StoreError):
     """The session or deal does not exist (or the deal was deleted)."""
 
 
+class NightNotFound(NotFound):
+    """The club night does not exist."""
+
+
 class Conflict(StoreError):
     """The data changed on another device since the caller last read it."""
 

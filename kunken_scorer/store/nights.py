@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .db import Database, _dumps, _hash_token, _now
-from .errors import NotFound
+from .errors import NightNotFound
 from .rows import NightRow, NightTableRow
 
 
@@ -101,10 +101,10 @@ class NightsMixin(Database):
             )
 
     def get_night(self, night_id: str) -> NightRow:
-        """The night, or ``NotFound``."""
+        """The night, or ``NightNotFound``."""
         row = self._one("SELECT id, game, rules, created_at FROM nights WHERE id = ?", [night_id])
         if row is None:
-            raise NotFound(f"There is no club night with id {night_id!r}.")
+            raise NightNotFound(f"There is no club night with id {night_id!r}.")
         return NightRow(id=row["id"], game=row["game"], rules=json.loads(row["rules"]), created_at=row["created_at"])
 
     def night_tables(self, night_id: str) -> list[NightTableRow]:
@@ -118,7 +118,7 @@ class NightsMixin(Database):
 
     def night_version(self, night_id: str) -> str:
         """A tag that changes whenever any table of the night changes or a round is added (each session's version
-        only grows); ``NotFound`` for an unknown night."""
+        only grows); ``NightNotFound`` for an unknown night."""
         row = self.db.execute(
             "SELECT count(s.id), coalesce(sum(s.version), 0) FROM nights AS n"
             " LEFT JOIN night_tables AS t ON t.night_id = n.id LEFT JOIN sessions AS s ON s.id = t.session_id"
@@ -126,7 +126,7 @@ class NightsMixin(Database):
             [night_id],
         ).fetchone()
         if row is None:
-            raise NotFound(f"There is no club night with id {night_id!r}.")
+            raise NightNotFound(f"There is no club night with id {night_id!r}.")
         return f"{row[0]}-{row[1]}"
 
     def check_night_token(self, night_id: str, token: str | None) -> bool:

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..core.messages import KunkenError
 from ..service.nights import NightInputError
 from ..service.seats import NoSeat
-from ..store import Conflict, KeyReused, NotFound, SessionEnded, StorageUnavailable
+from ..store import Conflict, KeyReused, NightNotFound, NotFound, SessionEnded, StorageUnavailable
 from .languages import gettext, wants_json
 from .wording import reason_text
 
@@ -154,6 +154,7 @@ HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ..
     (KunkenError, _by_audience(400, lambda err: reason_text(err.reason))),
     (NightInputError, _by_audience(400, night_input_text)),
     (NotFound, _said(404, lazy_gettext("There is no score sheet with this id."), not_found)),
+    (NightNotFound, _said(404, lazy_gettext("There is no club night with this id."))),
     (NoSeat, _by_audience(404, _no_seat, not_found)),
     (SessionEnded, _said(409, lazy_gettext("This score sheet has ended; it can no longer be changed."), refuse_ended)),
     (Conflict, _said(409, lazy_gettext("The score sheet was changed on another device. Reload it and try again."))),

@@ -17,12 +17,11 @@ from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
 from ..service import answers
 from ..service.nights import night_page, start_night
-from ..store import NotFound
 from .auth import night_token, set_night_cookie
 from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
-from .errors import Refusal, night_input_text
+from .errors import night_input_text
 from .forms import FORM_KEY, new_form_key
 from .languages import gettext
 from .limits import creation_allowed
@@ -34,14 +33,6 @@ bp = Blueprint("nights", __name__)
 #: ``/api/v1/nights``: registered inside the API's blueprint (``web/__init__``), so it is the API's (JSON errors,
 #: no CSRF, endpoints ``api.nights.*``).
 api_bp = Blueprint("nights", __name__, url_prefix="/nights")
-
-
-def _board(night_id: str) -> service.NightBoard:
-    """The night, or the 404 that says there is none."""
-    try:
-        return service.night_board(get_store(), night_id)
-    except NotFound:
-        raise Refusal(404, gettext("There is no club night with this id.")) from None
 
 
 # -- pages -------------------------------------------------------------------------------------------
@@ -83,7 +74,7 @@ def create_night() -> tuple[str, int] | BaseResponse:
 def night(nid: str) -> str:
     """The night: who sits at which table (with each table's scorer link and its QR code for whoever started the
     night), the standings across the tables, the way to the room screen, the summary and the next round."""
-    board = _board(nid)
+    board = service.night_board(get_store(), nid)
     page = night_page(get_store(), board, night_token(nid))
     if page.owner:
         no_store()  # the page shows the scorer links, tokens and all
@@ -102,7 +93,7 @@ def night(nid: str) -> str:
 @bp.post("/nights/<nid>/rounds")
 def next_round(nid: str) -> BaseResponse:
     """Start the next round with new seats (only whoever started the night)."""
-    _board(nid)
+    get_store().get_night(nid)  # an unknown night: its 404
     token = night_token(nid)
     if token is None or not service.is_night_owner(get_store(), nid, token):
         abort(403, description=gettext("Only the phone that started the night can start a round."))
@@ -113,7 +104,7 @@ def next_round(nid: str) -> BaseResponse:
 @bp.get("/nights/<nid>/own/<token>")
 def own(nid: str, token: str) -> BaseResponse:
     """The night's own link (the API's ``edit_url``): the phone opening it keeps the night's token."""
-    _board(nid)
+    get_store().get_night(nid)  # an unknown night: its 404
     if not service.is_night_owner(get_store(), nid, token):
         abort(403, description=gettext("This link is not valid for this night."))
     return set_night_cookie(
@@ -125,7 +116,7 @@ def own(nid: str, token: str) -> BaseResponse:
 def room(nid: str) -> str:
     """The room screen: a TV shows the standings of the whole night big, following every table by itself
     (static/table.js, as the table screen)."""
-    board = _board(nid)
+    board = service.night_board(get_store(), nid)
     view_url = public_base_url() + url_for("nights.night", nid=nid)
     return render_template("night_room.html", board=board, game=game_name(board.night.game), view_url=view_url)
 
@@ -133,17 +124,14 @@ def room(nid: str) -> str:
 @bp.get("/nights/<nid>/live")
 def live(nid: str) -> BaseResponse:
     """``{version}`` of the night (any table's change changes it); 304 while it is the one the screen has."""
-    try:
-        version = get_store().night_version(nid)
-    except NotFound:
-        raise Refusal(404, gettext("There is no club night with this id.")) from None
+    version = get_store().night_version(nid)
     return polled(version, lambda: {"version": version})
 
 
 @bp.get("/nights/<nid>/summary")
 def summary(nid: str) -> str:
     """The night's printable summary: the standings, and each round's tables with their totals."""
-    board = _board(nid)
+    board = service.night_board(get_store(), nid)
     return render_template("night_summary.html", board=board, game=game_name(board.night.game))
 
 
@@ -167,5 +155,5 @@ def create_night_api() -> tuple[dict[str, Any], int, dict[str, str]]:
 def get_night(nid: str) -> dict[str, Any]:
     """The night: its current round's tables (with their edit tokens for the Bearer of the night's token) and the
     standings across every table, the best total first."""
-    board = _board(nid)
+    board = service.night_board(get_store(), nid)
     return answers.night_answer(board, service.table_tokens(get_store(), board, night_token(nid)), session_links)
