@@ -65,13 +65,14 @@ def when_filter(stamp: str | None) -> str:
     return f"{day_text(when)}, {clock_filter(stamp)}" if when else stamp or ""
 
 
+#: Place points (one decimal when there is one) and an average (always one decimal), grouped: each pattern read
+#: once, not per number.
+_POINTS, _AVERAGE = numbers.parse_pattern("#,##0.#"), numbers.parse_pattern("#,##0.0")
+
+
 def points_filter(points: float) -> str:
     """Place points as the page's language writes them, with one decimal when there is one ("66,7", "100")."""
-    return str(numbers.format_decimal(points, "#,##0.#", locale=get_locale()))
-
-
-#: An average with one decimal, grouped, in the page's language (the pattern read once, not per number).
-_AVERAGE = numbers.parse_pattern("#,##0.0")
+    return str(_POINTS.apply(points, get_locale()))  # Babel's apply() declares no return type
 
 
 def average_filter(value: float) -> str:
