@@ -621,10 +621,20 @@ def test_the_draft_pages_answer_hostile_input_without_a_500(app, store):
         {"revision": "-1"},
         {"deal": "", "revision": "1.5"},
         {"revision": "𝟎"},
+        {"draft": "x"},
+        {"draft": " "},  # a blank draft is damaged, not missing (it was a 500)
+        {"draft": "\t"},
     ):  # hidden numbers
         shown = text(anna.post(f"/s/{sid}/draft/0", data={**part_data(page), **bad}))
         assert shown.count("The form is damaged; reload it.") == 1, bad
-    assert store.draft(sid).parts == {}
+    scorer = scorer_phone(app, sid, token)
+    for bad in ({"draft": " "}, {"draft": "\n"}, {"version": "x"}, {"deal": ""}):
+        for button in ({"record": "1"}, {"record": "", "check": "1"}):
+            data = {**draft_form(text(scorer.get(f"/s/{sid}/draft"))), **button, **bad}
+            shown = scorer.post(f"/s/{sid}/draft", data=data)
+            assert shown.status_code == 422, (bad, button)
+            assert "The form is damaged; reload it." in text(shown)
+    assert store.draft(sid).parts == {} and store.list_deals(sid) == []
     assert take(anna, sid, 9).status_code == 303 and store.draft(sid).seats.keys() == {0}
 
 

@@ -63,6 +63,8 @@ def _count_field(label: Any) -> IntegerField:
 
 #: A hidden field holding a version, revision or deal number: a whole number, or the form is damaged.
 _WHOLE = Regexp(r"\A[0-9]{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))  # not "٣"
+#: ...or none at all: only an empty value is none (a blank " " is damaged, not missing)
+_NONE_OR_WHOLE = [Optional(strip_whitespace=False), _WHOLE]
 
 
 class PlayerForm(SubForm):
@@ -231,7 +233,7 @@ class PartForm(CardReading, PageForm):
     deal = HiddenField(validators=[_WHOLE])  # the deal and the part's revision this form was filled in against
     revision = HiddenField(validators=[_WHOLE])
     #: which draft (``Draft.generation``): a page before it had none
-    draft = HiddenField(validators=[Optional(), _WHOLE])
+    draft = HiddenField(validators=_NONE_OR_WHOLE)
     save = SubmitField(lazy_gettext("Save my part"))
 
     part: dict[str, Any] | None = None
@@ -266,7 +268,7 @@ class DraftForm(DealEnd, PageForm):
 
     version = HiddenField(validators=[_WHOLE])
     deal = HiddenField(validators=[_WHOLE])
-    draft = HiddenField(validators=[Optional(), _WHOLE])  # which draft (``Draft.generation``)
+    draft = HiddenField(validators=_NONE_OR_WHOLE)  # which draft (``Draft.generation``)
     record = SubmitField(lazy_gettext("Record the deal"))
     check = SubmitField(lazy_gettext("Check"))
 
