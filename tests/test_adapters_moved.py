@@ -12,7 +12,18 @@ from kunken_scorer.core.messages import KunkenError, Reason
 from kunken_scorer.core.nights import MAX_TABLES_TEXT, tables_from_text
 from kunken_scorer.core.reading import IF_MATCH_EXPECTED, read_if_match
 from kunken_scorer.core.rules import RuleSet
-from kunken_scorer.service import Ask, Changed, DraftMoved, PartSaved, PartStale, Recorded, Waiting, load_draft
+from kunken_scorer.service import (
+    Ask,
+    Changed,
+    DraftMoved,
+    PartSaved,
+    PartStale,
+    Recorded,
+    Waiting,
+    draft_end,
+    load_draft,
+    record_draft,
+)
 from kunken_scorer.service.nights import NightInputError, next_round, night_board, night_page, start_night
 from kunken_scorer.service.seats import (
     MAX_MOVE_CODE,
@@ -167,6 +178,13 @@ def test_the_draft_is_recorded_as_the_api_asks(store, sid):
     write_asked_part(store, draft, 1, AskedPart({"hand": "K♠"}, 0), by="scorer")
     stale = record_asked_draft(store, session, {}, Ask(expected=draft.version), say)
     assert isinstance(stale, Changed) and stale.version == load_draft(store, sid).version
+    # with no version asked, a part written while the draft is being recorded is a change too (the API says so
+    # without a version: "The draft changed while it was being recorded")
+    read = load_draft(store, sid)
+    write_asked_part(store, read, 1, AskedPart({"hand": "K♠ Q♠"}, 1), by="scorer")
+    racing = record_draft(store, read, draft_end(NAMES, "0", False, False), Ask(), say)
+    assert isinstance(racing, Changed) and racing.version == load_draft(store, sid).version > read.version
+    assert store.list_deals(sid) == []
     with pytest.raises(KunkenError) as refused:
         record_asked_draft(store, session, {"went_out": "Vera"}, Ask(), say)
     assert str(refused.value) == "went_out: expected a player's name or null."

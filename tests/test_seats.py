@@ -982,6 +982,16 @@ def test_the_api_names_the_draft_and_a_write_naming_it_survives_an_earlier_deal_
     assert client.post(f"/api/v1/sessions/{sid}/draft/record", json={"redeal": True}, headers=auth).status_code == 201
     stale = client.put(url, json={**body, "revision": 0}, headers=auth)
     assert stale.status_code == 409 and stale.get_json()["deal"] == 3
+    assert stale.get_json()["error"].startswith("Deal 3 has already been recorded")
+    # a part naming its draft only (as docs/api.md suggests) is told the deal it is now for, and no "Deal None"
+    only_draft = client.put(url, json={"revision": 0, "draft": 2, "melds": ["A♠ A♥ A♦"]}, headers=auth)
+    assert only_draft.status_code == 409 and only_draft.get_json() == {
+        "error": "The deal of this draft has already been recorded (or the deals changed): nothing was saved. "
+        "The draft is now for deal 3.",
+        "deal": 3,
+    }
+    russian = client.put(url, json={"revision": 0, "draft": 2}, headers={**auth, "Accept-Language": "ru"})
+    assert "None" not in russian.get_json()["error"] and "партии 3" in russian.get_json()["error"]
 
 
 # -- the scorer's draft page: what each seat entered, and whether the deal is ready (issue 36) ----------------

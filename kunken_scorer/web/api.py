@@ -283,12 +283,19 @@ def write_part(session_id: str, seat: int) -> dict[str, Any]:
     asked = seats.asked_part(body, draft.rules)
     saved, fresh = seats.write_asked_part(store, draft, seat, asked, by=writer)
     if isinstance(saved, service.DraftMoved):
-        message = gettext(
-            "Deal %(old)s has already been recorded (or the deals changed): nothing was "
-            "saved. The draft is now for deal %(new)s.",
-            old=asked.deal,
-            new=saved.deal,
-        )
+        if asked.deal is None:  # the part named its draft only
+            message = gettext(
+                "The deal of this draft has already been recorded (or the deals changed): nothing was saved. "
+                "The draft is now for deal %(new)s.",
+                new=saved.deal,
+            )
+        else:
+            message = gettext(
+                "Deal %(old)s has already been recorded (or the deals changed): nothing was "
+                "saved. The draft is now for deal %(new)s.",
+                old=asked.deal,
+                new=saved.deal,
+            )
         raise Refusal(409, message, deal=saved.deal)
     if isinstance(saved, service.PartStale):
         message = gettext(
@@ -315,9 +322,13 @@ def record_draft(session_id: str) -> Answer:
     ask = _ask(body, read_whole(body, "version"))
     outcome = seats.record_asked_draft(get_store(), session, body, ask, reason_text)
     if isinstance(outcome, service.Changed):
-        message = gettext(
-            "The draft changed since version %(version)s: nothing was recorded. Read it again.", version=ask.expected
-        )
+        if ask.expected is None:  # no version sent: it changed while it was being recorded
+            message = gettext("The draft changed while it was being recorded: nothing was recorded. Read it again.")
+        else:
+            message = gettext(
+                "The draft changed since version %(version)s: nothing was recorded. Read it again.",
+                version=ask.expected,
+            )
         raise Refusal(409, message, version=outcome.version)
     return _recorded(
         outcome,
