@@ -226,7 +226,11 @@ def test_the_nights_page_for_its_owner_and_for_anyone_else(store):
     assert not night_page(store, board, "another token").owner
     owner = night_page(store, board, made.token)
     assert owner.owner and owner.tokens == dict(made.tables) and owner.repeats is None
-    next_round(store, made.night.id, made.token)
+    assert next_round(store, made.night.id, made.token, 2) is not None
+    assert next_round(store, made.night.id, made.token, 2) is None  # round 2 again: it has started, nothing made
+    with pytest.raises(NightInputError):
+        next_round(store, made.night.id, made.token, 4)  # round 3 comes first
+    assert len(night_board(store, made.night.id).rounds) == 2
     later = night_page(store, night_board(store, made.night.id), made.token)
     assert later.repeats is not None and later.repeats >= 0 and len(later.tokens) == 4
 

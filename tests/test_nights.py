@@ -178,8 +178,9 @@ def test_the_next_round_on_the_night_page_reseats_and_the_standings_sum(app):
     first = client.get(f"{API}/nights/{nid}").get_json()
     scorer = re.search(r'class="scorer-link" href="[^"]*/s/([^/]+)/scorer/([^"]+)"', night_page)
     record(client, {"id": scorer[1], "edit_token": scorer[2]}, out_with_aces(["A1", "A2", "A3", "A4"], "A2"))
-    moved = client.post(f"/nights/{nid}/rounds", data={"csrf_token": CSRF.search(night_page)[1]})
-    assert moved.status_code == 303
+    form = {"csrf_token": CSRF.search(night_page)[1], "round": re.search(r'name="round" value="(\d+)"', night_page)[1]}
+    moved = client.post(f"/nights/{nid}/rounds", data=form)
+    assert moved.status_code == 303 and form["round"] == "2"
     second = client.get(f"{API}/nights/{nid}").get_json()
     assert second["round"] == 2 and {t["id"] for t in second["tables"]}.isdisjoint(t["id"] for t in first["tables"])
     old = meetings([[t["players"] for t in first["tables"]]])
@@ -190,6 +191,44 @@ def test_the_next_round_on_the_night_page_reseats_and_the_standings_sum(app):
     shown = text(client.get(url))
     assert "Round 2" in shown and "Earlier rounds" in shown and shown.count('class="scorer-link"') == 3
     assert "3 pairs have met before" in shown
+
+
+def test_start_round_tapped_twice_or_on_two_phones_at_once_starts_one_round(app, client):
+    made = night(client)
+    owner = phone(app)
+    owner.get(urlsplit(made["edit_url"]).path)
+    csrf = CSRF.search(text(owner.get(f"/nights/{made['id']}")))[1]
+    url = f"/nights/{made['id']}/rounds"
+    first = owner.post(url, data={"csrf_token": csrf, "round": "2"})
+    again = owner.post(url, data={"csrf_token": csrf, "round": "2"})  # the second tap, or a resent form
+    assert first.status_code == again.status_code == 303
+    shown = text(owner.get(again.headers["Location"], headers={"Accept-Language": "en"}))
+    assert "Round 2 has already started: see who sits where." in shown
+    assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 2
+    for bad in ({}, {"round": ""}, {"round": "two"}, {"round": "٣"}, {"round": " 3"}, {"round": "9" * 10}):
+        refused = owner.post(url, data={"csrf_token": csrf, **bad}, headers={"Accept-Language": "en"})
+        assert refused.status_code == 400 and "The form is damaged; reload it." in text(refused), bad
+    past = owner.post(url, data={"csrf_token": csrf, "round": "4"}, headers={"Accept-Language": "en"})
+    assert past.status_code == 400 and "There is no round 4 to start yet: reload the night" in text(past)
+    assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 2
+    # two phones at the same moment (two connections to the file): one round 3, the other finds it started
+    barrier, made_now = threading.Barrier(2), []
+
+    def start_round() -> None:
+        store = Store.open(app.config["DATABASE"])
+        try:
+            barrier.wait()
+            made_now.append(service.next_round(store, made["id"], urlsplit(made["edit_url"]).path.split("/")[-1], 3))
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=start_round) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(m is None for m in made_now) == [False, True]
+    assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 3
 
 
 def test_only_whoever_started_the_night_sees_the_scorer_links_and_starts_a_round(app, client):

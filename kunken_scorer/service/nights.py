@@ -209,13 +209,18 @@ def night_page(store: Store, board: NightBoard, token: str | None) -> NightPage:
     return NightPage(board, owner, table_tokens(store, board, token), repeats)
 
 
-def next_round(store: Store, night_id: str, token: str) -> NightMade:
-    """The next round: its tables seated by ``next_seating`` (everyone meeting as few players again as can be),
-    one new session a table, stored in one transaction. Whoever calls it holds the night's token."""
-    board = night_board(store, night_id)
-    seating = next_seating(board.seating)
-    with store.night_write():
-        made = _seat_round(store, board.night, token, len(board.rounds) + 1, seating)
+def next_round(store: Store, night_id: str, token: str, round_no: int) -> NightMade | None:
+    """Start round ``round_no``, the next one: its tables seated by ``next_seating`` (everyone meeting as few players
+    again as can be), one new session a table, stored in one transaction. None when that round has already started
+    (a double tap, or another phone of the night's: one round, never two); a round past the next is a
+    ``NightInputError``. Whoever calls it holds the night's token."""
+    with store.night_write():  # the rounds read in the transaction that adds one: two taps at once make one round
+        board = night_board(store, night_id)
+        if round_no > len(board.rounds) + 1:
+            raise NightInputError(N_("There is no round %(n)s to start yet: reload the night's page."), n=round_no)
+        if round_no <= len(board.rounds):
+            return None
+        made = _seat_round(store, board.night, token, round_no, next_seating(board.seating))
     return NightMade(board.night, None, tuple(made))
 
 

@@ -22,7 +22,7 @@ from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
 from .errors import night_input_text
-from .forms import FORM_KEY, new_form_key
+from .forms import FORM_KEY, hidden_number, new_form_key
 from .languages import gettext
 from .limits import creation_allowed
 from .links import public_base_url
@@ -97,8 +97,14 @@ def next_round(nid: str) -> BaseResponse:
     token = night_token(nid)
     if token is None or not service.is_night_owner(get_store(), nid, token):
         abort(403, description=gettext("Only the phone that started the night can start a round."))
-    made = service.next_round(get_store(), nid, token)
-    return go_to("nights.night", gettext("The next round has started: see who sits where."), nid=made.night.id)
+    round_no = hidden_number("round")
+    if round_no is None:
+        abort(400, description=gettext("The form is damaged; reload it."))
+    if service.next_round(get_store(), nid, token, round_no) is None:  # a double tap, or another of the night's phones
+        message = gettext("Round %(n)s has already started: see who sits where.", n=round_no)
+    else:
+        message = gettext("The next round has started: see who sits where.")
+    return go_to("nights.night", message, nid=nid)
 
 
 @bp.get("/nights/<nid>/own/<token>")

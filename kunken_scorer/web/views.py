@@ -28,6 +28,7 @@ from .auth import can_edit, change_required, edit_token, held_seat, scorer_requi
 from .bodies import polled
 from .database import get_store
 from .forms import FORM_KEY, HAND_ENTRY_NAMES, DealForm, Placed, SessionForm, deal_form, new_form_key, switch_values
+from .forms.base import hidden_number
 from .languages import current_language, gettext
 from .limits import creation_allowed
 from .links import public_base_url, qr_code
@@ -351,7 +352,7 @@ def _edit_of_deleted(session: SessionRow) -> tuple[str, int]:
 @change_required
 def delete_deal(sid: str, deal_id: int, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Delete a deal (kept in the history)."""
-    done = service.delete_deal(get_store(), sid, deal_id, _hidden_number("revision"))
+    done = service.delete_deal(get_store(), sid, deal_id, hidden_number("revision"))
     if isinstance(done, service.Unseen):
         abort(
             400,
@@ -368,13 +369,6 @@ def delete_deal(sid: str, deal_id: int, session: SessionRow) -> BaseResponse:  #
     return go_to("views.session", gettext("Deal %(n)s deleted.", n=done.deal.number), sid=sid)
 
 
-def _hidden_number(name: str) -> int | None:
-    """A number a page's form carries hidden (a version, a revision, a deal's id): ASCII digits, at most 9
-    (``int()`` would also read "٣", "1_0" and 25 digits); None when it is missing or damaged."""
-    value = request.form.get(name, "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
-
-
 _UNSEEN = lazy_gettext(
     "The form did not say which version of the session it showed, so nothing was changed. "
     "Reload the page and try again."
@@ -385,7 +379,7 @@ _UNSEEN = lazy_gettext(
 @change_required
 def undo(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Take back the last deal (kept in the history)."""
-    done = service.undo_deal(get_store(), sid, _hidden_number("expected_version"))
+    done = service.undo_deal(get_store(), sid, hidden_number("expected_version"))
     if isinstance(done, service.Unseen):
         abort(400, description=str(_UNSEEN))
     if isinstance(done, service.Changed):
@@ -418,7 +412,7 @@ def set_hand_entry(sid: str, session: SessionRow) -> BaseResponse:
 @change_required
 def redo(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- session passed by name by change_required (its check is what counts here)
     """Bring back the deal the last undo took back (offered on the session page right after the undo)."""
-    done = service.redo_deal(get_store(), sid, _hidden_number("deal_id") or 0, _hidden_number("expected_version"))
+    done = service.redo_deal(get_store(), sid, hidden_number("deal_id") or 0, hidden_number("expected_version"))
     if isinstance(done, service.Unseen):
         abort(400, description=str(_UNSEEN))
     if isinstance(done, service.Changed):

@@ -5,7 +5,7 @@ A form reads what a person typed; its ``validate`` has the core (through ``servi
 refusal next to its field. No form queries the database or applies a game rule.
 """
 
-from .base import FORM_KEY, MAX_SEATS, OPEN_SEATS, PageForm, add_error, new_form_key
+from .base import FORM_KEY, MAX_SEATS, OPEN_SEATS, PageForm, add_error, hidden_number, new_form_key
 from .deal import HAND_ENTRY_NAMES, DealForm, DraftForm, PartForm, Placed, deal_form, part_form
 from .desk import QUESTIONS, desk_forms, posted_question
 from .imports import ImportForm
@@ -28,6 +28,7 @@ __all__ = [
     "add_error",
     "desk_forms",
     "deal_form",
+    "hidden_number",
     "new_form_key",
     "part_form",
     "posted_question",

@@ -35,6 +35,13 @@ _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 FROM_TO = lazy_gettext("Enter a whole number from %(min)s to %(max)s.")
 
 
+def hidden_number(name: str) -> int | None:
+    """A number a page's form carries hidden (a version, a revision, a deal's id, a round): ASCII digits, at most 9
+    (``int()`` would also read "٣", "1_0" and 25 digits); None when it is missing or damaged."""
+    value = request.form.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
 #: The methods whose form data a form reads (Flask-WTF's own list).
 _SUBMITTED = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
