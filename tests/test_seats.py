@@ -284,6 +284,27 @@ def test_a_stranger_cannot_take_a_held_seat_and_is_told_whom_to_ask(app, store):
     assert store.db.execute("SELECT holder_hash FROM seats WHERE session_id = ?", [sid]).fetchone() == holder
 
 
+def test_a_phone_that_takes_another_seat_leaves_its_first_one_free(app, store):
+    """A phone has one seat (its cookie names one): tapping another name frees the first seat, which any phone may then
+    take without a code, and its part stays. A seat it is refused leaves it where it was."""
+    sid, _ = start_api(app.test_client())
+    anna, boris, stranger = phone(app), phone(app), phone(app)
+    take(anna, sid, 0)
+    page = text(anna.get(f"/s/{sid}/draft/0"))
+    assert anna.post(f"/s/{sid}/draft/0", data=part_data(page, melds="A♠ A♥ A♦")).status_code == 200
+    code = store.new_move_code(sid, 0)  # a move code belongs to one phone's holding of the seat
+    assert code is not None
+    take(boris, sid, 1)
+    assert take(anna, sid, 1).location.endswith(f"/s/{sid}?held=1")  # refused: Anna's phone keeps seat 0
+    assert set(store.draft(sid).seats) == {0, 1}
+    moved = take(anna, sid, 2)  # a mis-tap corrected: this phone is Vera now
+    assert moved.location.endswith(f"/s/{sid}/draft/2") and set(store.draft(sid).seats) == {1, 2}
+    assert store.db.execute("SELECT count(*) FROM seat_moves WHERE session_id = ?", [sid]).fetchone()[0] == 0
+    assert store.draft(sid).parts[0].part["melds"] == ["A♠ A♥ A♦"]
+    taken = take(stranger, sid, 0)  # free again: no code needed, nobody to ask
+    assert taken.location.endswith(f"/s/{sid}/draft/0") and set(store.draft(sid).seats) == {0, 1, 2}
+
+
 def test_a_seat_move_codes_qr_code_names_the_player_once_escaped(app):
     """The QR code's label (drawn by a template: its words escaped by Jinja) says a name with markup in it once
     escaped: "A&amp;B", not "A&amp;amp;B"."""

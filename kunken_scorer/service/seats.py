@@ -57,12 +57,20 @@ def asked_move_code(code: Any) -> str | None:
 
 
 def take_seat(
-    store: Store, session_id: str, seat: int, *, token: str | None, scorer: bool, move: str | None
+    store: Store,
+    session_id: str,
+    seat: int,
+    *,
+    token: str | None,
+    scorer: bool,
+    move: str | None,
+    leave: str | None = None,
 ) -> SeatTaken | SeatHeldBy:
     """This phone takes ``seat`` ("this is me"): a free seat for anyone; the seat it holds (``token``) again changes
-    nothing; a seat another phone holds for the scorer or with the seat's ``move`` code."""
+    nothing; a seat another phone holds for the scorer or with the seat's ``move`` code. The seat this phone held
+    before (its token ``leave``) is freed once it has the new one."""
     try:
-        held, took_over = store.take_seat(session_id, seat, token=token, scorer=scorer, move=move)
+        held, took_over = store.take_seat(session_id, seat, token=token, scorer=scorer, move=move, leave=leave)
     except SeatHeld as err:
         return SeatHeldBy(err.wrong_code)
     return SeatTaken(held, took_over, again=token is not None and held == token)

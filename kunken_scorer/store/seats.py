@@ -35,9 +35,18 @@ class SeatsMixin(Database):
         def _touch_draft(self, session_id: str, now: str, end: dict[str, Any] | None = None) -> int: ...
 
     def take_seat(
-        self, session_id: str, seat: int, *, token: str | None = None, scorer: bool = False, move: str | None = None
+        self,
+        session_id: str,
+        seat: int,
+        *,
+        token: str | None = None,
+        scorer: bool = False,
+        move: str | None = None,
+        leave: str | None = None,
     ) -> tuple[str, bool]:
-        """Give ``seat`` to this phone; return (its seat token, True if another phone held the seat).
+        """Give ``seat`` to this phone; return (its seat token, True if another phone held the seat). With ``leave``,
+        the token of another seat this phone holds, that seat is freed once this one is taken (a page's phone
+        holds one seat: its cookie names one).
 
         The one rule of who may take a seat (the pages and the API both come here):
 
@@ -61,6 +70,8 @@ class SeatsMixin(Database):
                 if not scorer and not (move and self._use_move(session_id, seat, move, now)):
                     refused = SeatHeld(seat, wrong_code=bool(move))
             if refused is None:
+                if leave:
+                    self._leave_seats(session_id, seat, leave)
                 token = secrets.token_urlsafe(18)
                 self.db.table("seats").upsert(
                     {"session_id": session_id, "seat": seat, "holder_hash": _hash_token(token), "taken_at": now},
@@ -72,6 +83,15 @@ class SeatsMixin(Database):
             raise refused
         assert token is not None
         return token, held is not None
+
+    def _leave_seats(self, session_id: str, seat: int, token: str) -> None:
+        """Free every seat but ``seat`` that ``token`` holds, with its move code."""
+        left = self.db.execute(
+            "DELETE FROM seats WHERE session_id = ? AND seat != ? AND holder_hash = ? RETURNING seat",
+            [session_id, seat, _hash_token(token)],
+        ).fetchall()
+        for (other,) in left:
+            self._drop_move(session_id, other)
 
     def _use_move(self, session_id: str, seat: int, move: str, now: str) -> bool:
         """True when ``move`` is the seat's live move code (or its link's secret); a wrong one is counted."""

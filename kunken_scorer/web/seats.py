@@ -69,10 +69,10 @@ def take_seat(sid: str) -> BaseResponse:
     if seat is None or not 0 <= seat < len(names):
         return go_to("views.session", gettext("Choose one of the players."), "error", sid=sid)
     claimed, mine = seat_claim(sid)
-    own = mine if claimed == seat else None
+    own, other = (mine, None) if claimed == seat else (None, mine)  # a phone has one seat: it leaves the other
     move = "".join((request.form.get("move_code") or "").split())[:MAX_MOVE_CODE] or None
     name = names[seat]
-    taken = service.take_seat(store, sid, seat, token=own, scorer=can_edit(sid), move=move)
+    taken = service.take_seat(store, sid, seat, token=own, scorer=can_edit(sid), move=move, leave=other)
     if isinstance(taken, service.SeatHeldBy):
         return go_to("views.session", seat_held_message(name, taken.wrong_code), "error", sid=sid, held=seat)
     if taken.took_over:
