@@ -115,3 +115,27 @@ def test_a_form_key_sent_again_with_another_deal_records_nothing_and_asks_to_sav
     assert fresh_key != first["form_key"]
     again = client.post(f"/s/{sid}/deals/new", data={**other, "form_key": fresh_key, "save": "1"})
     assert again.status_code == 303 and len(store.list_deals(sid)) == 2
+
+
+def test_a_saved_form_sent_again_after_the_session_ended_is_told_it_was_saved(app, store):
+    """A Save kept on a phone (offline, or its answer lost) and sent again after the scorer ended the session: its deal
+    was recorded, so it is told so (as the API replays its key), not "ended" (which would keep it as not accepted).
+    A form that recorded nothing is still turned away."""
+    client = app.test_client()
+    client.set_cookie("lang", "en")
+    created = client.post("/api/v1/sessions", json={"players": NAMES}).get_json()
+    sid = created["id"]
+    client.get(urlsplit(created["edit_url"]).path)
+    page = text(client.get(f"/s/{sid}/deals/new"))
+    sent = {**deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna"), "save": "1"}
+    unsent = {**sent, "form_key": hidden(text(client.get(f"/s/{sid}/deals/new")), "form_key")}
+    assert client.post(f"/s/{sid}/deals/new", data=sent).status_code == 303
+    assert client.post(f"/api/v1/sessions/{sid}/end", headers={"Authorization": f"Bearer {created['edit_token']}"})
+    keep = {"X-Kunken-Keep": "1"}  # as static/keep.js sends a kept Save
+    again = client.post(f"/s/{sid}/deals/new", data=sent, headers=keep)
+    assert again.status_code == 303 and again.location.endswith(f"/s/{sid}")
+    assert "Deal 1 was already saved; it was not recorded twice." in text(client.get(again.location))
+    refused = client.post(f"/s/{sid}/deals/new", data=unsent, headers=keep)
+    assert refused.status_code == 409 and "This session has ended" in text(refused)
+    assert client.get(f"/s/{sid}/deals/new").status_code == 303  # the form itself is not offered
+    assert len(store.list_deals(sid)) == 1

@@ -505,6 +505,21 @@ def test_the_scorer_records_the_draft_with_one_tap_and_it_is_a_deal_like_any_oth
     assert undo.status_code == 303 and store.list_deals(sid) == []
 
 
+def test_a_recorded_draft_sent_again_after_the_session_ended_is_told_it_was_recorded(app, store):
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    fill_draft(store, sid)
+    response, data = record_draft(scorer, sid)
+    assert response.status_code == 303
+    store.end_session(sid)
+    late = scorer.post(f"/s/{sid}/draft", data=data, headers={"X-Kunken-Keep": "1", "Accept-Language": "en"})
+    assert late.status_code == 303 and "Deal 1 was already saved" in text(scorer.get(late.location))
+    fresh = {**data, "form_key": "form-" + "n" * 22}  # a Record that recorded nothing: the session has ended
+    refused = scorer.post(f"/s/{sid}/draft", data=fresh, headers={"X-Kunken-Keep": "1", "Accept-Language": "en"})
+    assert refused.status_code == 409 and "This session has ended" in text(refused)
+    assert len(store.list_deals(sid)) == 1
+
+
 def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app, store):
     """Recording a deal from the scorer's form empties the draft: after an undo, say, the parts the players
     typed for their next hand are of this deal now. The form says whose parts saving it drops, and links the draft."""

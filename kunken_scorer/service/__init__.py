@@ -45,6 +45,7 @@ from .deals import (
     record_draft,
     redo_deal,
     replayed,
+    resent,
     undo_deal,
 )
 from .drafts import DRAFT_END, Draft, draft_end, load_draft, with_end
@@ -176,6 +177,7 @@ __all__ = [
     "refresh_stale_stats_in",
     "repeat_meetings",
     "replayed",
+    "resent",
     "report_answer",
     "request_digest",
     "same_rules",

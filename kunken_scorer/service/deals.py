@@ -67,6 +67,12 @@ def record_anyway(report: Any, override: bool, note: str | None) -> Anyway:
 # -- the use cases ---------------------------------------------------------------------------
 
 
+def resent(store: Store, session_id: str, key: str | None) -> bool:
+    """True when a page's form ``key`` recorded a deal before: the form is sent again (kept offline, a double tap) and
+    is answered again (``replayed``), although the session may have ended since."""
+    return store.deal_for_key(session_id, key) is not None
+
+
 def replayed(store: Store, session_id: str, ask: Ask, say: Say) -> Recorded | KeyClash | None:
     """The deal a repeated key recorded before (a double tap, a retry), answered again; None for a new key.
     Checked before anything else: a retry of a request that succeeded replays it, although the session has

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from flask import abort, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from ..service import resent
 from ..store import SessionEnded, SessionRow
 from .database import get_store
 from .languages import gettext
@@ -82,8 +83,8 @@ def scorer_session(sid: str, open_only: bool = False) -> SessionRow:
             if api
             else gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."),
         )
-    if open_only and session.ended_at:
-        raise SessionEnded()  # said before the store is asked to write (a read-only file would answer first)
+    if open_only and session.ended_at and not resent(get_store(), sid, request.form.get("form_key")):
+        raise SessionEnded()  # before the store writes; a form that recorded its deal goes on, to be told so again
     return session
 
 
