@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
 
+from kunken_scorer import service
 from kunken_scorer import store as store_module
 from kunken_scorer.store import (
     Conflict,
@@ -468,8 +469,31 @@ def test_ended_session_rejects_writes_but_reads_work(store, session):
     version = store.version(sid)
     store.end_session(sid)  # ending twice is harmless
     assert store.version(sid) == version
+    assert store.end_now(sid) is False
     assert store.get_session(sid).ended_at == ended.ended_at
     assert [h.action for h in store.history(sid)] == ["end", "record"]
+
+
+def test_two_ends_at_the_same_moment_end_the_session_once(db_path, store, session):
+    """Four requests ending a session together, each with the row read before any wrote (four connections): one
+    ends it, the others are told it had ended (the API's 200 and 409s)."""
+    barrier, outcomes = threading.Barrier(4), []
+
+    def end() -> None:
+        mine = Store.open(str(db_path))
+        try:
+            barrier.wait()
+            outcomes.append(service.end_session(mine, session).already)
+        finally:
+            mine.close()
+
+    threads = [threading.Thread(target=end) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == [False, True, True, True]
+    assert [entry.action for entry in store.history(session.id)].count("end") == 1
 
 
 # -- import and statistics ------------------------------------------------------------

@@ -124,11 +124,9 @@ def import_session(
 
 
 def end_session(store: Store, session: SessionRow) -> Ended:
-    """End the session: it stays readable, nothing can be changed."""
-    if session.ended_at:
-        return Ended(already=True)
-    store.end_session(session.id)
-    return Ended(already=False)
+    """End the session: it stays readable, nothing can be changed (``already`` when it had ended before, or another
+    request ended it at the same moment)."""
+    return Ended(already=bool(session.ended_at) or not store.end_now(session.id))
 
 
 def new_token(store: Store, session_id: str, old: str, key: str | None = None) -> TokenMade | TokenStale:

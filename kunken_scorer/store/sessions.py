@@ -167,14 +167,19 @@ class SessionsMixin(Database):
 
     def end_session(self, session_id: str) -> SessionRow:
         """End the session (a no-op if it already ended); return the session."""
-        with self._write():
-            row = self._session_row(session_id)
-            if row["ended_at"] is None:
-                now = _now()
-                self.db.execute(
-                    "UPDATE sessions SET ended_at = ?, version = version + 1, scores_version = CASE"
-                    " WHEN scores_version = version THEN version + 1 ELSE scores_version END WHERE id = ?",
-                    [now, session_id],
-                )
-                self._log(session_id, "end", {}, at=now)
+        self.end_now(session_id)
         return self.get_session(session_id)
+
+    def end_now(self, session_id: str) -> bool:
+        """End the session; True when this call ended it, False when it had ended before (two ends at once: one)."""
+        with self._write():
+            if self._session_row(session_id)["ended_at"] is not None:
+                return False
+            now = _now()
+            self.db.execute(
+                "UPDATE sessions SET ended_at = ?, version = version + 1, scores_version = CASE"
+                " WHEN scores_version = version THEN version + 1 ELSE scores_version END WHERE id = ?",
+                [now, session_id],
+            )
+            self._log(session_id, "end", {}, at=now)
+        return True
