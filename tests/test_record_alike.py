@@ -113,3 +113,29 @@ def test_the_rule_itself():
     assert record_anyway(Report(["x"]), False, None).missing == ("override", "note")
     assert record_anyway(Report([]), True, "why").override is False
     assert not record_anyway(Report([]), False, None).refused
+
+
+def imported(client, session, body, **flags) -> dict:
+    """The session exported with ``body`` as its one deal, marked as ``flags`` say, and imported: the new session."""
+    document = client.get(f"{API}/sessions/{session['id']}/export").get_json()
+    record = {k: v for k, v in body.items() if k not in ("override", "note")}
+    document["deals"] = [{"number": 1, "record": record, **flags}]
+    answer = client.post(f"{API}/sessions/import", json=document)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def test_an_import_records_by_the_same_rule(app):
+    """An exported deal is read as a recording is: a valid deal is never marked (its blank note is none), a deal with
+    problems needs its mark; one recorded anyway before a note was asked for (an older export) keeps it without one."""
+    client, session = scorer_client(app)
+    valid = imported(client, session, DEAL, override=True, note="   ")
+    assert stored(app, valid["id"]) == [(False, None)]
+    marked = imported(client, session, BAD, override=True, note=" Boris swears one was K♠ ")
+    assert stored(app, marked["id"]) == [(True, "Boris swears one was K♠")]
+    older = imported(client, session, BAD, override=True)
+    assert stored(app, older["id"]) == [(True, None)]
+    document = client.get(f"{API}/sessions/{session['id']}/export").get_json()
+    document["deals"] = [{"number": 1, "record": BAD, "override": False, "note": "why"}]
+    refused = client.post(f"{API}/sessions/import", json=document)
+    assert refused.status_code == 422 and refused.get_json()["problems"]

@@ -36,11 +36,9 @@ from .board import (
     totals_through,
 )
 from .deals import (
-    Anyway,
     Ask,
     delete_deal,
     edit_deal,
-    record_anyway,
     record_deal,
     record_draft,
     redo_deal,
@@ -86,7 +84,17 @@ from .outcomes import (
     Unseen,
     Waiting,
 )
-from .reading import asked_end, check_deal, check_draft_deal, check_record, request_digest, same_rules, session_players
+from .reading import (
+    Anyway,
+    asked_end,
+    check_deal,
+    check_draft_deal,
+    check_record,
+    record_anyway,
+    request_digest,
+    same_rules,
+    session_players,
+)
 from .seats import discard_draft, free_seat, move_seat, part_writer, save_draft_end, save_part, take_seat
 from .sessions import create_session, end_session, import_session, new_token, set_hand_entry
 from .stats import (

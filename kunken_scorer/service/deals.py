@@ -1,8 +1,8 @@
 """Recording and changing deals: each use case once, for the deal form, the players' draft and the API alike.
 
 A deal is read and checked by the core (``check_deal``, ``check_draft_deal``), then one of the use cases stores it.
-The rule of "record anyway" lives here alone (``record_anyway``): a deal with problems is stored only when the table
-says so and writes a note, and is then marked; a valid deal is never marked.
+The rule of "record anyway" lives in one place (``reading.record_anyway``), for these and for an import: a deal with
+problems is stored only when the table says so and writes a note, and is then marked; a valid deal is never marked.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .answers import Say, deal_answer
 from .board import deal_scores, place_of, scoreboard, totals_through
 from .drafts import Draft, with_end
 from .outcomes import Changed, Checked, Done, Edited, KeyClash, Recorded, Refused, Unseen, Waiting
-from .reading import check_draft_deal, request_digest
+from .reading import check_draft_deal, record_anyway, request_digest
 from .stats import Tally, remember_tally, tally_after, tally_of
 
 _log = logging.getLogger(__name__)
@@ -36,32 +36,6 @@ class Ask:
     key: str | None = None
     digest: str | None = None
     expected: int | None = None
-
-
-# -- reading a deal --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Anyway:
-    """What "record anyway" comes to for one deal: stored marked as recorded anyway or not, or refused for
-    what is ``missing`` (``"override"``, ``"note"``)."""
-
-    override: bool
-    missing: tuple[str, ...] = ()
-
-    @property
-    def refused(self) -> bool:
-        """True when the deal may not be stored as sent."""
-        return bool(self.missing)
-
-
-def record_anyway(report: Any, override: bool, note: str | None) -> Anyway:
-    """The one rule for every way a deal is recorded (the deal form, the draft, the API): a deal with problems
-    is stored only with "record anyway" and a note, and is then marked so; a valid deal is never marked."""
-    if not report.problems:
-        return Anyway(override=False)
-    missing = tuple(name for name, given in (("override", override), ("note", (note or "").strip())) if not given)
-    return Anyway(override=not missing, missing=missing)
 
 
 # -- the use cases ---------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ..core.rules import RuleSet
 from ..core.session import Target
 from ..store import SessionRow, Store
 from .board import Scoreboard, deal_scores
-from .reading import check_record, session_players
+from .reading import check_record, record_anyway, session_players
 
 __all__ = [
     "CSV_COLUMNS",
@@ -197,9 +197,17 @@ def _read_document_deal(raw: Any, i: int, rules: RuleSet, players: list[str], nu
         record, report = checked.record, checked.report
     except KunkenError as err:
         raise DocumentError(Reason("import_deal", {"number": i, "why": err.reason})) from None
-    if report.problems and not override:
+    note = (note or "").strip() or None
+    anyway = record_anyway(report, override, note)  # the one rule, as when recording: a valid deal is never marked
+    if "override" in anyway.missing:
         raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
-    return {"record": record, "override": override, "note": note or None, "scores": deal_scores(players, report)}
+    # a deal recorded anyway before a note was asked for (an older export) keeps its mark without one
+    return {
+        "record": record,
+        "override": anyway.override or bool(anyway.missing),
+        "note": note,
+        "scores": deal_scores(players, report),
+    }
 
 
 def import_document(

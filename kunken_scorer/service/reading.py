@@ -1,5 +1,6 @@
 """Reading what a request asks for, before any use case runs: a deal checked by the core for a session, a new
-session's players, the draft's end as a client asks for it, a digest of a write for its idempotency key.
+session's players, the draft's end as a client asks for it, a digest of a write for its idempotency key, and what
+"record anyway" comes to for a deal (``record_anyway``).
 
 Input that cannot be read raises ``KunkenError`` with a reason naming the field (and, on a player's part, its
 ``Reason.seat`` and ``Reason.field``); the pages place it next to the field, the API answers it with 400.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.deal import evaluate_deal
@@ -105,3 +107,26 @@ def asked_end(draft: Draft, body: dict[str, Any]) -> dict[str, Any]:
         if flag in body:
             end[flag] = read_flag(body, flag)
     return end
+
+
+@dataclass(frozen=True)
+class Anyway:
+    """What "record anyway" comes to for one deal: stored marked as recorded anyway or not, or refused for
+    what is ``missing`` (``"override"``, ``"note"``)."""
+
+    override: bool
+    missing: tuple[str, ...] = ()
+
+    @property
+    def refused(self) -> bool:
+        """True when the deal may not be stored as sent."""
+        return bool(self.missing)
+
+
+def record_anyway(report: Any, override: bool, note: str | None) -> Anyway:
+    """The one rule for every way a deal is recorded (the deal form, the draft, the API, an import): a deal with
+    problems is stored only with "record anyway" and a note, and is then marked so; a valid deal is never marked."""
+    if not report.problems:
+        return Anyway(override=False)
+    missing = tuple(name for name, given in (("override", override), ("note", (note or "").strip())) if not given)
+    return Anyway(override=not missing, missing=missing)
