@@ -576,6 +576,10 @@ def test_a_draft_that_changed_since_the_page_showed_it_is_not_recorded(app, stor
     data = draft_form(page)
     response = scorer.post(f"/s/{sid}/draft", data=data)
     assert response.status_code == 409 and store.list_deals(sid) == []
+    assert "A part or a seat of this deal changed since your page showed it." in text(response)
+    seated = draft_form(text(scorer.get(f"/s/{sid}/draft")))
+    take(phone(app), sid, 1)  # a seat taken counts as a change too: the page said who held it
+    assert scorer.post(f"/s/{sid}/draft", data=seated).status_code == 409 and store.list_deals(sid) == []
     # a hidden number is whole digits only: a trailing newline is a damaged form, not a number
     digits = {"version": "".join(chr(0x660 + int(d)) for d in data["version"])}  # Arabic-Indic digits: int() reads them
     for bad in ({"version": data["version"] + "\n"}, {"deal": data["deal"] + "\n"}, {"version": "-1"}, digits):

@@ -575,6 +575,10 @@ def test_undo_is_offered_only_with_a_deal_and_can_be_taken_back_once(client, sto
     page = text(client.get(response.headers["Location"]))
     assert "Deal 2 was undone." in page and "Bring deal 2 back" in page
     assert len(store.list_deals(sid)) == 1
+    twice = client.post(f"/s/{sid}/undo", data=data, follow_redirects=True)  # a second tap undoes nothing more
+    assert "The session changed since this page was loaded (a second tap, or another phone)" in text(twice)
+    assert len(store.list_deals(sid)) == 1
+    page = text(client.get(f"/s/{sid}?undone={store.history(sid)[0].deal_id}"))
     redo = {
         "csrf_token": hidden(page, "csrf_token"),
         "deal_id": hidden(page, "deal_id"),

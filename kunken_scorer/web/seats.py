@@ -275,8 +275,8 @@ def _record(current: service.Draft, form: DraftForm, end: dict[str, Any]) -> tup
         return go_to("views.session", deal_saved(outcome.number, outcome.created), sid=sid)
     if isinstance(outcome, service.Changed | service.KeyClash):  # 409: the draft as it is now
         message = gettext(
-            "A part of this deal changed since your page showed it. Nothing was recorded: look at the parts again, "
-            "then record."
+            "A part or a seat of this deal changed since your page showed it. Nothing was recorded: look at the "
+            "parts again, then record."
         )
         fresh = service.load_draft(store, sid)
         return _render_draft(fresh, _draft_form(fresh), status=409, message=message)

@@ -384,7 +384,7 @@ def undo(sid: str, session: SessionRow) -> BaseResponse:  # noqa: ARG001 -- sess
         abort(400, description=str(_UNSEEN))
     if isinstance(done, service.Changed):
         message = gettext(
-            "The session changed on another phone since this page was loaded; nothing was undone. "
+            "The session changed since this page was loaded (a second tap, or another phone); nothing was undone. "
             "Look at the deals and try again."
         )
         return go_to("views.session", message, "error", sid=sid)
