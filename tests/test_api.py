@@ -120,6 +120,8 @@ def test_swap_example(client):
 
 def test_swap_needs_a_card(client):
     assert "card" in assert_error(client.post(f"{API}/swaps/check", json={"meld": "JK K♠ K♣"}), 400)
+    two = client.post(f"{API}/swaps/check", json={"meld": "JK K♠ K♣", "card": "K♦ K♥"})  # as a bank card or discard
+    assert assert_error(two, 400) == "card: expected exactly one card."
 
 
 def test_opening_example(client):

@@ -60,6 +60,8 @@ def swap_check(body: dict[str, Any], say: Say) -> dict[str, Any]:
     rules = read_rules(body)
     meld = read_cards(body.get("meld"), "meld", required=True)
     card = read_cards(body.get("card"), "card", required=True)
+    if len(card) != 1:  # as the bank card and the discard: one card, or the request is not read
+        raise bad_field("card", M_("exactly one card"))
     has_layout = body.get("has_layout", True)  # left out: true (null is no true or false)
     if not isinstance(has_layout, bool):
         raise bad_field("has_layout", M_("true or false"))
