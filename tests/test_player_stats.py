@@ -181,8 +181,8 @@ def test_a_name_shows_as_last_played_across_games(store):
 
 
 def test_players_are_ranked_by_wins_then_average_then_name_and_a_limit_keeps_the_first():
-    """SQLite ranks the players as the rule says: the most wins, the best average, then the name compared
-    casefolded (Cyrillic and Latin, ties and all); a limit gives the first of that very order."""
+    """SQLite ranks the players as the rule says: the most wins, the best average over every game, then the name
+    compared casefolded (Cyrillic and Latin, ties and all); a limit gives the first of that very order."""
     rnd = random.Random(11)
     names = ["Ёжик", "ёлка", "Анна", "anna", "Zoë", "Борис", "Öskar", "boris", "Яна", "Ира", "Émile", "ира"]
     with tempfile.TemporaryDirectory() as folder:
@@ -191,7 +191,8 @@ def test_players_are_ranked_by_wins_then_average_then_name_and_a_limit_keeps_the
             for _ in range(30):
                 seated = list(dict.fromkeys(n.casefold() for n in rnd.sample(names, 3)))
                 seated = [next(n for n in names if n.casefold() == key) for key in seated]
-                session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), seated, None)
+                game = rnd.choice(["kunken", "ordered-rummy"])  # a player's rows of both games summed
+                session, _ = store.create_session(game, RuleSet.preset(game).to_dict(), seated, None)
                 for _ in range(rnd.randint(1, 2)):
                     store.add_deal(session.id, {**deal(seated, rnd), "redeal": False})
             for pair in (["Zoë", "Öskar"], ["Émile", "ёлка"], ["Юля", "юрий"]):  # alike records: a tie each

@@ -133,11 +133,12 @@ class StatsMixin(ScoresMixin):
         4.8 ms for all of them summed and ranked in Python before."""
         where, params = ("WHERE game = ?", [game]) if game else ("", [])
         # a bare column beside MAX() is taken from the row holding the maximum (SQLite's documented rule);
-        # ``player`` is the casefolded name, and UTF-8 sorts as Python sorts code points
+        # ``player`` is the casefolded name, and UTF-8 sorts as Python sorts code points. The order sums every
+        # game's row: a column's name in an ORDER BY expression is the row's column, not the sum's alias.
         rows = self.db.execute(
-            "SELECT player, name, SUM(sessions), SUM(won) AS won, SUM(deals) AS deals, SUM(points) AS points, "
-            f"SUM(expresses), MAX(last_played) FROM player_stats {where} GROUP BY player "
-            "ORDER BY won DESC, CASE WHEN deals THEN CAST(points AS REAL) / deals ELSE 0.0 END DESC, player "
+            "SELECT player, name, SUM(sessions), SUM(won), SUM(deals), SUM(points), "
+            f"SUM(expresses), MAX(last_played) FROM player_stats {where} GROUP BY player ORDER BY SUM(won) DESC, "
+            "CASE WHEN SUM(deals) THEN CAST(SUM(points) AS REAL) / SUM(deals) ELSE 0.0 END DESC, player "
             + ("LIMIT ?" if limit is not None else ""),
             params + ([limit] if limit is not None else []),
         ).fetchall()
