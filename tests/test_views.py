@@ -171,6 +171,29 @@ def test_target_is_stored_and_shown(client, store):
     assert 'id="target-progress"' in text(client.get(f"/s/{sid}"))
 
 
+def test_players_tied_for_the_lead_all_lead_and_all_win(client, store):
+    """A tie for first place is no leader picked by seat: the banner names both, both rows carry the badge, on the
+    session page and the table screen, and both have won once the session ends (as /players counts them)."""
+    sid = start(client, players=("Anna", "Boris", "Vera"), target=("score", "20"))
+    tied = {0: ("A♠ A♥ A♦", "", ""), 1: ("A♣ A♥ A♦", "", ""), 2: ("", "", "5♣")}
+    assert record(client, sid, players=tied).status_code == 303
+    page = text(client.get(f"/s/{sid}"))
+    assert "The target is reached: Anna, Boris share the lead." in page
+    assert re.findall(r'data-player="(\w+)" class="standing leader"', page) == ["Anna", "Boris"]
+    assert page.count('<span class="badge">leads</span>') == 2
+    assert re.findall(r'<li class="leader" data-player="(\w+)"', text(client.get(f"/s/{sid}/table"))) == [
+        "Anna",
+        "Boris",
+    ]
+    store.end_session(sid)
+    assert text(client.get(f"/s/{sid}")).count('<span class="badge">won</span>') == 2
+    assert {p["name"]: p["wins"] for p in client.get("/api/v1/players").get_json()["players"]} == {
+        "Anna": 1,
+        "Boris": 1,
+        "Vera": 0,
+    }
+
+
 def test_the_home_page_lists_sessions_by_when_this_server_stored_them(client):
     for n in range(12):
         document = {

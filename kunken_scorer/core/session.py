@@ -139,10 +139,11 @@ class Standing:
 
 @dataclass(frozen=True)
 class SessionStatus:
-    """Standings, who leads, who is out, and whether the target is reached."""
+    """Standings, who leads (every player tied for first place, in seat order), who is out, and whether the target
+    is reached."""
 
     standings: tuple[Standing, ...]
-    leader: str | None
+    leaders: tuple[str, ...]
     finished: bool
     deals_played: int
     next_dealer: str | None
@@ -155,8 +156,10 @@ def session_status(
     """Standings and the target's state after the recorded deals (redeals count toward dealing only).
 
     >>> s = session_status(["A", "B"], [{"A": -120, "B": 30}], Target("penalty", 100))
-    >>> s.finished, s.leader, [x.out for x in s.standings]
-    (True, 'B', [False, True])
+    >>> s.finished, s.leaders, [x.out for x in s.standings]
+    (True, ('B',), [False, True])
+    >>> session_status(["A", "B", "C"], [{"A": 30, "B": 30, "C": -5}], None).leaders  # a tie: both lead
+    ('A', 'B')
     """
     deal_scores = list(_deal_scores(deal_scores))
     if isinstance(target, Mapping):
@@ -185,5 +188,5 @@ def session_status(
         finished = bool(out)
         worst = min(total.values()) if total else 0
         progress = f"{worst}/-{target.value}"
-    leader = ranked[0] if ranked and deal_scores else None
-    return SessionStatus(tuple(standings), leader, finished, played, dealer(players, played + redeals), progress)
+    leaders = tuple(s.name for s in standings if s.place == 1) if deal_scores else ()
+    return SessionStatus(tuple(standings), leaders, finished, played, dealer(players, played + redeals), progress)
