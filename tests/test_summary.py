@@ -799,6 +799,32 @@ def twenty_deals(store):
     return session
 
 
+def test_a_printed_summary_says_each_deals_warning_in_full(live_server, page, store, tmp_path):
+    """A deal's warning sits in a closed <details> on screen; on paper its words are printed, not "⚠ warning"."""
+    session, _ = new_session(store)
+    both_copies = {
+        "players": [
+            player("Anna", ["9♣ JK J♣"]),
+            player("Boris", ["10♣ 10♥ 10♠"], "2♣"),
+            player("Vera", ["10♣ 10♦ 10♠"], "3♣"),
+        ],
+        "went_out": "Anna",
+    }
+    assert [w.code for w in record(store, session, both_copies).warnings] == ["joker_laid_early"]
+    page.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(f"{live_server}/s/{session.id}/summary")
+    assert page.locator("details.warnings").get_attribute("open") is None  # closed on screen
+    pdf = tmp_path / "summary.pdf"
+    page.pdf(path=str(pdf), format="A4", print_background=True)
+    printed = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "legal only if the joker was laid before the second copy" in " ".join(printed.split()), printed
+    # the browser's own Print (print.js): opened for printing, closed again after
+    page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+    assert page.locator("details.warnings").get_attribute("open") == ""
+    page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+    assert page.locator("details.warnings").get_attribute("open") is None
+
+
 @pytest.mark.parametrize(
     "language, words",
     [
