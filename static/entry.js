@@ -57,9 +57,11 @@
     Array.prototype.forEach.call(form.querySelectorAll(".footer-scores .chip"), function (chip) {
       chip.classList.toggle("current", chip.getAttribute("data-seat") === String(current));
     });
-    // Vists and swaps go onto other players' melds: the player's own stay out of the list.
+    // Vists and swaps go onto other players' melds: the player's own stay out of the list (the seat of the panel
+    // shown: a player's part has one panel, its own seat's)
+    var ownSeat = panels[current] ? panels[current].getAttribute("data-seat") : String(current);
     Array.prototype.forEach.call(form.querySelectorAll("#keypad-picks .key.name"), function (pick) {
-      pick.classList.toggle("own", pick.getAttribute("data-seat") === String(current));
+      pick.classList.toggle("own", pick.getAttribute("data-seat") === ownSeat);
     });
     if (prev) { prev.hidden = current === 0; }
     if (next) { next.hidden = current === panels.length - 1; }

@@ -230,3 +230,22 @@ def test_a_stranger_cannot_take_a_held_seat_and_the_holder_moves_it_with_a_code(
     anna.goto(session_url.rstrip("/") + "/draft/0")
     expect(anna.locator("#seat-lost")).to_be_visible()
     expect(anna.locator("#player-melds")).to_be_disabled()
+
+
+def test_a_players_keypad_offers_every_other_player_for_a_vist(server, phones):
+    """On a player's own part the keypad's vist names leave out that player alone (it hid the first seat's names on
+    every phone but the first seat's, and showed the player's own)."""
+    scorer = phones().new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris", "Vera"], "cards")
+    anna = phones().new_page()
+    take_seat(anna, session_url, 0)
+    anna.locator("#player-melds").fill("5♥ 6♥ 7♥")
+    saved(anna, 1)
+    boris = phones().new_page()
+    take_seat(boris, session_url, 1)
+    boris.locator("#player-vists").tap()
+    picks = boris.locator("#keypad-picks .key.name")
+    expect(picks.first).to_be_visible()
+    shown = {picks.nth(i).get_attribute("data-seat") for i in range(picks.count()) if picks.nth(i).is_visible()}
+    assert shown == {"0", "2"}, shown  # Anna (and her meld) and Vera; not Boris
+    expect(boris.locator('#keypad-picks .key.name[data-seat="0"]').first).to_be_visible()
