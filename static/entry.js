@@ -627,6 +627,17 @@
   }
   if (keep && keepKey && keeping()) { restore(); }
 
+  /* A page of the same deal and draft at an older revision than this phone's: taking it would take back what this
+     phone has stored since (a slow answer to a poll). The next poll brings the page as it is now. */
+  function stale(doc, fresh, mine) {
+    var same = ["deal", "draft"].every(function (name) {
+      var there = doc.querySelector("#" + form.id + " input[name=" + name + "]");
+      var here = form.querySelector("input[name=" + name + "]");
+      return !!(there && here) && there.value === here.value;
+    });
+    return same && Number(fresh.getAttribute("data-revision")) < Number(mine.getAttribute("data-revision"));
+  }
+
   /* static/draft.js brings the page as it is now when the draft changes elsewhere: the part's
      fields are taken only when its revision moved and nothing typed here is waiting to be saved. */
   window.kunkenEntry = {
@@ -635,6 +646,7 @@
       var fresh = doc.querySelector("#saved-state");
       var mine = document.querySelector("#saved-state");
       var moved = !!(fresh && mine && fresh.getAttribute("data-revision") !== mine.getAttribute("data-revision"));
+      if (moved && stale(doc, fresh, mine)) { return; }  // asked for before this phone's last save came back
       var kept = keep && keepKey ? keep.get(keepKey) : null;
       var freshForm = doc.getElementById(form.id);
       var way = freshForm && freshForm.getAttribute("data-hand-mode");

@@ -249,3 +249,26 @@ def test_a_players_keypad_offers_every_other_player_for_a_vist(server, phones):
     shown = {picks.nth(i).get_attribute("data-seat") for i in range(picks.count()) if picks.nth(i).is_visible()}
     assert shown == {"0", "2"}, shown  # Anna (and her meld) and Vera; not Boris
     expect(boris.locator('#keypad-picks .key.name[data-seat="0"]').first).to_be_visible()
+
+
+def test_a_live_page_older_than_the_phones_last_save_takes_nothing_back(server, phones):
+    """A slow answer to a live poll (static/draft.js) may bring the part as it was before this phone's last save came
+    back: it is not taken for a change made elsewhere (which emptied what was just typed and stored, and sent the
+    phone's next taps against an old revision)."""
+    scorer = phones().new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
+    anna = phones().new_page()
+    take_seat(anna, session_url, 0)
+    anna.locator("#player-melds").fill("5♥ 6♥ 7♥")
+    saved(anna, 1)
+    anna.evaluate("fetch(location.pathname).then(r => r.text()).then(html => { window.oldPage = html; })")
+    anna.wait_for_function("window.oldPage !== undefined")
+    anna.locator("#player-hand").fill("3♣")
+    saved(anna, 2)
+    anna.evaluate("window.kunkenEntry.apply(new DOMParser().parseFromString(window.oldPage, 'text/html'))")
+    # at once (a later poll would bring the page as it is now, and hide what the old page took back)
+    assert anna.locator("#player-hand").input_value() == "3♣"
+    assert anna.locator("input[name=revision]").input_value() == "2"
+    anna.locator("#player-hand").fill("3♣ 4♦")
+    saved(anna, 3)  # the next save goes against revision 2: stored, no "two versions"
+    expect(anna.locator("#keep-choice")).to_be_hidden()
