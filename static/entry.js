@@ -623,7 +623,20 @@
   }
   if (keep && keepKey && autosave) {
     window.addEventListener("online", function () { if (keep.get(keepKey) && !choosing) { failures = 0; check(); } });
-    form.addEventListener("input", function () { if (keeping()) { keepLocal(); } });
+    // what is typed is on this phone only until its save is answered: the line says so at once, not "stored"
+    form.addEventListener("input", function () { if (keeping()) { keepLocal(); if (!choosing) { say("sending"); } } });
+    // leaving the page (Back to the scores, another tab) within the pause before a save: it is sent now, by a
+    // request the browser finishes after the page has gone (its copy stays on the phone until an answer says)
+    window.addEventListener("pagehide", function () {
+      if (!timer || inflight || choosing || !keeping() || !navigator.sendBeacon) { return; }
+      window.clearTimeout(timer);
+      timer = null;
+      keepLocal();
+      var body = new FormData(form);
+      body.delete("save");
+      body.set("autosave", "1");
+      navigator.sendBeacon(form.getAttribute("action"), body);
+    });
   }
   if (keep && keepKey && keeping()) { restore(); }
 

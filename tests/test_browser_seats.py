@@ -272,3 +272,30 @@ def test_a_live_page_older_than_the_phones_last_save_takes_nothing_back(server, 
     anna.locator("#player-hand").fill("3♣ 4♦")
     saved(anna, 3)  # the next save goes against revision 2: stored, no "two versions"
     expect(anna.locator("#keep-choice")).to_be_hidden()
+
+
+def test_typing_then_leaving_the_part_at_once_still_stores_it(server, phones):
+    """A tap and straight back to the scores, inside the pause before a save: the line said "stored" over an unsent
+    tap and the tap stayed on the phone. The line now says it is being sent, and leaving sends it."""
+    scorer = phones().new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
+    sid = session_url.rstrip("/").rsplit("/", 1)[1]
+    anna = phones().new_page()
+    take_seat(anna, session_url, 0)
+    anna.locator("#player-hand").fill("K♠")
+    saved(anna, 1)
+    expect(anna.locator("#keep-state")).to_have_attribute("data-state", "stored")
+    anna.locator("#player-hand").fill("K♠ 5♥")
+    assert anna.locator("#keep-state").get_attribute("data-state") == "sending"  # not "stored" while unsent
+    anna.locator("#back-link").click()  # within the 350 ms pause
+    anna.wait_for_url(session_url)
+
+    def hand() -> object:
+        draft = anna.request.get(f"{server}/api/v1/sessions/{sid}/draft").json()
+        return draft["seats"][0]["part"]["hand"]
+
+    for _ in range(50):
+        if hand() == "K♠ 5♥":
+            break
+        anna.wait_for_timeout(100)
+    assert hand() == "K♠ 5♥"
