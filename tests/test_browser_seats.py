@@ -17,6 +17,7 @@ from conftest import (
     part_ready,
     ready,
     saved,
+    set_hand_entry,
     shots_dir,
     start_on_phone,
     start_reference_session,
@@ -299,3 +300,27 @@ def test_typing_then_leaving_the_part_at_once_still_stores_it(server, phones):
             break
         anna.wait_for_timeout(100)
     assert hand() == "K♠ 5♥"
+
+
+def test_the_table_switching_to_counts_mid_deal_keeps_a_typed_hand(server, phones, store):
+    """The scorer switches how hands are entered while a player's typed hand is stored: her part keeps showing it as
+    typed (counts cannot show "K♠ 5♥"; the steppers at 0 then stored an empty hand on her next tap). The next part
+    she has nothing in follows the table's way."""
+    scorer = phones().new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
+    sid = session_url.rstrip("/").rsplit("/", 1)[1]
+    anna = phones().new_page()
+    take_seat(anna, session_url, 0)
+    anna.locator("#player-hand").fill("K♠ 5♥")
+    saved(anna, 1)
+    set_hand_entry(scorer, session_url, "counts")
+    anna.wait_for_timeout(4_000)  # a draft poll or two: the page as it is now comes
+    expect(anna.locator("#part-form")).to_have_attribute("data-hand-mode", "cards")
+    expect(anna.locator("#player-hand")).to_be_visible()
+    expect(anna.locator("#player-hand")).to_have_value("K♠ 5♥")
+    anna.locator("#player-melds").fill("2♥ 3♥ 4♥")
+    saved(anna, 2)
+    assert store.draft(sid).parts[0].part["hand"] == "K♠ 5♥"
+    boris = phones().new_page()
+    take_seat(boris, session_url, 1)
+    expect(boris.locator("#part-form")).to_have_attribute("data-hand-mode", "counts")

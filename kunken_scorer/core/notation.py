@@ -472,3 +472,18 @@ def entered_as(record: Mapping[str, Any], default: str) -> str:
     hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
     kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards" for h in hands if h}
     return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
+
+
+def part_hand_way(part: Mapping[str, Any] | None, table_way: str) -> str:
+    """How a stored part's hand is shown on its page: the table's way, unless that is counts and the hand was typed
+    (cards, ranks or points), which counts cannot show: then as it was entered, so that a switch of the table's way
+    in the middle of a deal never shows a typed hand as nothing (and the phone's next save keeps it).
+
+    >>> part_hand_way({"hand": "K♠ 5♥"}, "counts"), part_hand_way({"hand": ""}, "counts")
+    ('cards', 'counts')
+    >>> part_hand_way({"hand": {"points": 35, "jokers": 1}}, "counts"), part_hand_way({"hand": "K♠"}, "ranks")
+    ('points', 'ranks')
+    """
+    if table_way != "counts" or not part:
+        return table_way
+    return entered_as({"players": [part]}, table_way)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.deal import PlayerDetail, PlayerScore
 from ..core.draft import DraftCheck, SeatCheck, check_draft
-from ..core.notation import hand_entry, part_texts
+from ..core.notation import hand_entry, part_hand_way, part_texts
 from ..core.rules import RuleSet
 from ..store import (
     PartRow,
@@ -67,14 +67,15 @@ class Draft:
 
     def part_fields(self, seat: int, hand_mode: str | None, russian: bool) -> dict[str, Any]:
         """The part form's data: the stored part of ``seat`` (or none) as texts, for this draft's deal, the hands
-        entered by ``hand_mode`` (None: the table's way)."""
+        entered by ``hand_mode`` (None: the table's way, as far as it can show the stored hand: ``part_hand_way``)."""
         entry = self.parts.get(seat)
+        table_way = hand_entry(self.session.hand_entry, self.rules)
         return {
             "player": part_texts(entry.part if entry else None, seat, self.players, self.rules, russian=russian),
             "deal": str(self.deal),
             "draft": str(self.generation),
             "revision": str(entry.revision if entry else 0),
-            "hand_mode": hand_mode or hand_entry(self.session.hand_entry, self.rules),
+            "hand_mode": hand_mode or part_hand_way(entry.part if entry else None, table_way),
         }
 
 
