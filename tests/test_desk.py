@@ -705,3 +705,19 @@ def test_a_wild_card_table_prefills_the_desk_with_the_wild_card_and_its_checks_t
     meld = ask(client, "meld", url=url, cards="5♥ 7♠ 7♥", headers=EN)
     assert meld.text("meld-answer-cards") == "5♥ 7♠ 7♥"
     assert "6♥" in meld.text("meld-answer-jokers")
+
+
+@pytest.mark.lang("en")
+def test_a_switch_that_means_nothing_in_the_game_is_neither_listed_nor_reported_as_changed(client):
+    """Ordered rummy has no express: its multiplier is no house rule there, set or not (it showed as "1 changed: ×3"
+    on the session page, and as a row of the rules reference beside "No express")."""
+    assert RuleSet.for_game("ordered-rummy", {"express_multiplier": 3}).differences() == {}
+    made = client.post(
+        "/api/v1/sessions",
+        json={"game": "ordered-rummy", "players": ["Anna", "Boris"], "rules": {"express_multiplier": 3}},
+    ).get_json()
+    sid = made["id"]
+    for path in (f"/s/{sid}", f"/s/{sid}/summary", f"/rules/ordered-rummy?session={sid}", "/rules/ordered-rummy"):
+        page = client.get(path).get_data(as_text=True)
+        assert "Express multiplies the deal by" not in page, path
+    assert "Express multiplies the deal by" in client.get("/rules/kunken").get_data(as_text=True)

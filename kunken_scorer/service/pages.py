@@ -289,8 +289,15 @@ class RulesPage:
 
     @property
     def shown_switches(self) -> list[str]:
-        """The switches the rules reference lists: the house rules, then every other one these rules change."""
-        return [*HOUSE_RULES, *(n for n in self.rules.differences() if n not in HOUSE_RULES)]
+        """The switches the rules reference lists: the house rules that mean something under these rules (no
+        express's multiplier in a game without express), then every other one these rules change."""
+        house = [name for name in HOUSE_RULES if SWITCHES[name].applies(self.rules)]
+        return [*house, *(n for n in self.rules.differences() if n not in HOUSE_RULES)]
+
+    @property
+    def house_switches(self) -> list[str]:
+        """The house rules a table of this game may set, those that mean something in it."""
+        return [name for name in HOUSE_RULES if SWITCHES[name].applies(RuleSet.preset(self.rules.game))]
 
 
 def rules_page(store: Store, sid: str | None, game: str) -> RulesPage | None:

@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.disputes import ANSWERS
 from ..core.messages import KunkenError
-from ..core.rules import GAMES, HOUSE_RULES, RuleSet
+from ..core.rules import GAMES, RuleSet
 from ..service import pages
 from .database import get_store
 from .forms import desk_forms, posted_question
@@ -85,6 +85,6 @@ def reference(game: str) -> str | BaseResponse:
         rows=rule_lines(rules, page.shown_switches),
         content=f"rules/{game}_{language}.html",
         language=language,
-        house_rules=rule_lines(RuleSet.preset(game), HOUSE_RULES),
+        house_rules=rule_lines(RuleSet.preset(game), page.house_switches),
         desk_url=url_for("desk.desk", session=sid) if page.session else url_for("desk.desk", game=game),
     )
