@@ -748,3 +748,14 @@ def test_the_legend_of_the_went_out_star_is_under_the_deals_whichever_table_has_
     assert earlier.count('<small class="went-out">') == 10 and '<small class="went-out">' not in recent
     assert recent.count(legend) == 1
     assert legend not in pages["no star"] and "★" not in pages["no star"]
+
+
+def test_a_target_or_an_import_of_one_is_said_in_the_singular(client):
+    sid = start(client, target=("deals", "1"))
+    assert record(client, sid).status_code == 303
+    for page in (text(client.get(f"/s/{sid}")), text(client.get(f"/s/{sid}/summary"))):
+        assert re.search(r"Target:?\s*(</span>)?\s*1 deal\b", page) and "1 deals" not in page
+    document = client.get(f"/api/v1/sessions/{sid}/export").get_json()
+    imported = client.post("/api/v1/sessions/import", json=document).get_json()
+    history = text(client.get(f"/s/{imported['id']}/history"))
+    assert "Imported with 1 deal" in history and "Imported with 1 deals" not in history
