@@ -303,6 +303,28 @@ def close_phone(context) -> None:
 CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
+def at_once(database: str, count: int, work) -> list:
+    """``work(store)`` run by ``count`` threads at the same moment, each with a connection of its own to the file
+    (``count`` phones' requests arriving together); what each returned, in the order they finished."""
+    barrier, done = threading.Barrier(count), []
+
+    def one() -> None:
+        store = Store.open(str(database))
+        try:
+            barrier.wait()
+            done.append(work(store))
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=one) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(done) == count, "a thread failed: see its exception above"
+    return done
+
+
 def phone(app):
     """A test client reading the pages in English (the messages these tests look for)."""
     client = app.test_client()

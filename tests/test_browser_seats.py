@@ -275,16 +275,22 @@ def test_a_live_page_older_than_the_phones_last_save_takes_nothing_back(server, 
     expect(anna.locator("#keep-choice")).to_be_hidden()
 
 
+def anna_with_a_hand(server, phones, hand: str):
+    """A session of Anna and Boris entering hands as cards, and Anna's phone in her seat with ``hand`` stored:
+    (the scorer's page, the session's address, its id, Anna's page)."""
+    scorer = phones().new_page()
+    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
+    anna = phones().new_page()
+    take_seat(anna, session_url, 0)
+    anna.locator("#player-hand").fill(hand)
+    saved(anna, 1)
+    return scorer, session_url, session_url.rstrip("/").rsplit("/", 1)[1], anna
+
+
 def test_typing_then_leaving_the_part_at_once_still_stores_it(server, phones):
     """A tap and straight back to the scores, inside the pause before a save: the line said "stored" over an unsent
     tap and the tap stayed on the phone. The line now says it is being sent, and leaving sends it."""
-    scorer = phones().new_page()
-    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
-    sid = session_url.rstrip("/").rsplit("/", 1)[1]
-    anna = phones().new_page()
-    take_seat(anna, session_url, 0)
-    anna.locator("#player-hand").fill("K♠")
-    saved(anna, 1)
+    scorer, session_url, sid, anna = anna_with_a_hand(server, phones, "K♠")
     expect(anna.locator("#keep-state")).to_have_attribute("data-state", "stored")
     anna.locator("#player-hand").fill("K♠ 5♥")
     assert anna.locator("#keep-state").get_attribute("data-state") == "sending"  # not "stored" while unsent
@@ -306,13 +312,7 @@ def test_the_table_switching_to_counts_mid_deal_keeps_a_typed_hand(server, phone
     """The scorer switches how hands are entered while a player's typed hand is stored: her part keeps showing it as
     typed (counts cannot show "K♠ 5♥"; the steppers at 0 then stored an empty hand on her next tap). The next part
     she has nothing in follows the table's way."""
-    scorer = phones().new_page()
-    session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
-    sid = session_url.rstrip("/").rsplit("/", 1)[1]
-    anna = phones().new_page()
-    take_seat(anna, session_url, 0)
-    anna.locator("#player-hand").fill("K♠ 5♥")
-    saved(anna, 1)
+    scorer, session_url, sid, anna = anna_with_a_hand(server, phones, "K♠ 5♥")
     set_hand_entry(scorer, session_url, "counts")
     anna.wait_for_timeout(4_000)  # a draft poll or two: the page as it is now comes
     expect(anna.locator("#part-form")).to_have_attribute("data-hand-mode", "cards")

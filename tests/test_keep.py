@@ -94,14 +94,20 @@ def test_the_service_worker_is_served_from_the_root_and_never_cached_stale(clien
     assert 'data-sw="/sw.js"' in page and "/static/keep.js" in page
 
 
-def test_a_form_key_sent_again_with_another_deal_records_nothing_and_asks_to_save_again(app, store):
-    """A deal form kept offline (or brought back from the phone) may carry the key of a deal already
-    recorded: the same deal again is a retry, another deal is not taken for one."""
+def scorer(app):
+    """A phone that started a session through the API and opened its scorer link; (its client, the API's answer)."""
     client = app.test_client()
     client.set_cookie("lang", "en")
     created = client.post("/api/v1/sessions", json={"players": NAMES}).get_json()
-    sid = created["id"]
     client.get(urlsplit(created["edit_url"]).path)
+    return client, created
+
+
+def test_a_form_key_sent_again_with_another_deal_records_nothing_and_asks_to_save_again(app, store):
+    """A deal form kept offline (or brought back from the phone) may carry the key of a deal already
+    recorded: the same deal again is a retry, another deal is not taken for one."""
+    client, created = scorer(app)
+    sid = created["id"]
     page = text(client.get(f"/s/{sid}/deals/new"))
     first = deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna")
     assert client.post(f"/s/{sid}/deals/new", data={**first, "save": "1"}).status_code == 303
@@ -121,11 +127,8 @@ def test_a_saved_form_sent_again_after_the_session_ended_is_told_it_was_saved(ap
     """A Save kept on a phone (offline, or its answer lost) and sent again after the scorer ended the session: its deal
     was recorded, so it is told so (as the API replays its key), not "ended" (which would keep it as not accepted).
     A form that recorded nothing is still turned away."""
-    client = app.test_client()
-    client.set_cookie("lang", "en")
-    created = client.post("/api/v1/sessions", json={"players": NAMES}).get_json()
+    client, created = scorer(app)
     sid = created["id"]
-    client.get(urlsplit(created["edit_url"]).path)
     page = text(client.get(f"/s/{sid}/deals/new"))
     sent = {**deal_data(page, {0: ("A♠ A♥ A♦", "", ""), 1: ("2♥ 3♥ 4♥", "", "K♣")}, "Anna"), "save": "1"}
     unsent = {**sent, "form_key": hidden(text(client.get(f"/s/{sid}/deals/new")), "form_key")}

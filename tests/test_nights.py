@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import API, CSRF, phone, text
+from conftest import API, CSRF, at_once, phone, text
 from test_docs import API_MD, mismatches
 
 from kunken_scorer import service
@@ -212,21 +211,8 @@ def test_start_round_tapped_twice_or_on_two_phones_at_once_starts_one_round(app,
     assert past.status_code == 400 and "There is no round 4 to start yet: reload the night" in text(past)
     assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 2
     # two phones at the same moment (two connections to the file): one round 3, the other finds it started
-    barrier, made_now = threading.Barrier(2), []
-
-    def start_round() -> None:
-        store = Store.open(app.config["DATABASE"])
-        try:
-            barrier.wait()
-            made_now.append(service.next_round(store, made["id"], urlsplit(made["edit_url"]).path.split("/")[-1], 3))
-        finally:
-            store.close()
-
-    threads = [threading.Thread(target=start_round) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    token = urlsplit(made["edit_url"]).path.split("/")[-1]
+    made_now = at_once(app.config["DATABASE"], 2, lambda store: service.next_round(store, made["id"], token, 3))
     assert sorted(m is None for m in made_now) == [False, True]
     assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 3
 
@@ -423,22 +409,8 @@ def test_a_repeated_start_form_is_not_counted_against_the_address(tmp_path):
 def test_two_forms_with_one_key_sent_at_once_make_one_night(app):
     """Two phones' requests at the same moment (two connections to the file): one night, both find it."""
     rules = RuleSet.for_game("kunken", {})
-    barrier = threading.Barrier(2)
-    made: list[service.NightMade] = []
-
-    def start() -> None:
-        store = Store.open(app.config["DATABASE"])
-        try:
-            barrier.wait()
-            made.append(service.create_night(store, rules, [FOUR, THREE], "form-" + "k" * 22))
-        finally:
-            store.close()
-
-    threads = [threading.Thread(target=start) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    key = "form-" + "k" * 22
+    made = at_once(app.config["DATABASE"], 2, lambda store: service.create_night(store, rules, [FOUR, THREE], key))
     assert len(made) == 2 and made[0].night.id == made[1].night.id
     assert sorted(m.token is None for m in made) == [False, True]
     assert sorted(len(m.tables) for m in made) == [0, 2]

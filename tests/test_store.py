@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import at_once
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
@@ -477,21 +478,7 @@ def test_ended_session_rejects_writes_but_reads_work(store, session):
 def test_two_ends_at_the_same_moment_end_the_session_once(db_path, store, session):
     """Four requests ending a session together, each with the row read before any wrote (four connections): one
     ends it, the others are told it had ended (the API's 200 and 409s)."""
-    barrier, outcomes = threading.Barrier(4), []
-
-    def end() -> None:
-        mine = Store.open(str(db_path))
-        try:
-            barrier.wait()
-            outcomes.append(service.end_session(mine, session).already)
-        finally:
-            mine.close()
-
-    threads = [threading.Thread(target=end) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = at_once(db_path, 4, lambda mine: service.end_session(mine, session).already)
     assert sorted(outcomes) == [False, True, True, True]
     assert [entry.action for entry in store.history(session.id)].count("end") == 1
 
