@@ -141,4 +141,12 @@ def test_a_saved_form_sent_again_after_the_session_ended_is_told_it_was_saved(ap
     refused = client.post(f"/s/{sid}/deals/new", data=unsent, headers=keep)
     assert refused.status_code == 409 and "This session has ended" in text(refused)
     assert client.get(f"/s/{sid}/deals/new").status_code == 303  # the form itself is not offered
+    changed = {**sent, "players-1-hand": "Q♠"}  # the kept form amended after its answer was lost: nothing to record
+    refused = client.post(f"/s/{sid}/deals/new", data=changed, headers=keep)
+    assert refused.status_code == 409 and "This session has ended" in text(refused)
+    # the key lets a recording form through, and nothing else: the hand entry stays as it was
+    way = store.get_session(sid).hand_entry
+    other = {"csrf_token": sent["csrf_token"], "form_key": sent["form_key"], "hand_entry": "counts"}
+    assert client.post(f"/s/{sid}/hand-entry", data=other).status_code == 303
+    assert store.get_session(sid).hand_entry == way
     assert len(store.list_deals(sid)) == 1

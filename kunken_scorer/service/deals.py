@@ -14,7 +14,7 @@ from typing import Any
 from ..core.deal import DealReport, evaluate_deal
 from ..core.reading import Deal
 from ..core.rules import RuleSet
-from ..store import Conflict, DealRow, KeyReused, NotFound, SessionRow, StorageUnavailable, Store
+from ..store import Conflict, DealRow, KeyReused, NotFound, SessionEnded, SessionRow, StorageUnavailable, Store
 from .answers import Say, deal_answer
 from .board import deal_scores, place_of, scoreboard, totals_through
 from .drafts import Draft, with_end
@@ -78,6 +78,8 @@ def record_deal(
     except Conflict:
         return Changed(version=store.version(session.id))
     except KeyReused:
+        if session.ended_at:  # a form resent after the end with other fields: nothing more can be recorded
+            raise SessionEnded() from None
         return KeyClash()
 
 

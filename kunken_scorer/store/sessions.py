@@ -162,7 +162,7 @@ class SessionsMixin(Database):
         if hand_entry not in HAND_ENTRIES:
             raise ValueError(f"hand_entry must be one of {HAND_ENTRIES}")
         with self._write():
-            self._session_row(session_id)
+            self._writable_session(session_id)  # an ended session takes no change
             self.db.execute("UPDATE sessions SET hand_entry = ? WHERE id = ?", [hand_entry, session_id])
 
     def end_session(self, session_id: str) -> SessionRow:

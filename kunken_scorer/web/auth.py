@@ -83,9 +83,19 @@ def scorer_session(sid: str, open_only: bool = False) -> SessionRow:
             if api
             else gettext("Only the scorer's phone can change this session. Ask the scorer for the scorer link."),
         )
-    if open_only and session.ended_at and not resent(get_store(), sid, request.form.get("form_key")):
-        raise SessionEnded()  # before the store writes; a form that recorded its deal goes on, to be told so again
+    if open_only and session.ended_at and not _recording_resent(sid):
+        raise SessionEnded()  # said before the store is asked to write (a read-only file would answer first)
     return session
+
+
+#: The pages' buttons that record a deal, by endpoint: such a form sent again after the session ended, whose key
+#: recorded its deal, goes on to be told so (as the API replays a key); the store writes nothing on an ended session.
+RECORDING = {"views.record_deal": "save", "seats.draft": "record"}
+
+
+def _recording_resent(sid: str) -> bool:
+    button = RECORDING.get(request.endpoint or "")
+    return bool(button and request.form.get(button)) and resent(get_store(), sid, request.form.get("form_key"))
 
 
 def scorer_required(view: Callable[..., _Answer], open_only: bool = False) -> Callable[..., _Answer]:
