@@ -711,7 +711,7 @@ def test_a_wild_card_table_prefills_the_desk_with_the_wild_card_and_its_checks_t
 def test_a_switch_that_means_nothing_in_the_game_is_neither_listed_nor_reported_as_changed(client):
     """Ordered rummy has no express: its multiplier is no house rule there, set or not (it showed as "1 changed: ×3"
     on the session page, and as a row of the rules reference beside "No express")."""
-    assert RuleSet.for_game("ordered-rummy", {"express_multiplier": 3}).differences() == {}
+    assert RuleSet.for_game("ordered-rummy", {"express_multiplier": 3}).house_rules_changed() == {}
     made = client.post(
         "/api/v1/sessions",
         json={"game": "ordered-rummy", "players": ["Anna", "Boris"], "rules": {"express_multiplier": 3}},

@@ -104,6 +104,9 @@ def test_start_rules_keeps_only_the_switches_changed_from_the_defaults_shown():
     rules = start_rules("ordered-rummy", "kunken", typed)
     assert isinstance(rules, RuleSet) and rules.game == "ordered-rummy"
     assert rules.opening_points == 40 and rules.ace_points == RuleSet.preset("ordered-rummy").ace_points
+    # a switch typed on a game's defaults where it means nothing still counts for the game chosen (Kunken's express)
+    typed = {**switch_values("ordered-rummy"), "express_multiplier": "3"}
+    assert start_rules("kunken", "ordered-rummy", typed).express_multiplier == 3
 
 
 def test_start_rules_says_which_switch_it_refused():

@@ -177,19 +177,23 @@ class RuleSet:
         return {name: _plain(getattr(self, name)) for name in _FIELD_NAMES}
 
     def differences(self) -> dict[str, Any]:
-        """The switches whose value differs from the game's preset, among those that mean something under these
-        rules (``Switch.applies``: the express's multiplier in a game without express is no house rule).
+        """The switches whose value differs from the game's preset.
 
         >>> RuleSet.for_game("kunken", {"opening_points": 40}).differences()
         {'opening_points': 40}
-        >>> RuleSet.for_game("ordered-rummy", {"express_multiplier": 3}).differences()
-        {}
         """
         base = self.preset(self.game)
+        return {name: getattr(self, name) for name in _FIELD_NAMES if getattr(base, name) != getattr(self, name)}
+
+    def house_rules_changed(self) -> dict[str, Any]:
+        """The ``differences`` a page reports: those that mean something under these rules (``Switch.applies``: the
+        express's multiplier in a game without express is no house rule there).
+
+        >>> RuleSet.for_game("ordered-rummy", {"express_multiplier": 3}).house_rules_changed()
+        {}
+        """
         return {
-            name: getattr(self, name)
-            for name in _FIELD_NAMES
-            if getattr(base, name) != getattr(self, name) and (name not in SWITCHES or SWITCHES[name].applies(self))
+            name: v for name, v in self.differences().items() if name not in SWITCHES or SWITCHES[name].applies(self)
         }
 
     # -- card values --------------------------------------------------------------

@@ -197,7 +197,7 @@ def summary_page(store: Store, sid: str) -> SummaryPage:
     """The summary page's data."""
     board = scoreboard(store, sid)
     rules, rows = board.rules, board.lines
-    changed = rules.differences()
+    changed = rules.house_rules_changed()
     return SummaryPage(
         board=board,
         overrides=[row for row in rows if row.override or row.note],
@@ -292,7 +292,7 @@ class RulesPage:
         """The switches the rules reference lists: the house rules that mean something under these rules (no
         express's multiplier in a game without express), then every other one these rules change."""
         house = [name for name in HOUSE_RULES if SWITCHES[name].applies(self.rules)]
-        return [*house, *(n for n in self.rules.differences() if n not in HOUSE_RULES)]
+        return [*house, *(n for n in self.rules.house_rules_changed() if n not in HOUSE_RULES)]
 
     @property
     def house_switches(self) -> list[str]:

@@ -62,7 +62,7 @@ def desk() -> tuple[str, int]:
         action=url_for("desk.desk", session=sid) if page.session else url_for("desk.desk", game=game),
         prefill=prefill,
         rule_url=lambda anchor: url_for("desk.reference", game=game, session=sid) + "#" + anchor,
-        differences=rule_lines(page.rules, page.rules.differences()),
+        differences=rule_lines(page.rules, page.rules.house_rules_changed()),
     ), status
 
 
