@@ -23,9 +23,9 @@
     timer = setTimeout(poll, delay === undefined ? EVERY : delay);
   }
 
-  function swap(doc) {
+  function swap(doc, askedAt) {
     if (partPage && doc.title) { document.title = doc.title; }  // "Deal 2 · Anna" once a refused save moved it on
-    if (window.kunkenEntry) { window.kunkenEntry.apply(doc); return; }
+    if (window.kunkenEntry) { window.kunkenEntry.apply(doc, askedAt); return; }
     var focused = document.activeElement;
     var announcer = document.getElementById("announce");
     Array.prototype.forEach.call(doc.querySelectorAll("[data-live][id]"), function (fresh) {
@@ -50,9 +50,10 @@
   }
 
   function refresh() {
+    var askedAt = window.performance.now();  // a part page leaves an answer older than its own last save
     return fetch(window.location.pathname, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) { return response.text(); })
-      .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); });
+      .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html"), askedAt); });
   }
 
   function entryBusy() { return !!(window.kunkenEntry && window.kunkenEntry.busy()); }

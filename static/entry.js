@@ -38,6 +38,7 @@
   var native = false;    // the deal form's Save goes as a plain POST (to show the server's answer)
   var SERVER_FIELDS = ["deal", "draft", "revision", "expected", "form_key", "went_out_auto"];
   var lastSent = null;   // the part's fields in the last save sent (its answer may never have come)
+  var answeredAt = -1;   // when the last save of the part was answered (performance.now())
   var edit = form.hasAttribute("data-edit");
   var discard = document.getElementById("keep-discard");
 
@@ -105,7 +106,7 @@
         if (mine) { failures = 0; }
         if (mine && status === 409) { conflict(doc, mine.fields); return; }
         apply(doc, status === 409);
-        if (mine) { answered(status, doc, mine.fields); }
+        if (mine) { answered(status, doc, mine.fields); answeredAt = window.performance.now(); }
       })
       .catch(function () {
         if (!mine) { return; }  // a check: the next change tries again
@@ -631,7 +632,7 @@
       if (!timer || inflight || choosing || !keeping() || !navigator.sendBeacon) { return; }
       window.clearTimeout(timer);
       timer = null;
-      keepLocal();
+      lastSent = keepLocal().fields;  // this phone's own save, should the page come back from the browser's cache
       var body = new FormData(form);
       body.delete("save");
       body.set("autosave", "1");
@@ -640,26 +641,17 @@
   }
   if (keep && keepKey && keeping()) { restore(); }
 
-  /* A page of the same deal and draft at an older revision than this phone's: taking it would take back what this
-     phone has stored since (a slow answer to a poll). The next poll brings the page as it is now. */
-  function stale(doc, fresh, mine) {
-    var same = ["deal", "draft"].every(function (name) {
-      var there = doc.querySelector("#" + form.id + " input[name=" + name + "]");
-      var here = form.querySelector("input[name=" + name + "]");
-      return !!(there && here) && there.value === here.value;
-    });
-    return same && Number(fresh.getAttribute("data-revision")) < Number(mine.getAttribute("data-revision"));
-  }
-
   /* static/draft.js brings the page as it is now when the draft changes elsewhere: the part's
      fields are taken only when its revision moved and nothing typed here is waiting to be saved. */
   window.kunkenEntry = {
     busy: function () { return !!timer || inflight || choosing || !!retry; },
-    apply: function (doc) {
+    apply: function (doc, askedAt) {
       var fresh = doc.querySelector("#saved-state");
       var mine = document.querySelector("#saved-state");
       var moved = !!(fresh && mine && fresh.getAttribute("data-revision") !== mine.getAttribute("data-revision"));
-      if (moved && stale(doc, fresh, mine)) { return; }  // asked for before this phone's last save came back
+      // a page asked for before this phone's last save was answered (a slow poll) would take back what it stored
+      // since; the next poll brings the page as it is now
+      if (moved && askedAt !== undefined && askedAt < answeredAt) { return; }
       var kept = keep && keepKey ? keep.get(keepKey) : null;
       var freshForm = doc.getElementById(form.id);
       var way = freshForm && freshForm.getAttribute("data-hand-mode");
