@@ -201,13 +201,9 @@ def _read_document_deal(raw: Any, i: int, rules: RuleSet, players: list[str], nu
     anyway = record_anyway(report, override, note)  # the one rule, as when recording: a valid deal is never marked
     if "override" in anyway.missing:
         raise DocumentError(Reason("import_deal_problems", {"number": i, "why": list(report.problems)}))
-    # a deal recorded anyway before a note was asked for (an older export) keeps its mark without one
-    return {
-        "record": record,
-        "override": anyway.override or bool(anyway.missing),
-        "note": note,
-        "scores": deal_scores(players, report),
-    }
+    # past that, a deal with problems is marked (one recorded anyway before a note was asked for, as an older export
+    # has it, keeps its mark without one) and a valid deal is not
+    return {"record": record, "override": bool(report.problems), "note": note, "scores": deal_scores(players, report)}
 
 
 def import_document(
