@@ -297,7 +297,8 @@ class RulesPage:
     @property
     def house_switches(self) -> list[str]:
         """The house rules a table of this game may set, those that mean something in it."""
-        return [name for name in HOUSE_RULES if SWITCHES[name].applies(RuleSet.preset(self.rules.game))]
+        preset = RuleSet.preset(self.rules.game)
+        return [name for name in HOUSE_RULES if SWITCHES[name].applies(preset)]
 
 
 def rules_page(store: Store, sid: str | None, game: str) -> RulesPage | None:
