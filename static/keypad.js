@@ -3,10 +3,11 @@
    <input>/<textarea> that has a data-keypad attribute. Pages work without it.
 
    What a tap does is the grammar's (its header has every rule): a set by rank then suits (A ♠ ♥ ♦), a run by its
-   ends (6 ♥ … 10), a suit first then ranks (♥ 5 6 7), a new meld on its own line when the rank changes after a
-   set or after a run's end, a suit after a set kept lit until the next taps say whether it was for a run
-   (10 ♠ ♥ ♦ ♣ 2 3 4 gives "10♠ 10♥ 10♦" and "2♣ 3♣ 4♣"), digits in points mode (40 Дж), the picks row's names
-   ("Борис 1: ") on a line of their own in the current player's vists or swaps field.
+   ends (6 ♥ … 10, from the run's lowest card), a suit first then ranks (♥ 5 6 7), a new meld on its own line
+   after a complete one (a rank after a set, a card after a run's end, another suit after a complete run: the
+   grammar reads the line's text, so a field entered again or restored after a reload goes on the same way), a
+   complete meld never broken by a later tap (10 ♠ ♥ ♦ 2 3 asks for the 2's suit), digits in points mode (40 Дж),
+   the picks row's names ("Борис 1: ") on a line of their own in the current player's vists or swaps field.
    This file reads the field's text and caret into the grammar's state, writes the result back (with an input
    event), lights the keys from the state's picked rank, suit and "…", and shows the grammar's hint when a tap
    did nothing: the key shakes (the keypad-shake class, 400 ms) and one line says why (#keypad-hint, a polite
@@ -20,10 +21,10 @@
   if (!pad || !G) { return; }
   var FIELDS = "input[data-keypad], textarea[data-keypad]";
   var STORE = "kunken-keypad-mode";
-  var PICKS = ["rank", "suit", "ranging", "lineDone", "pending", "typed", "bare"];
+  var PICKS = ["rank", "suit", "ranging", "back", "typed", "bare"];
   var russian = pad.getAttribute("data-lang") === "ru";
   var target = null;
-  var picks = G.initial({});  // the picked rank and suit, "…", the pending suit of a set: kept between taps
+  var picks = G.initial({});  // the picked rank and suit, "…", what ⌫ gives back: kept between taps
   var label = document.getElementById("keypad-target");
   var hintBox = document.getElementById("keypad-hint");
   var hintTimer = null;
@@ -61,7 +62,7 @@
   /* A tap that did nothing: the key shakes and one line says why (read out by the live region). */
   function hint(button, code, about) {
     var words = (hintBox && hintBox.getAttribute("data-hint-" + code)) || "";
-    words = words.replace(/\{rank\}|\{suit\}/g, about || "");
+    words = words.replace(/\{rank\}|\{suit\}|\{run\}/g, about || "");
     if (button) {
       button.classList.remove("keypad-shake");
       void button.offsetWidth;  // the animation starts again on a second refused tap

@@ -47,23 +47,61 @@ const TABLE = [
   ["A ♠ ♥ 6 ♦", "A♠ A♥\n6♦ ", "6", []],
   ["♥ 6 … 10 J", "6♥…10♥\nJ♥ ", "♥", []],
   ["3 ♠ 8 ♥", "3♠ 8♥ ", "8", []],
-  // set, then a suit, then ranks: the suit was for a run
-  ["10 ♠ ♥ ♦ ♣ 2 3 4", "10♠ 10♥ 10♦\n2♣ 3♣ 4♣ ", "♣", []],
-  ["10 ♠ ♥ ♦ ♣ 2 … 9", "10♠ 10♥ 10♦\n2♣…9♣ ", "♣", []],
-  ["10 ♠ ♥ ♦ ♣ 2 … 9 J", "10♠ 10♥ 10♦\n2♣…9♣\nJ♣ ", "♣", []],
-  ["10 ♠ ♥ ♦ ♣ 2", "10♠ 10♥ 10♦ 10♣\n", "2 ♣", []],
-  ["10 ♠ ♥ ♦ ♣ … K", "10♠ 10♥ 10♦\n10♣…K♣ ", "", []],
+  // a complete set keeps its cards: a rank after it asks for its own suit (issue 45: the set's last suit is not
+  // taken into a run), a suit the set lacks joins it while it has fewer than four cards
+  ["10 ♠ ♥ ♦ 2", "10♠ 10♥ 10♦\n", "2", []],
+  ["10 ♠ ♥ ♦ 2 3 4", "10♠ 10♥ 10♦\n", "2", ["pick-suit-first", "pick-suit-first"]],
+  ["A ♠ ♥ ♦ 2 3 4", "Т♠ Т♥ Т♦\n", "2", ["pick-suit-first", "pick-suit-first"], { russian: true }],
+  ["10 ♠ ♥ ♦ 2 ♦ 3 ♦ 4 ♦", "10♠ 10♥ 10♦\n2♦ 3♦ 4♦ ", "4", []],
+  ["10 ♠ ♥ ♦ 2 ♦ … 4", "10♠ 10♥ 10♦\n2♦…4♦ ", "", []],
+  ["10 ♠ ♥ ♦ ♣ 2 3 4", "10♠ 10♥ 10♦ 10♣\n", "2", ["pick-suit-first", "pick-suit-first"]],
+  ["10 ♠ ♥ ♦ ♣ 2 … 9", "10♠ 10♥ 10♦ 10♣\n", "2", ["pick-suit-first", "pick-suit-first"]],
+  ["10 ♠ ♥ ♦ ♣ 2 … 9 J", "10♠ 10♥ 10♦ 10♣\n", "2", ["pick-suit-first", "pick-suit-first", "pick-suit-first"]],
+  ["10 ♠ ♥ ♦ ♣ 2 ♣ … 9 J", "10♠ 10♥ 10♦ 10♣\n2♣…9♣\n", "J", []],
+  ["10 ♠ ♥ ♦ ♣ 2", "10♠ 10♥ 10♦ 10♣\n", "2", []],
+  // "…" right after a complete set: its last card stays in it
+  ["10 ♠ ♥ ♦ …", "10♠ 10♥ 10♦ ", "10 ♦", ["run-needs-card"]],
+  ["10 ♠ ♥ ♦ ♣ … K", "10♠ 10♥ 10♦ 10♣\n", "K", ["run-needs-card"]],
+  ["…", "A♠ A♥ A♦ ", "", ["run-needs-card"], { before: "A♠ A♥ A♦ " }],
+  ["♥ 5 6 7 … 10", "5♥ 6♥ 7♥…10♥ ", "♥", []],
+  // a suit a complete set cannot take (one it has, or a fifth card) is for a run: a new line, that suit picked
+  ["10 ♠ ♥ ♦ ♦ 2 3 4", "10♠ 10♥ 10♦\n2♦ 3♦ 4♦ ", "♦", []],
+  ["10 ♠ ♥ ♦ ♣ ♥ 5 6 7", "10♠ 10♥ 10♦ 10♣\n5♥ 6♥ 7♥ ", "♥", []],
+  ["10 ♠ ♥ ♦ ♣ ♣", "10♠ 10♥ 10♦ 10♣\n", "♣", []],
+  ["A ♠ ♥ JK ♦ ♣", "A♠ A♥ JK A♦\n", "♣", []],
+  ["A ♠ ♠", "A♠ A♠ ", "A", []],
+  ["Q ♠ ♠ ♥ ♠", "Q♠ Q♠ Q♥ Q♠ ", "Q ♠", []],  // a set with a suit twice is not complete: it is not protected
+  ["K ♠ ♥ ♦ ♠ 5 6", "K♠ K♥ K♦ 5♠ 6♠ ", "♠", [], { field: "line" }],
+  // ⌫ right after it: the line break goes, the set's rank and suit are lit again
+  ["10 ♠ ♥ ♦ ♦ ⌫", "10♠ 10♥ 10♦", "10 ♦", []],
+  ["10 ♠ ♥ ♦ ♦ ⌫ ♣", "10♠ 10♥ 10♦ 10♣ ", "10 ♣", []],
+  ["10 ♠ ♥ ♦ ♣ ♠ ⌫ ⌫", "10♠ 10♥ 10♦ ", "10", []],
+  ["A ♠ ♥ ♦ 6 ⌫", "A♠ A♥ A♦", "A ♦", []],
+  ["A ♠ ♥ 6 ⌫", "A♠ A♥\n", "", []],
+  // a new suit after a complete run starts a new line (issue 45); a suit after a run too short goes on the line
+  ["♥ 5 6 7 ♠ 8 9 10", "5♥ 6♥ 7♥\n8♠ 9♠ 10♠ ", "♠", []],
+  ["5 ♥ 6 ♥ 7 ♥ 8 ♠ 9 ♠ 10 ♠", "5♥ 6♥ 7♥\n8♠ 9♠ 10♠ ", "10", []],
+  ["♥ 5 JK 7 ♠ 8", "5♥ JK 7♥\n8♠ ", "♠", []],
+  ["♥ 5 6 7 8", "5♥ 6♥ 7♥ 8♥ ", "♥", []],
+  ["5 ♥ 6 ♥ 7 ♥ 8 ♥", "5♥ 6♥ 7♥ 8♥ ", "8", []],
+  ["♥ 5 6 ♠ 7", "5♥ 6♥ 7♠ ", "♠", []],
+  ["♥ 5 6 7 ♠ ⌫", "5♥ 6♥ 7♥", "♥", []],
+  ["♥ 5 6 7 ♠ ⌫ 8", "5♥ 6♥ 7♥ 8♥ ", "♥", []],
+  ["6 ♥ … 10 ♠ J", "6♥…10♥\nJ♠ ", "♠", []],
+  ["6 ♥ … 10 ♠ ⌫", "6♥…10♥", "", []],
+  ["♥ 6 … 10 ♥", "6♥…10♥ ", "♥", ["suit-picked"]],
+  ["♥ 5 6 7 ♠ 8", "5♥ 6♥ 7♥ 8♠ ", "♠", [], { field: "line" }],
   // set, then a suit, then a rank, then suits: two sets
   ["A ♠ ♥ ♦ ♣ K ♠ ♥ ♦", "A♠ A♥ A♦ A♣\nK♠ K♥ K♦ ", "K ♦", []],
   ["A ♠ ♥ ♦ ♣ K ♣", "A♠ A♥ A♦ A♣\nK♣ ", "K", []],
-  ["A ♠ ♥ ♦ ♦", "A♠ A♥ A♦ A♦ ", "A ♦", []],
+  ["A ♠ ♥ ♦ ♦", "A♠ A♥ A♦\n", "♦", []],
   // two ranks in a row with no suit known: the second is refused, the first stays picked
   ["2 3", "", "2", ["pick-suit-first"]],
   ["2 3 ♣", "2♣ ", "2", ["pick-suit-first"]],
   ["5 JK 7", "JK ", "5", ["pick-suit-first"]],
   ["2 2", "", "2", ["pick-suit-first"]],
   ["A ♠ ♥ A", "A♠ A♥ ", "A", ["rank-picked"]],
-  ["10 ♠ ♥ ♦ ♣ 2 2", "10♠ 10♥ 10♦ 10♣\n", "2 ♣", ["pick-suit-first"]],
+  ["10 ♠ ♥ ♦ ♣ 2 2", "10♠ 10♥ 10♦ 10♣\n", "2", ["pick-suit-first"]],
   ["7 …", "", "7", ["pick-suit-first"]],
   // the lit suit tapped again stays lit; ⌫ keeps a suit picked first
   ["♠ ♠", "", "♠", ["suit-picked"]],
@@ -79,7 +117,7 @@ const TABLE = [
   ["A ♠ ⌫ ⌫", "", "", []],
   ["A ♠ ⌫ 2", "", "A", ["pick-suit-first"]],
   ["A ♠ ♥ ♦ ♣ K ⌫", "A♠ A♥ A♦ A♣", "A ♣", []],
-  ["A ♠ ♥ ♦ ♣ K ⌫ 2 3", "A♠ A♥ A♦\n2♣ 3♣ ", "♣", []],
+  ["A ♠ ♥ ♦ ♣ K ⌫ 2 3", "A♠ A♥ A♦ A♣\n", "2", ["pick-suit-first"]],
   ["A ♠ ♥ ♦ ♣ K ⌫ ⌫", "A♠ A♥ A♦ ", "A", []],
   ["5 ⌫", "", "", []],
   ["⌫", "", "", ["nothing-to-delete"]],
@@ -106,10 +144,37 @@ const TABLE = [
   ["♥ 6 JK 8", "6♥ JK 8♥ ", "♥", []],
   ["6 ♥ … JK 8", "6♥ JK 8♥ ", "♥", []],
   ["6 ♥ … JK 8 … 10", "6♥ JK 8♥…10♥ ", "♥", []],
-  ["10 ♠ ♥ ♦ ♣ 2 JK 4", "10♠ 10♥ 10♦\nJK 2♣ 4♣ ", "♣", []],
-  ["10 ♠ ♥ ♦ ♣ 2 JK ⌫", "10♠ 10♥ 10♦ 10♣\n", "2 ♣", []],
-  ["10 ♠ ♥ ♦ ♣ 2 JK ⌫ ⌫", "10♠ 10♥ 10♦ 10♣", "10 ♣", []],
-  ["10 ♠ ♥ ♦ ♣ 2 JK ⌫ 3", "10♠ 10♥ 10♦\n2♣ 3♣ ", "♣", []],
+  ["10 ♠ ♥ ♦ ♣ 2 JK 4", "10♠ 10♥ 10♦ 10♣\nJK ", "2", ["pick-suit-first"]],
+  ["10 ♠ ♥ ♦ ♣ 2 JK ⌫", "10♠ 10♥ 10♦ 10♣\n", "2", []],
+  ["10 ♠ ♥ ♦ ♣ 2 JK ⌫ ⌫", "10♠ 10♥ 10♦ 10♣\n", "", []],
+  ["10 ♠ ♥ ♦ ♣ 2 JK ⌫ 3", "10♠ 10♥ 10♦ 10♣\n", "2", ["pick-suit-first"]],
+  // a range is typed upwards, from the run's lowest card (the ace low or high, the shorter way round, as the
+  // card parser reads it): one typed downwards or across the ace is refused, never reversed (issue 45)
+  ["Q ♠ … 2", "Д♠ ", "Q …", ["run-low-first"], { russian: true }],
+  ["3 ♠ … A", "3♠ ", "3 …", ["run-low-first"]],
+  ["K ♠ … 2", "K♠ ", "K …", ["run-low-first"]],
+  ["10 ♥ … 6", "10♥ ", "10 …", ["run-low-first"]],
+  ["A ♠ … 8", "A♠ ", "A …", ["run-low-first"]],
+  ["♥ Q … 2", "Q♥ ", "♥ …", ["run-low-first"]],
+  ["6 ♥ … JK 8 … 7", "6♥ JK 8♥ ", "♥ …", ["run-low-first"]],
+  ["Q ♠ … 2 ⌫ ⌫ ⌫ 2 ♠ … Q", "2♠…Q♠ ", "", ["run-low-first"]],
+  ["A ♠ … 5", "Т♠…5♠ ", "", [], { russian: true }],
+  ["A ♠ … 7", "A♠…7♠ ", "", []],
+  ["Q ♠ … A", "Д♠…Т♠ ", "", [], { russian: true }],
+  ["8 ♠ … A", "8♠…A♠ ", "", []],
+  // a field entered again or its text put back (nothing picked): after a complete meld, a new line
+  ["J ♣ … K", "6♥…10♥\nВ♣…К♣ ", "", [], { before: "6♥…10♥ ", russian: true }],
+  ["♣ J … K", "6♥…10♥\nJ♣…K♣ ", "♣", [], { before: "6♥…10♥ " }],
+  ["♥ J", "6♥…10♥\nJ♥ ", "♥", [], { before: "6♥…10♥ " }],
+  ["K ♠", "A♠ A♥ A♦\nK♠ ", "K", [], { before: "A♠ A♥ A♦ " }],
+  ["♠ 5", "A♠ A♥ A♦\n5♠ ", "♠", [], { before: "A♠ A♥ A♦ " }],
+  ["8 ♥", "5♥ 6♥ 7♥\n8♥ ", "8", [], { before: "5♥ 6♥ 7♥ " }],
+  ["♠ 8", "5♥ 6♥ 7♥\n8♠ ", "♠", [], { before: "5♥ 6♥ 7♥ " }],
+  ["A ♣", "A♠ A♥ A♦ A♣ ", "A ♣", [], { before: "A♠ A♥ A♦ " }],
+  ["A ♣ ♠", "A♠ A♥ A♦ A♣\n", "♠", [], { before: "A♠ A♥ A♦ " }],
+  ["6 ♦", "A♠ A♥\n6♦ ", "6", [], { before: "A♠ A♥ " }],
+  ["8 ♠", "3♠ 8♠ ", "8", [], { before: "3♠ " }],
+  ["J ♣", "6♥…10♥ J♣ ", "J", [], { before: "6♥…10♥ ", field: "line" }],
   // ↵ clears the picks
   ["♥ 5 ↵ 6", "5♥\n", "6", []],
   ["A ♠ ↵ ♥", "A♠\n", "♥", []],
@@ -121,13 +186,13 @@ const TABLE = [
   ["{Борис: } 5 ♦ {Вера 1: } 7 ♠", "Борис: 5♦\nВера 1: 7♠ ", "7", []],
   // a one-line hand: the same grammar, with no lines
   ["3 ♠ 8 ♥", "3♠ 8♥ ", "8", [], { field: "line" }],
-  ["K ♠ ♥ ♦ ♣ 2 3", "K♠ K♥ K♦ 2♣ 3♣ ", "♣", [], { field: "line" }],
+  ["K ♠ ♥ ♦ ♣ 2 3", "K♠ K♥ K♦ K♣ ", "2", ["pick-suit-first"], { field: "line" }],
   ["K ♠ ♥ ♦ 2 ♥", "K♠ K♥ K♦ 2♥ ", "2", [], { field: "line" }],
   ["K ♠ ↵", "K♠ ", "", [], { field: "line" }],
   // Russian notation
   ["A ♠ ♥ ♦ 6 ♥ … 10 J ♣ … K", "Т♠ Т♥ Т♦\n6♥…10♥\nВ♣…К♣ ", "", [], { russian: true }],
   ["♥ 6 Дж 8", "6♥ Дж 8♥ ", "♥", [], { russian: true }],
-  ["Q ♠ ♥ ♦ ♣ K 2", "Д♠ Д♥ Д♦\nК♣ 2♣ ", "♣", [], { russian: true }],
+  ["Q ♠ ♥ ♦ ♣ K 2", "Д♠ Д♥ Д♦ Д♣\n", "K", ["pick-suit-first"], { russian: true }],
   ["2 J", "", "2", ["pick-suit-first"], { russian: true }],
   // hands in points: digits
   ["d4 d0 hJK", "40 Дж", "", [], { field: "points", russian: true }],
@@ -154,17 +219,37 @@ for (const [sequence, text, shown, hints, options] of TABLE) {
 }
 
 test("every tap types, lights a key or hints: never nothing", () => {
-  const all = ["2", "10", "A", "♠", "♣", "…", "⌫", "↵", "JK"];
-  const start = ["", "A ♠ ♥ ♦", "A ♠ ♥ ♦ ♣ 2", "6 ♥ …", "6 ♥ … 10", "♠ 7", "♠", "5", "5 JK"];
-  for (const before of start) {
+  const all = ["2", "10", "A", "♠", "♥", "♦", "♣", "…", "⌫", "↵", "JK"];
+  const start = ["", "A ♠ ♥ ♦", "A ♠ ♥ ♦ ♣ 2", "6 ♥ …", "6 ♥ … 10", "♠ 7", "♠", "5", "5 JK", "A ♠ ♥ ♦ ♣",
+    "A ♠ ♥ ♦ ♦", "A ♠ ♥ JK ♦", "♥ 5 6 7", "♥ 5 6 7 ♠", "5 ♥ 6 ♥ 7 ♥ 8", "Q ♠ …", "A ♠ ♥ ♦ 6"];
+  // the field's text put back with nothing picked (a reload, the field entered again)
+  const restored = ["A♠ A♥ A♦ ", "A♠ A♥ A♦ A♣ ", "5♥ 6♥ 7♥ ", "6♥…10♥ ", "6♥…10♥\n"];
+  const states = start.map((sequence) => [sequence, tap(sequence).state])
+    .concat(restored.map((text) => [JSON.stringify(text), G.initial({ before: text })]));
+  for (const [name, was] of states) {
     for (const key of all) {
-      const was = tap(before).state;
       const result = G.press(was, keys(key)[0]);
       const now = result.state;
       const same = now.before === was.before && now.after === was.after && lit(now) === lit(was);
-      assert.ok(!same || result.hint, `"${before}" then ${key}: nothing happened and no hint`);
+      assert.ok(!same || result.hint, `${name} then ${key}: nothing happened and no hint`);
       if (result.hint) {
-        assert.strictEqual(result.state, was, `"${before}" then ${key}: a refused tap changes nothing`);
+        assert.strictEqual(result.state, was, `${name} then ${key}: a refused tap changes nothing`);
+      }
+    }
+  }
+});
+
+test("a tap never takes a card out of a complete meld", () => {
+  // each card typed stays where it was typed: the text before the caret only grows, or ⌫ takes its end off
+  const all = ["2", "10", "K", "A", "♠", "♥", "♦", "♣", "…", "JK"];
+  const start = ["A ♠ ♥ ♦", "A ♠ ♥ ♦ ♣", "A ♠ ♥ JK ♦", "♥ 5 6 7", "5 ♥ 6 ♥ 7 ♥", "6 ♥ … 10", "A ♠ ♥ ♦ 6"];
+  for (const sequence of start) {
+    for (const first of all) {
+      for (const second of all) {
+        const was = tap(sequence).state;
+        const now = G.run(was, keys(`${first} ${second}`)).state;
+        const kept = was.before.replace(/\s+$/, "");
+        assert.ok(now.before.startsWith(kept), `"${sequence}" then ${first} ${second}: ${JSON.stringify(now.before)}`);
       }
     }
   }
@@ -177,6 +262,11 @@ test("a hint names what it is about, in the page's notation", () => {
   result = tap("♦ ♦");
   assert.strictEqual(result.about, "♦");
   assert.strictEqual(tap("…").about, null);
+  // a range refused names how to type it: from the run's lowest card
+  result = tap("Q ♠ … 2", { russian: true });
+  assert.strictEqual(result.hint, "run-low-first");
+  assert.strictEqual(result.about, "2♠…Д♠");
+  assert.strictEqual(tap("3 ♥ … A").about, "A♥…3♥");
 });
 
 test("the text after the caret stays, and a selection is replaced or deleted", () => {
