@@ -199,10 +199,19 @@
     return list;
   }
 
+  /* The panel's buttons: keep one version (``recorded`` false), or, for a deal recorded since, send what this
+     phone kept as a correction of it or let it go. */
+  function choiceButtons(recorded) {
+    choice.classList.toggle("recorded", recorded);
+    ["mine", "theirs"].forEach(function (k) { choice.querySelector("[data-keep=" + k + "]").hidden = recorded; });
+    ["correct", "drop"].forEach(function (k) { choice.querySelector("[data-keep=" + k + "]").hidden = !recorded; });
+  }
+
   function showChoice(mine, why) {
     if (!choice) { return; }
     var rows = differences(mine);
     if (!rows.length) { keep.drop(keepKey); return; }
+    choiceButtons(false);
     choosing = true;
     choice.hidden = false;
     choice.querySelector(".keep-why").textContent = why || choice.getAttribute("data-words-why");
@@ -240,8 +249,80 @@
     if (title) { title.focus({ preventScroll: true }); }
   }
 
+  /* What this phone kept for a deal recorded since: never put into this deal's part. The person sends it to the
+     scorer as a proposed correction of that deal (the scorer sees both versions and decides), or lets it go. */
+  function keptRows(mine) {
+    var list = [];
+    var inputs = form.querySelectorAll("textarea, input[type=text], input[type=number], input[type=checkbox]");
+    Array.prototype.forEach.call(inputs, function (el) {
+      var value = mine[el.name];
+      if (!el.name || SERVER_FIELDS.indexOf(el.name) >= 0 || !value || value === "0" || el.closest("[hidden]")) { return; }
+      var label = form.querySelector('label[for="' + el.id + '"]');
+      list.push({ name: label ? spoken(label) : el.name, mine: el.type === "checkbox" ? "✓" : value });
+    });
+    return list;
+  }
+
+  function showRecorded(kept) {
+    if (!choice) { return; }
+    var mine = kept.fields || {};
+    var deal = kept.deal || mine.deal || "";
+    var rows = keptRows(mine);
+    if (!rows.length) { keep.drop(keepKey); sayStored(); return; }
+    choosing = true;
+    choice.hidden = false;
+    choiceButtons(true);
+    choice.querySelector(".keep-why").textContent = (choice.getAttribute("data-words-recorded") || "").split("%(deal)s").join(deal);
+    var table = choice.querySelector("tbody");
+    table.textContent = "";
+    rows.forEach(function (row) {
+      var tr = document.createElement("tr");
+      [row.name, row.mine, ""].forEach(function (text, i) {
+        var cell = document.createElement(i ? "td" : "th");
+        if (!i) { cell.setAttribute("scope", "row"); }
+        cell.textContent = String(text).replace(/\n/g, " / ");
+        tr.appendChild(cell);
+      });
+      table.appendChild(tr);
+    });
+    say("choose");
+    function done(state, detail) {
+      choosing = false;
+      choice.hidden = true;
+      choiceButtons(false);
+      keep.drop(keepKey);
+      say(state, detail);
+    }
+    choice.querySelector("[data-keep=correct]").onclick = function () {
+      var body = new FormData();
+      Object.keys(mine).forEach(function (name) { if (name !== "autosave") { body.set(name, mine[name]); } });
+      var csrf = form.querySelector("input[name=csrf_token]");
+      if (csrf) { body.set("csrf_token", csrf.value); }
+      say("sending");
+      window.fetch(form.getAttribute("action") + "/correction", { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) {
+          if (response.status >= 502 && response.status <= 504) { throw new Error("unavailable"); }
+          return response.text().then(function (html) {
+            var doc = new DOMParser().parseFromString(html, "text/html");
+            var bad = doc.querySelector("p.flash.error, #form-errors li, .field .errors li");
+            if (response.ok && !bad) { done("sent", { deal: deal }); return; }
+            if (response.ok) { done("refused", { reason: spoken(bad) }); return; }  // nothing to correct: said why
+            say("refused", { reason: bad ? spoken(bad) : String(response.status) });
+          });
+        })
+        .catch(function () { say("unsent"); });
+    };
+    choice.querySelector("[data-keep=drop]").onclick = function () { done("dropped", { deal: deal }); };
+    var pad = document.getElementById("keypad");
+    if (pad) { pad.classList.add("hidden"); }
+    choice.scrollIntoView({ block: "center" });
+    var title = document.getElementById("keep-choice-title");
+    if (title) { title.focus({ preventScroll: true }); }
+  }
+
   /* The server refused the part (someone else changed it, or the deal was recorded): its version goes in
-     the form, this phone's stays kept, and both are shown. */
+     the form, this phone's stays kept, and both are shown; what was typed for a deal recorded since goes
+     to the scorer as a correction, or is let go (``showRecorded``). */
   function conflict(doc, mine) {
     var fresh = doc.getElementById(form.id);
     var theirs = fresh ? keep.fields(fresh) : null;
@@ -252,6 +333,13 @@
       apply(doc, false);
       keepLocal();
       schedule();
+      return;
+    }
+    if (theirs && mine.draft !== undefined && theirs.draft !== mine.draft) {  // the deal it was typed for is recorded
+      apply(doc, true);
+      var old = { fields: mine, deal: mine.deal, draft: mine.draft, base: mine.revision };
+      keep.put(keepKey, old);
+      showRecorded(old);
       return;
     }
     apply(doc, true);
@@ -514,7 +602,7 @@
     var page = keep.fields(form);
     if (autosave) {
       if (!kept || !kept.fields) { sayStored(); return; }
-      var sameDraft = kept.deal === page.deal && kept.draft === page.draft;
+      var sameDraft = kept.draft ? kept.draft === page.draft : kept.deal === page.deal;  // a delete renumbers, not redrafts
       if (keep.same(kept.fields, page, SERVER_FIELDS)) {  // the server has exactly this
         keep.drop(keepKey);
         sayStored();
@@ -523,8 +611,10 @@
         // (the service worker's copy, opened offline) takes the phone's revision too.
         keep.fill(form, kept.fields, Number(kept.base) > Number(page.revision) ? ["deal", "draft"] : SERVER_FIELDS);
         schedule();
-      } else {
-        showChoice(kept.fields, sameDraft ? null : choice && choice.getAttribute("data-words-recorded"));
+      } else if (sameDraft) {
+        showChoice(kept.fields, null);
+      } else {  // typed for a deal recorded since: a correction of that deal, never this deal's part
+        showRecorded(kept);
       }
       return;
     }

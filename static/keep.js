@@ -119,8 +119,9 @@
     if (!el) { return; }
     var words = el.getAttribute("data-words-" + state) || "";
     words = words.replace("%(time)s", detail && detail.time ? detail.time : "")
-      .replace("%(reason)s", detail && detail.reason ? detail.reason : "");
-    var text = (state === "stored" ? "✓ " : state === "refused" ? "✗ " : "") + words;
+      .replace("%(reason)s", detail && detail.reason ? detail.reason : "")
+      .replace("%(deal)s", detail && detail.deal ? detail.deal : "");
+    var text = (state === "stored" || state === "sent" ? "✓ " : state === "refused" ? "✗ " : "") + words;
     el.setAttribute("data-state", state);
     if (el.textContent !== text) { el.textContent = text; }
   }

@@ -135,7 +135,10 @@ def test_a_part_as_the_api_writes_it_is_read_into_its_revision_deal_draft_and_pa
     asked = asked_part({"revision": 2, "deal": 1, "draft": 3, "melds": ["тп тч тб"], "hand": "K♠"}, KUNKEN)
     assert asked == AskedPart({"melds": ["A♠ A♥ A♦"], "vists": [], "swaps": [], "hand": "K♠"}, 2, 1, 3)
     assert asked_part({"revision": 0}, KUNKEN) == AskedPart(
-        {"melds": [], "vists": [], "swaps": [], "hand": ""}, 0, None, None
+        {"melds": [], "vists": [], "swaps": [], "hand": None},
+        0,
+        None,
+        None,  # a hand left out: not entered
     )
 
 

@@ -312,7 +312,7 @@ def test_a_key_sent_again_with_another_body_is_refused_and_stores_nothing(client
         service.CACHE.clear()
     first = post_deal(client, s, key="deal-1")
     assert first.status_code == 201
-    other = {**DEAL, "express": False, "went_out": None}
+    other = {**DEAL, "express": True}  # Anna went out in one turn: another deal
     refused = post_deal(client, s, body=other, key="deal-1")
     assert refused.status_code == 422
     assert "Idempotency-Key" in refused.get_json()["error"] and "nothing was stored" in refused.get_json()["error"]
@@ -361,7 +361,10 @@ def test_a_key_whose_deal_was_refused_may_carry_the_corrected_deal(client, store
     """A 422 for a deal's problems stores nothing and keeps no answer: the corrected deal may be sent with
     the same key (the client's retry loop need not make a new one)."""
     s = new_session(client)
-    bad = {"players": [{"name": "Anna", "melds": ["K♠ K♠ K♣"], "hand": ""}, {"name": "Boris", "hand": "5♣"}]}
+    bad = {
+        "players": [{"name": "Anna", "melds": ["K♠ K♠ K♣"], "hand": ""}, {"name": "Boris", "hand": "5♣"}],
+        "went_out": "Anna",
+    }
     assert post_deal(client, s, body=bad, key="deal-1").status_code == 422
     assert post_deal(client, s, key="deal-1").status_code == 201
     assert len(store.list_deals(s["id"])) == 1
@@ -371,7 +374,7 @@ def test_a_key_sent_again_with_another_body_in_russian(client):
     s = new_session(client)
     post_deal(client, s, key="k")
     client.set_cookie("lang", "ru")
-    refused = post_deal(client, s, body={**DEAL, "express": False, "went_out": None}, key="k")
+    refused = post_deal(client, s, body={**DEAL, "express": True}, key="k")
     assert refused.status_code == 422 and "Idempotency-Key" in refused.get_json()["error"]
     assert "ничего не сохранено" in refused.get_json()["error"].lower()
 
@@ -898,6 +901,44 @@ def test_swap_check_knows_the_layout(client):
     ]
 
 
+@pytest.mark.lang("en")
+def test_swap_check_asks_whose_meld_it_is(client):
+    body = {"meld": "JK K♠ K♣", "card": "K♦"}
+    other = client.post(f"{API}/swaps/check", json={**body, "own_meld": False}).get_json()
+    assert other == {"legal": True, "reasons": []}  # false is what leaving it out says: another player's meld
+    own = client.post(f"{API}/swaps/check", json={**body, "own_meld": True}).get_json()
+    assert own == {
+        "legal": False,
+        "reasons": [
+            "A joker may be swapped out of the other players' melds only, not out of one's own: this table plays "
+            "without the house rule “A joker may be swapped out of one's own melds too”."
+        ],
+    }
+    house = {**body, "own_meld": True, "rules": {"swap_own_melds": True}}
+    assert client.post(f"{API}/swaps/check", json=house).get_json() == {"legal": True, "reasons": []}
+    ordered = {**body, "own_meld": True, "game": "ordered-rummy"}
+    assert client.post(f"{API}/swaps/check", json=ordered).get_json()["legal"] is False  # off in both games
+    # a card that could not replace the joker anyway says why it could not
+    wrong = client.post(f"{API}/swaps/check", json={**body, "card": "K♠", "own_meld": True}).get_json()
+    assert wrong["reasons"] == ["K♠ cannot replace the joker: the set already holds K♠."]
+    for value in ("yes", 1, None, [True]):
+        bad = client.post(f"{API}/swaps/check", json={**body, "own_meld": value})
+        assert bad.status_code == 400 and bad.get_json()["error"] == "own_meld: expected true or false."
+
+
+def test_swap_check_says_in_russian_why_ones_own_meld_is_refused(client):
+    body = {"meld": "JK K♠ K♣", "card": "K♦", "own_meld": True}
+    answer = client.post(f"{API}/swaps/check", json=body, headers={"Accept-Language": "ru"}).get_json()
+    assert answer["legal"] is False
+    assert answer["reasons"] == [
+        "Джокера можно заменить только в выкладках партнёров, не в своих: за этим столом не играют по домашнему "
+        "правилу «Джокера можно заменить и в своих выкладках»."
+    ]
+    bad = client.post(f"{API}/swaps/check", json={**body, "own_meld": "да"}, headers={"Accept-Language": "ru"})
+    assert bad.status_code == 400
+    assert bad.get_json()["error"] == "own_meld: неверное значение, ожидается: true или false."
+
+
 # -- a rule set where no card is worth anything ----------------------------------------------------
 
 
@@ -937,7 +978,8 @@ def test_a_meld_number_past_the_last_meld_is_refused_before_it_reaches_a_message
             "players": [
                 {"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "vists": [{"to": "Anna", "meld": meld, "cards": "5♥"}]},
                 {"name": "Boris", "hand": "K♠"},
-            ]
+            ],
+            "went_out": "Anna",
         }
         swap = {
             "players": [{"name": "Anna", "melds": ["2♥ 3♥ JK"]}, {"name": "Boris", "melds": ["5♠ 6♠ 7♠"]}],

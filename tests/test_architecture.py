@@ -21,6 +21,7 @@ CORE = [
     "melds",
     "deal",
     "reading",
+    "hands",
     "draft",
     "messages",
     "session",
@@ -317,10 +318,11 @@ MODULE_LINES, CLASS_LINES, FUNCTION_LINES = 600, 300, 80
 #: requests (``service.seats``), the nights' start (``service.nights``) and the times (``core.times``), to 3,447;
 #: then one QR code helper, the dates and numbers as filters and an unknown night in the error table, to 3,403;
 #: then fixes from three audits (a round started once, a blank draft number, 409s' words, a resent Save and which
-#: pages may resend one), to 3,436.
+#: pages may resend one), to 3,436; then issue 45's pages and checks (a proposed correction's page and its form, a part
+#: sent as a correction, a refused save kept for the scorer, a deal form that met a part written since), to 3678.
 #: What is left is request and header reading, forms, cookies and the wording of outcomes. It may only shrink,
 #: save for a fix that needs words or a check of its own.
-WEB_LINES = 3436
+WEB_LINES = 3678
 
 
 def oversized(root: pathlib.Path = PACKAGE) -> list[str]:

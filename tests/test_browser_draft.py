@@ -30,8 +30,10 @@ def violations(page: Page) -> list[str]:
     return axe_violations(page)
 
 
-def write_part(page: Page, session_url: str, seat: int, melds: str = "", hand: str = "", vists: str = "") -> None:
-    """The scorer (or a player on their page) writes a part; it is saved as typed."""
+def write_part(
+    page: Page, session_url: str, seat: int, melds: str = "", hand: str = "", vists: str = "", out: bool = False
+) -> None:
+    """The scorer (or a player on their page) writes a part; it is saved as typed (``out``: "I went out")."""
     url = f"{session_url.rstrip('/')}/draft/{seat}"
     if page.url != url:
         page.goto(url)
@@ -39,6 +41,8 @@ def write_part(page: Page, session_url: str, seat: int, melds: str = "", hand: s
     for field, value in (("#player-melds", melds), ("#player-vists", vists), ("#player-hand", hand)):
         if value or page.locator(field).input_value():
             page.locator(field).fill(value)
+    if out:
+        page.locator("#player-out").check()
     saved(page)
 
 
@@ -55,7 +59,7 @@ def test_the_record_button_waits_for_every_part_and_the_players_phone_moves_on(s
     session_url = start_on_phone(scorer, server, ["Анна", "Борис", "Вера", "Гоша"], "cards")
     boris = phones(locale="ru-RU").new_page()
     take_seat(boris, session_url, 1)
-    write_part(boris, session_url, 1, melds="2♦ 3♦ 4♦")  # nothing typed in hand (yet): an empty hand
+    write_part(boris, session_url, 1, melds="2♦ 3♦ 4♦", out=True)  # "I went out": no cards left
     write_part(scorer, session_url, 0, melds="A♠ A♥ 2♦", hand="K♣")  # not a meld: a problem
 
     # Two parts in, one with a problem: the record button does not look ready, and says why.
@@ -127,7 +131,7 @@ def test_a_phone_typing_when_the_deal_is_recorded_says_the_new_deal_and_keeps_wh
     session_url = start_on_phone(scorer, server, ["Анна", "Борис"], "cards")
     anna = phones(locale="ru-RU", service_workers="block").new_page()  # (a worker's fetches are not routed)
     take_seat(anna, session_url, 0)
-    write_part(anna, session_url, 0, melds="A♠ A♥ A♦")
+    write_part(anna, session_url, 0, melds="A♠ A♥ A♦", out=True)
     write_part(scorer, session_url, 1, melds="2♦ 3♦ 4♦", hand="5♥")
     tap_and_wait(scorer, "#draft-link")
     expect(scorer.locator("#record-draft")).to_have_class(re.compile(r"\bbig\b"))
@@ -137,8 +141,10 @@ def test_a_phone_typing_when_the_deal_is_recorded_says_the_new_deal_and_keeps_wh
     expect(anna.locator("h1")).to_contain_text("Партия 2", timeout=LIVE)  # from the answer refusing her save
     expect(anna.locator("#keep-choice")).to_be_visible()  # what she typed is offered, not lost
     expect(anna.locator("#keep-choice")).to_contain_text("Борис: 7♦")
+    expect(anna.locator("[data-keep=mine]")).to_be_hidden()  # never into deal 2's part: a correction of deal 1
     anna.unroute(re.compile(r"/draft/live$"))
-    anna.locator("[data-keep=theirs]").tap()  # the new deal's empty part: her phone is simply on deal 2
+    anna.locator("[data-keep=drop]").tap()  # she lets it go: her phone is simply on deal 2
+    expect(anna.locator("#keep-state")).to_have_attribute("data-state", "dropped")
     expect(anna).to_have_title(re.compile(r"^Партия 2"), timeout=LIVE)
     expect(anna.locator("#player-vists")).to_have_value("")
 
@@ -146,7 +152,7 @@ def test_a_phone_typing_when_the_deal_is_recorded_says_the_new_deal_and_keeps_wh
 def test_a_deal_with_a_problem_is_recorded_anyway_with_a_note(server, phones):
     scorer = phones(locale="en-US").new_page()
     session_url = start_on_phone(scorer, server, ["Anna", "Boris"], "cards")
-    write_part(scorer, session_url, 0, melds="A♠ A♥ 2♦")
+    write_part(scorer, session_url, 0, melds="A♠ A♥ 2♦", out=True)
     write_part(scorer, session_url, 1, melds="2♦ 3♦ 4♦", hand="5♥")
     tap_and_wait(scorer, "#draft-link")
     expect(scorer.locator("#draft-ready")).to_contain_text("Problems in the part of Anna.")

@@ -376,6 +376,8 @@ def test_a_deal_form_kept_from_before_another_deal_was_recorded_asks_and_records
     expect(page.locator("#players-0-melds")).to_have_value("Т♠ Т♥ Т♦")
     assert page.locator("input[name=form_key]").input_value() != old_key  # never the old key
     fill(page, "players-1-melds", "2♥ 3♥ 4♥")
+    fill(page, "players-1-hand", "К♣")
+    page.locator("#went_out").select_option("Анна")
     quiet(page)
     close_keypad(page)
     tap_and_wait(page, "#save")

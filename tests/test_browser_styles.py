@@ -43,8 +43,8 @@ DEALS = [
     },
     {  # a swap, and a warning: Вера went out having laid nothing
         "players": [
-            {"name": "Анна", "melds": ["K♠ K♣ JK"]},
-            {"name": "Борис", "melds": ["5♥ JK 7♥"]},
+            {"name": "Анна", "melds": ["K♠ K♣ JK"], "hand": "3♣"},
+            {"name": "Борис", "melds": ["5♥ JK 7♥"], "hand": "4♣"},
             {"name": "Вера", "hand": ""},
         ],
         "swaps": [{"by": "Борис", "from": "Анна", "meld": 0, "card": "K♦"}],

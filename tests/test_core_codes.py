@@ -152,6 +152,7 @@ CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("swap_set_suit_taken", lambda: check_swap("JK K♠ K♣", "K♠", K)),
     ("swap_set_wrong_rank", lambda: check_swap("JK K♠ K♣", "Q♦", K)),
     ("swap_no_layout", lambda: check_swap("JK K♠ K♣", "K♦", K, has_layout=False)),
+    ("swap_own_meld", scored(players=ANNA_BORIS, swaps=[{"by": "Anna", "from": "Anna", "meld": 0, "card": "6♥"}])),
     ("swap_illegal_meld", lambda: check_swap("JK JK K♠", "K♦", K)),
     ("opening_illegal_meld", lambda: check_opening(["A♠ A♠ A♦"], "A♦", K)),
     ("opening_bank_card_missing", lambda: check_opening(["A♠ A♥ A♦"], "K♣", K)),
@@ -193,6 +194,10 @@ CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("went_out_empty", scored(players=[{"name": "Anna", "hand": ""}, {"name": "Boris"}], went_out="Anna")),
     ("went_out_with_cards", scored(players=[{"name": "Anna", "hand": "K♣"}, {"name": "Boris"}], went_out="Anna")),
     ("unknown_went_out", scored(players=[{"name": "Anna"}, {"name": "Boris"}], went_out="Zoe")),
+    (
+        "hand_not_entered",
+        scored(players=[{"name": "Anna", "melds": ["2♥ 3♥ 4♥"], "hand": ""}, {"name": "Boris"}], went_out="Anna"),
+    ),
     ("express_without_going_out", scored(players=[{"name": "Anna"}, {"name": "Boris"}], express=True)),
     (
         "express_not_in_game",
@@ -223,6 +228,10 @@ CALLS: list[tuple[str, Callable[[], Any]]] = [
     ("hand_small_not_alike", scored(ordered(), players=[{"name": "Anna", "hand": {"small": 1}}, {"name": "Boris"}])),
     ("hand_points_impossible", scored(players=[{"name": "Anna", "hand": {"points": 3}}, {"name": "Boris"}])),
     ("hand_points_no_cards", scored(ordered(), players=[{"name": "Anna", "hand": {"points": 1}}, {"name": "Boris"}])),
+    (
+        "hand_rank_too_many",
+        scored(players=[{"name": "Anna", "hand": {"ranks": "9 9 9 9 9 9 9 9 9"}}, {"name": "Boris", "hand": "K♣"}]),
+    ),
     # rule sets and the words of their switches
     ("unknown_game", lambda: RuleSet.preset("poker")),
     ("unknown_switch", lambda: RuleSet.for_game("kunken", {"bogus": 1})),

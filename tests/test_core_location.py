@@ -172,7 +172,10 @@ def test_a_part_read_on_its_own_is_located_at_its_field_and_the_seat_given():
 
 # -- a deal's problems -------------------------------------------------------------------------------
 
-ANNA_BORIS = [{"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": "5♠"}, {"name": "Boris", "melds": ["2♥ 3♥ 4♥"]}]
+ANNA_BORIS = [
+    {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": "5♠"},
+    {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "9♦"},
+]
 
 
 def deal_of(*changes: dict, went_out=None, express=False, swaps=(), players=ANNA_BORIS) -> dict:
@@ -203,6 +206,8 @@ PROBLEMS = [
     (deal_of(went_out="Zoe"), KUNKEN, "unknown_went_out", (None, "went_out")),
     (deal_of(express=True), KUNKEN, "express_without_going_out", (None, "express")),
     (deal_of({"hand": ""}, went_out="Anna", express=True), ordered(), "express_not_in_game", (None, "express")),
+    (deal_of({}, {"hand": ""}), KUNKEN, "hand_not_entered", (1, "hand")),  # nobody went out: Boris holds cards
+    (deal_of({"hand": ""}, {"hand": None}, went_out="Anna"), KUNKEN, "hand_not_entered", (1, "hand")),
 ]
 
 
@@ -251,16 +256,22 @@ def test_the_problems_and_warnings_beyond_the_table_of_fields_are_located_where_
     assert placed["duplicate_player"] == (2, "name")
     assert placed["too_many_copies"] == (None, None)
     laid_early = Deal.from_dict(
-        {"players": [{"name": "A", "melds": ["6♥ JK 8♥"]}, {"name": "B", "melds": ["7♥ 7♠ 7♦", "5♥ 6♥ 7♥"]}]}
+        {
+            "players": [
+                {"name": "A", "melds": ["6♥ JK 8♥"]},
+                {"name": "B", "melds": ["7♥ 7♠ 7♦", "5♥ 6♥ 7♥"], "hand": "2♣"},
+            ],
+            "went_out": "A",
+        }
     )
     assert [where(w) for w in evaluate_deal(laid_early, KUNKEN).warnings] == [(0, "melds")]
-    empty = evaluate_deal(Deal.from_dict(deal_of({"melds": []}, {}, went_out="Anna")), KUNKEN)
+    empty = evaluate_deal(Deal.from_dict(deal_of({"melds": [], "hand": ""}, {}, went_out="Anna")), KUNKEN)
     assert [(w.code, w.seat) for w in empty.warnings] == [("went_out_empty", 0)]
 
 
 def test_the_drafts_problems_keep_their_place():
     """A deal put together from the players' parts: its problems are located at the seat of the part."""
-    parts = {0: read_part({"melds": ["A♠ A♥ A♦"]}), 1: read_part({"melds": ["2♣ 3♣"], "hand": "5♦"})}
+    parts = {0: read_part({"melds": ["A♠ A♥ A♦"], "hand": ""}), 1: read_part({"melds": ["2♣ 3♣"], "hand": "5♦"})}
     draft = check_draft(KUNKEN, ["Anna", "Boris"], parts)
     assert [(p.code, where(p)) for p in draft.report.problems] == [("illegal_meld", (1, "melds"))]
     assert [(p.code, where(p)) for p in draft.seats[1].problems] == [("illegal_meld", (1, "melds"))]

@@ -254,6 +254,50 @@ def test_swap_needs_a_layout_of_ones_own(client):
     assert '<input checked id="swap-has_layout"' in client.get(DESK, headers=EN).get_data(as_text=True)
 
 
+#: The house rule ``swap_own_melds`` as a reason names it, in English and in Russian.
+SWAP_OWN_MELDS = ("“A joker may be swapped out of one's own melds too”", "«Джокера можно заменить и в своих выкладках»")
+
+
+@pytest.mark.parametrize(
+    "headers, label, why",
+    [
+        (EN, "The meld belongs to the player swapping", "other players' melds only, not out of one's own"),
+        (RU, "Это комбинация самого заменяющего игрока", "только в выкладках партнёров, не в своих"),
+    ],
+)
+def test_swap_out_of_ones_own_meld_is_refused_by_default_and_says_the_house_rule(client, headers, label, why):
+    desk = Page(client.get(DESK, headers=headers))
+    assert desk.attr("swap-own_meld", "type") == "checkbox" and "checked" not in desk.by_id["swap-own_meld"]["attrs"]
+    assert label in desk.html
+    page = ask(client, "swap", meld="JK K♠ K♣", card="K♦", has_layout="y", own_meld="y", headers=headers)
+    assert page.status == 200 and page.attr("swap-answer", "data-legal") == "false"
+    assert "checked" in page.by_id["swap-own_meld"]["attrs"]  # the answer keeps the box as it was sent
+    reasons = page.text("swap-answer-reasons")
+    assert why in reasons and SWAP_OWN_MELDS[headers is RU] in reasons  # the house rule named
+    assert re.findall(r'data-code="([a-z_]+)"', page.html) == ["swap_own_meld"]
+    assert page.reason_links("swap") == ["/rules/kunken#swap"]
+    # the same swap out of another player's meld (the box left unticked) is the usual legal one
+    other = ask(client, "swap", meld="JK K♠ K♣", card="K♦", has_layout="y", headers=headers)
+    assert other.attr("swap-answer", "data-legal") == "true"
+
+
+@pytest.mark.parametrize("headers", [EN, RU])
+def test_swap_out_of_ones_own_meld_is_allowed_at_a_table_with_the_house_rule(client, store, headers):
+    rules = RuleSet.for_game("kunken", {"swap_own_melds": True}).to_dict()
+    session, _token = store.create_session("kunken", rules, ["Anna", "Boris"], None)
+    url = f"{DESK}?session={session.id}"
+    desk = Page(client.get(url, headers=headers))
+    assert desk.has("swap-own_meld") and '<li data-switch="swap_own_melds">' in desk.html  # a difference shown
+    page = ask(client, "swap", url, headers, meld="JK K♠ K♣", card="K♦", has_layout="y", own_meld="y")
+    assert page.attr("swap-answer", "data-legal") == "true"
+    assert not page.has("swap-answer-reasons")
+    assert ("K♦ may replace the joker" if headers is EN else "К♦") in page.text("swap-answer-verdict")
+    # a card that could not replace the joker anyway still says why, whoever's meld it is
+    page = ask(client, "swap", url, headers, meld="JK K♠ K♣", card="K♠", has_layout="y", own_meld="y")
+    assert page.attr("swap-answer", "data-legal") == "false"
+    assert re.findall(r'data-code="([a-z_]+)"', page.html) == ["swap_set_suit_taken"]
+
+
 def test_swap_in_a_run_needs_the_exact_card(client):
     page = ask(client, "swap", meld="5♥ JK 7♥", card="6♥", has_layout="y", headers=EN)
     assert page.attr("swap-answer", "data-legal") == "true"
@@ -580,24 +624,79 @@ def test_the_reference_is_russian_for_a_russian_browser_or_cookie(client, game, 
 
 
 @pytest.mark.parametrize(
-    "headers, says", [("EN", "Anna scores 49 (29 and 20), Boris 28"), ("RU", "у Анны 49 (29 и 20), у Бориса 28")]
+    "headers, says",
+    [
+        ("EN", "lays 5♥ JK 7♥ and goes out. Plus points: Anna 49 (29 and 20), Boris 28; the cards Anna still holds"),
+        ("RU", "выложил 5♥ Дж 7♥ и вышел. Плюсовые очки: у Анны 49 (29 и 20), у Бориса 28; карты, которые остались"),
+    ],
 )
 def test_the_ordered_rummy_swap_example_scores_as_its_page_says(client, headers, says):
-    """The example lays Anna a run first: ordered rummy's first meld must be one (it once showed a set alone)."""
+    """The example lays Anna a run first: ordered rummy's first meld must be one (it once showed a set alone).
+    What the page says each scores is the plus of the melds laid: Boris goes out with the joker's run and
+    Anna holds a card (only one player may end with no cards), as the page says."""
     example = {
-        "players": [{"name": "Anna", "melds": ["9♠ 10♠ J♠", "K♠ K♣ JK"]}, {"name": "Boris", "melds": ["5♥ JK 7♥"]}],
+        "players": [
+            {"name": "Anna", "melds": ["9♠ 10♠ J♠", "K♠ K♣ JK"], "hand": "4♦"},
+            {"name": "Boris", "melds": ["5♥ JK 7♥"]},
+        ],
         "swaps": [{"by": "Boris", "from": "Anna", "meld": 1, "card": "K♦"}],
+        "went_out": "Boris",
     }
     report = evaluate_deal(Deal.from_dict(example), RuleSet.preset("ordered-rummy"))
-    assert report.valid and report.scores == {"Anna": 49, "Boris": 28}
+    assert report.valid, [p.message for p in report.problems]
+    assert [(p.name, p.plus, p.minus) for p in report.players] == [("Anna", 49, 4), ("Boris", 28, 0)]
     text = re.sub(r"\s+", " ", Page(client.get("/rules/ordered-rummy", headers=globals()[headers])).text("swap"))
     assert says in text
+
+
+@pytest.mark.parametrize(
+    "headers, says",
+    [
+        ("EN", "lays 5♥ JK 7♥ and goes out. Plus points: Anna 20, Boris 25; the cards Anna still holds"),
+        ("RU", "выложил 5♥ Дж 7♥ и вышел. Плюсовые очки: у Анны 20, у Бориса 25; карты, которые остались у Анны"),
+    ],
+)
+def test_the_kunken_swap_example_scores_as_its_page_says(client, headers, says):
+    """Boris takes the joker out of Anna's meld (another player's: no house rule needed) and goes out; Anna
+    holds a card. The page gives the plus points."""
+    example = {
+        "players": [
+            {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": "4♦"},
+            {"name": "Boris", "melds": ["5♥ JK 7♥"]},
+        ],
+        "swaps": [{"by": "Boris", "from": "Anna", "card": "K♦"}],
+        "went_out": "Boris",
+    }
+    report = evaluate_deal(Deal.from_dict(example), RuleSet.preset("kunken"))
+    assert report.valid, [p.message for p in report.problems]
+    assert [(p.name, p.plus, p.minus) for p in report.players] == [("Anna", 20, 5), ("Boris", 25, 0)]
+    text = re.sub(r"\s+", " ", Page(client.get("/rules/kunken", headers=globals()[headers])).text("swap"))
+    assert says in text
+
+
+@pytest.mark.parametrize(
+    "game, headers, says",
+    [
+        ("kunken", EN, "Only the other players’ melds give up their jokers"),
+        ("kunken", RU, "Джокера забирают только из чужих комбинаций"),
+        ("ordered-rummy", EN, "the joker comes only from another player’s meld"),
+        ("ordered-rummy", RU, "джокера забирают только из чужой комбинации"),
+    ],
+)
+def test_the_reference_says_whose_melds_a_joker_comes_from(client, game, headers, says):
+    page = Page(client.get(f"/rules/{game}", headers=headers))
+    text = page.text("swap")
+    assert says in text and "anyone’s meld" not in text and "чьей угодно" not in text
+    assert '<a class="switch-ref" href="#switch-swap_own_melds">' in page.html and page.has("switch-swap_own_melds")
 
 
 def test_the_desk_fills_in_the_last_deals_table_in_the_pages_notation(client, store):
     """A Russian desk shows the table it takes from the last deal in Russian notation: Дж=6♥, not JK=6♥."""
     session, _ = store.create_session("kunken", RuleSet.preset().to_dict(), ["Anna", "Boris"], None)
-    melds = {"players": [{"name": "Anna", "melds": ["5♥ JK 7♥", "K♠ K♣ K♦"]}, {"name": "Boris", "hand": "5♦"}]}
+    melds = {
+        "players": [{"name": "Anna", "melds": ["5♥ JK 7♥", "K♠ K♣ K♦"]}, {"name": "Boris", "hand": "5♦"}],
+        "went_out": "Anna",
+    }
     store.add_deal(session.id, melds)
     russian = client.get(f"{DESK}?session={session.id}", headers=RU).get_data(as_text=True)
     english = client.get(f"{DESK}?session={session.id}", headers=EN).get_data(as_text=True)

@@ -475,23 +475,27 @@ def test_rules_example_kunken_joker_swap():
 
 
 def test_rules_example_swap_scoring():
-    assert_in_rules("Anna `K♠ K♣ JK`; Boris swaps in K♦ and lays `5♥ JK 7♥`", "**Anna plus 20, Boris plus 25**")
+    assert_in_rules(
+        "Anna `K♠ K♣ JK`; Boris swaps in K♦ and lays `5♥ JK 7♥`, going out", "**Anna plus 20, Boris plus 25**"
+    )
     scores = results(
         {
             "players": [
-                {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": ""},
+                {"name": "Anna", "melds": ["K♠ K♣ JK"], "hand": "9♦"},  # cards she still holds: minus 5
                 {"name": "Boris", "melds": ["5♥ JK 7♥"], "hand": ""},
             ],
             "swaps": [{"by": "Boris", "from": "Anna", "meld": 0, "card": "K♦"}],
-            "went_out": None,
+            "went_out": "Boris",
         },
         kunken(),
     )
-    assert scores == {"Anna": (20, 0, 20), "Boris": (25, 0, 25)}
+    assert scores == {"Anna": (20, 5, 15), "Boris": (25, 0, 25)}
 
 
 def test_rules_example_swap_with_the_joker_kept_in_hand():
-    assert_in_rules("Had Boris laid `2♥ 3♥ 4♥` and kept the joker, he would score **plus 25, minus 10**")
+    assert_in_rules(
+        "Had Boris laid `2♥ 3♥ 4♥` and kept the joker, he would score **plus 25, minus 10** (Anna going out instead)"
+    )
     scores = results(
         {
             "players": [
@@ -499,7 +503,7 @@ def test_rules_example_swap_with_the_joker_kept_in_hand():
                 {"name": "Boris", "melds": ["2♥ 3♥ 4♥"], "hand": "JK"},
             ],
             "swaps": [{"by": "Boris", "from": "Anna", "card": "K♦"}],
-            "went_out": None,
+            "went_out": "Anna",
         },
         kunken(),
     )
@@ -635,13 +639,15 @@ def test_rules_example_ordered_rummy_short_ace():
 
 def test_rules_example_warning_not_problem(client):
     assert_in_rules(
-        "Anna `9♣ JK J♣` (the joker is 10♣), Boris `10♣ 10♥ 10♠`, Vera `10♣ 10♦ 10♠`", "**valid, with one warning**"
+        "Anna `9♣ JK J♣` (the joker is 10♣), Boris `10♣ 10♥ 10♠`, Vera `10♣ 10♦ 10♠`; Anna went out, Boris and Vera "
+        "hold cards",
+        "**valid, with one warning**",
     )
     body = {
         "players": [
             {"name": "Anna", "melds": ["9♣ JK J♣"], "hand": ""},
-            {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": ""},
-            {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": ""},
+            {"name": "Boris", "melds": ["10♣ 10♥ 10♠"], "hand": "2♦"},
+            {"name": "Vera", "melds": ["10♣ 10♦ 10♠"], "hand": "3♦ 4♦"},
         ],
         "went_out": "Anna",
     }

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import vnu
-from conftest import CSRF, ask_desk, csrf_from, deal_data, record, start, text
+from conftest import CSRF, ask_desk, csrf_from, deal_data, hidden, record, start, text
 
 #: Two players' deal with a problem (Boris's second meld holds K♦ twice): the form shows it at its field.
 BAD = {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥\nK♦ K♦ K♥", "", "K♣ JK")}
@@ -29,6 +29,19 @@ def pages_of(app, language: str) -> dict[str, str]:
     part = text(player.get(f"/s/{sid}/draft/1"))
     moved = player.post(f"/s/{sid}/seats/1/move", data={"csrf_token": CSRF.search(part)[1]})
     link = re.search(r'id="move-link" href="[^"]*(/s/[^"]+)"', text(moved))[1]
+    # issue 45: a save of the part refused (shown on the scorer's page), a part sent as a correction of deal 1
+    refused_part = player.post(
+        f"/s/{sid}/draft/1",
+        data={
+            **{k: hidden(part, k) for k in ("csrf_token", "deal", "draft", "revision")},
+            "hand_mode": "cards",
+            "player-vists": "Nobody: 5♥",
+            "autosave": "1",
+        },
+    )
+    correction = {k: hidden(part, k) for k in ("csrf_token", "revision")} | {"deal": "1", "draft": "0"}
+    sent = player.post(f"/s/{sid}/draft/1/correction", data={**correction, "hand_mode": "cards", "player-hand": "5♦"})
+    assert refused_part.status_code == 422 and sent.status_code == 303
     new_deal = text(scorer.get(f"/s/{sid}/deals/new"))
     refused = scorer.post(f"/s/{sid}/deals/new", data={**deal_data(new_deal, BAD, "Anna"), "save": "1"})
     token = csrf_from(viewer, "/import")
@@ -46,6 +59,8 @@ def pages_of(app, language: str) -> dict[str, str]:
         "table screen": viewer.get(f"/s/{sid}/table"),
         "draft": scorer.get(f"/s/{sid}/draft"),
         "part": player.get(f"/s/{sid}/draft/1"),
+        "part refused": refused_part,
+        "correction": scorer.get(f"/s/{sid}/corrections/1"),
         "seat move": moved,
         "seat take": viewer.get(link),
         "players": viewer.get("/players"),

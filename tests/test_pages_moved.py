@@ -95,11 +95,11 @@ def test_head_to_head_page_outcomes(store):
 
 def test_deal_form_data_new_and_recorded(store):
     session = new_session(store)
-    new = pages.deal_form_data(store.get_session(session.id), None, russian=False)
+    new = pages.deal_form_data(store, store.get_session(session.id), None, russian=False)
     assert new["expected"] == str(store.get_session(session.id).version) and "hand_mode" in new
     add(store, session, PLAIN)
     deal = store.get_deal(session.id, pages.table_page(store, session.id, None).last.id)
-    typed = pages.deal_form_data(store.get_session(session.id), deal, russian=False)
+    typed = pages.deal_form_data(store, store.get_session(session.id), deal, russian=False)
     assert typed["expected"] == str(deal.revision)
     assert "A♠" in str(typed)
 
@@ -112,7 +112,7 @@ def test_deal_page_suggests_who_went_out(store):
     assert page.report is checked.report and page.went_out_suggestion == "Anna"
     assert page.preview is not None and len(page.preview) == 3
     blank = pages.deal_page(store, session, None, None, new=False)
-    assert blank.report is None and blank.preview is None and blank.drafted == []
+    assert blank.report is None and blank.preview is None and blank.from_phones == {}
 
 
 def test_rules_page_session_preset_or_unknown_game(store):

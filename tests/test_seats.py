@@ -8,6 +8,7 @@ mid-draft, and a part written after its deal was recorded.
 
 from __future__ import annotations
 
+import html as htmllib
 import json
 import re
 import subprocess
@@ -26,7 +27,7 @@ from kunken_scorer.store import Conflict, DraftClosed, NotFound, SessionEnded, S
 
 KUNKEN = RuleSet.preset()
 NAMES = ["Anna", "Boris", "Vera"]
-ANNA = {"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}]}
+ANNA = {"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}], "hand": ""}  # "no cards": she went out
 BORIS = {"melds": ["2♦ 3♦ 4♦"], "hand": {"points": 40, "jokers": 1}}
 VERA = {"melds": ["7♠ 8♠ 9♠"], "hand": "K♣ 5♥"}
 
@@ -55,8 +56,13 @@ def test_each_meld_is_checked_at_once_and_counts_across_parts():
 
 
 def test_who_went_out_is_the_one_empty_hand_until_the_scorer_says():
-    two_empty = check_draft(KUNKEN, NAMES, {0: read_part(ANNA), 2: read_part({"melds": ["7♠ 8♠ 9♠"]})})
+    two_empty = check_draft(KUNKEN, NAMES, {0: read_part(ANNA), 2: read_part({"melds": ["7♠ 8♠ 9♠"], "hand": ""})})
     assert two_empty.suggested is None and two_empty.went_out is None
+    # a part whose hand never came is not a hand of no cards: Anna, who said "no cards", went out
+    not_sent = check_draft(KUNKEN, NAMES, {0: read_part(ANNA), 2: read_part({"melds": ["7♠ 8♠ 9♠"]})})
+    assert not_sent.suggested == "Anna" and not_sent.seats[2].state == "no_hand" and not not_sent.ready
+    alone = check_draft(KUNKEN, NAMES, {2: read_part({"melds": ["7♠ 8♠ 9♠"]})})
+    assert alone.suggested is None and alone.no_hand == ("Vera",)
     chosen = check_draft(KUNKEN, NAMES, {0: read_part(ANNA)}, went_out="Vera", went_out_set=True)
     assert chosen.went_out == "Vera"
     nobody = check_draft(KUNKEN, NAMES, {0: read_part(ANNA)}, went_out=None, went_out_set=True)
@@ -520,26 +526,97 @@ def test_a_recorded_draft_sent_again_after_the_session_ended_is_told_it_was_reco
     assert len(store.list_deals(sid)) == 1
 
 
-def test_the_deal_form_names_the_parts_saved_on_phones_that_saving_it_drops(app, store):
-    """Recording a deal from the scorer's form empties the draft: after an undo, say, the parts the players
-    typed for their next hand are of this deal now. The form says whose parts saving it drops, and links the draft."""
+def deal_fields(page: str) -> dict:
+    """Every field of a deal form's page as a browser would post it (text, hidden and textareas)."""
+    data = {
+        name: htmllib.unescape(value)
+        for name, value in re.findall(r'<input [^>]*?name="([^"]+)"[^>]*?value="([^"]*)"', page)
+        if not name.startswith(("check", "save", "override", "express", "redeal"))
+    }
+    for name, value in re.findall(r'<textarea [^>]*?name="([^"]+)"[^>]*>(.*?)</textarea>', page, re.S):
+        data[name] = htmllib.unescape(value).strip("\r\n")
+    data["went_out"] = (
+        re.search(r'<select [^>]*name="went_out".*?<option selected value="([^"]*)"', page, re.S) or [""] * 2
+    )[1]
+    return data
+
+
+def test_the_deal_form_starts_from_the_parts_the_phones_stored(app, store):
+    """Recording from the scorer's form empties the draft: so the form opens with the parts the phones stored,
+    marked as from the phone; nothing a phone stored goes without the scorer seeing it in the form."""
     sid, token = start_api(app.test_client())
     scorer = scorer_phone(app, sid, token)
-    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/new"))
+    assert 'id="from-phones"' not in text(scorer.get(f"/s/{sid}/deals/new"))
     store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
     store.save_part(sid, 2, read_part(VERA), revision=0, by="player")
     page = text(scorer.get(f"/s/{sid}/deals/new"))
-    notice = re.search(r'<p id="drafted"[^>]*>(.*?)</p>', page, re.S)[1]
-    assert "Anna, Vera" in notice and "Boris" not in notice and f'href="/s/{sid}/draft"' in notice
+    notice = re.search(r'<p id="from-phones"[^>]*>(.*?)</p>', page, re.S)[1]
+    assert "Anna, Vera" in notice and "Boris" not in notice
+    assert (
+        'id="player-0-from-phone"' in page and 'id="player-2-from-phone"' in page and "player-1-from-phone" not in page
+    )
+    fields = deal_fields(page)
+    assert fields["players-0-melds"] == "A♠ A♥ A♦" and fields["players-0-vists"] == "Boris: 5♦"
+    assert fields["players-2-melds"] == "7♠ 8♠ 9♠" and fields["players-2-hand"] == "K♣ 5♥"
+    assert fields["players-1-melds"] == "" and fields["parts_seen"] == "0:1,2:1"
     russian = scorer_phone(app, sid, token)
     russian.set_cookie("lang", "ru")
-    notice = re.search(r'<p id="drafted"[^>]*>(.*?)</p>', text(russian.get(f"/s/{sid}/deals/new")), re.S)[1]
-    assert "В черновике этой партии уже есть части игроков Anna, Vera" in notice
-    deal_id = store.add_deal(sid, {"players": [{"name": n} for n in NAMES], "redeal": True})[0].id
-    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/new"))  # recorded: the draft is empty
-    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))  # an edit drops nothing
+    notice = re.search(r'<p id="from-phones"[^>]*>(.*?)</p>', text(russian.get(f"/s/{sid}/deals/new")), re.S)[1]
+    assert "Части игроков Anna, Vera пришли с их телефонов" in notice
+    # the scorer types Boris's part and says Anna went out: the deal is recorded with the phones' parts
+    fields.update({"players-1-melds": "2♦ 3♦ 4♦", "players-1-hand": "40 JK", "went_out": "Anna", "save": "1"})
+    response = scorer.post(f"/s/{sid}/deals/new", data=fields)
+    assert response.status_code == 303, text(response)
+    deal = store.list_deals(sid)[0]
+    assert [p["melds"] for p in deal.record["players"]] == [["A♠ A♥ A♦"], ["2♦ 3♦ 4♦"], ["7♠ 8♠ 9♠"]]
+    assert store.draft(sid).parts == {} and set(store.recorded_parts(sid, deal.seq)) == {0, 2}  # kept beside it
+    assert 'id="from-phones"' not in text(scorer.get(f"/s/{sid}/deals/new"))  # recorded: the draft is empty
     store.save_part(sid, 1, read_part(BORIS), revision=0, by="player")
-    assert 'id="drafted"' not in text(scorer.get(f"/s/{sid}/deals/{deal_id}/edit"))
+    assert 'id="from-phones"' not in text(scorer.get(f"/s/{sid}/deals/{deal.id}/edit"))  # an edit takes no part
+
+
+def test_a_part_stored_after_the_deal_form_opened_stops_its_save_and_is_shown(app, store):
+    sid, token = start_api(app.test_client())
+    scorer = scorer_phone(app, sid, token)
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
+    fields = deal_fields(text(scorer.get(f"/s/{sid}/deals/new")))
+    store.save_part(sid, 2, read_part(VERA), revision=0, by="player")  # Vera's phone, while the scorer types
+    fields.update({"players-1-melds": "2♦ 3♦ 4♦", "players-1-hand": "40 JK", "went_out": "Anna"})
+    fields.update({"players-2-melds": "9♣ 10♣ J♣", "players-2-hand": "5♦", "save": "1"})
+    refused = scorer.post(f"/s/{sid}/deals/new", data=fields)
+    page = text(refused)
+    assert refused.status_code == 409 and store.list_deals(sid) == [] and set(store.draft(sid).parts) == {0, 2}
+    conflict = " ".join(htmllib.unescape(re.search(r'<p id="conflict"[^>]*>(.*?)</p>', page, re.S)[1]).split())
+    assert "Nothing was recorded" in conflict and "Vera (you had typed: 9♣ 10♣ J♣ · 5♦)" in conflict
+    again = deal_fields(page)
+    assert again["players-2-melds"] == "7♠ 8♠ 9♠" and again["players-2-hand"] == "K♣ 5♥"  # the phone's part now
+    assert again["players-1-melds"] == "2♦ 3♦ 4♦" and again["parts_seen"] == "0:1,2:1"  # the scorer's typing stays
+    response = scorer.post(f"/s/{sid}/deals/new", data={**again, "save": "1"})
+    assert response.status_code == 303 and store.list_deals(sid)[0].record["players"][2]["melds"] == ["7♠ 8♠ 9♠"]
+
+
+def test_a_phone_whose_part_the_scorers_form_replaced_is_told_so(app, store):
+    sid, token = start_api(app.test_client())
+    vera, scorer = phone(app), scorer_phone(app, sid, token)
+    take(vera, sid, 2)
+    store.save_part(sid, 2, read_part(VERA), revision=0, by="player")
+    store.save_part(sid, 0, read_part(ANNA), revision=0, by="player")
+    fields = deal_fields(text(scorer.get(f"/s/{sid}/deals/new")))
+    fields.update({"players-1-melds": "2♦ 3♦ 4♦", "players-1-hand": "40 JK", "went_out": "Anna"})
+    fields.update({"players-2-hand": "K♣ 5♥ 5♠", "save": "1"})  # the scorer changed Vera's hand
+    assert scorer.post(f"/s/{sid}/deals/new", data=fields).status_code == 303
+    page = text(vera.get(f"/s/{sid}/draft/2"))
+    replaced = " ".join(
+        re.sub(
+            r"<[^>]+>", " ", re.search(r'<div class="card replaced".*?</div>\s*</div>\s*</div>', page, re.S)[0]
+        ).split()
+    )
+    assert "Deal 1 was recorded on the scorer’s phone with your part as the scorer typed it" in replaced
+    assert "As recorded Melds: 7♠ 8♠ 9♠ In hand: K♣ 5♥ 5♠" in replaced
+    assert "As your phone saved it Melds: 7♠ 8♠ 9♠ In hand: K♣ 5♥" in replaced
+    assert 'id="part-replaced"' not in text(phone(app).get(f"/s/{sid}/draft/0"))  # Anna's part went in as saved
+    store.save_part(sid, 2, read_part(VERA), revision=0, by="player", generation=1)  # Vera starts deal 2
+    assert 'id="part-replaced"' not in text(vera.get(f"/s/{sid}/draft/2"))
 
 
 def test_the_draft_pages_seat_buttons_name_their_player_for_a_screen_reader(app):
@@ -1054,7 +1131,7 @@ def test_the_draft_page_shows_each_part_whole_vists_swaps_and_the_hand_as_entere
         {"melds": ["2♦ 3♦ 4♦", "7♣ JK 9♣"], "hand": {"points": 40, "jokers": 1}},
         {"melds": ["7♠ 8♠ 9♠"], "swaps": [{"from": "Boris", "meld": 1, "card": "8♣"}]}
         | {"hand": {"small": 2, "jokers": 1}},
-        {"melds": ["Q♥ Q♠ Q♦"]},
+        {"melds": ["Q♥ Q♠ Q♦"], "hand": ""},
     )
     for seat, part in enumerate(parts):
         store.save_part(sid, seat, read_part(part), revision=0, by="player")
@@ -1063,7 +1140,17 @@ def test_the_draft_page_shows_each_part_whole_vists_swaps_and_the_hand_as_entere
     assert "Vists: Boris 1: 5♦" in anna and "In hand: K♣ 5♥" in anna
     assert "Melds: 2♦ 3♦ 4♦ · 7♣ JK 9♣" in boris and "In hand: 40 points, 1 joker" in boris
     assert "Joker swaps: Boris 2: 8♣" in vera and "In hand: 2–10 ×2 · Jokers ×1" in vera
-    assert "In hand: no cards" in gosha
+    assert "In hand: no cards" in gosha and "✓ entered" in gosha  # his phone said so: he went out
+    store.save_part(sid, 3, read_part({"melds": ["Q♥ Q♠ Q♦"]}), revision=1, by="player")  # a hand never sent
+    page = text(scorer.get(f"/s/{sid}/draft"))
+    gosha = " ".join(re.sub(r"<[^>]+>", "", _seat_html(page, 3)).split())
+    assert "In hand: ✗ not entered" in gosha and "✗ hand not entered" in gosha and "✓" not in gosha
+    assert "Gosha: cards left in hand not entered — type them, or mark who went out." in gosha
+    store.save_part(
+        sid, 0, read_part({"melds": ["A♠ A♥ A♦"], "hand": {"ranks": "9 9 K Q", "jokers": 1}}), revision=1, by="player"
+    )
+    anna = " ".join(re.sub(r"<[^>]+>", "", _seat_html(text(scorer.get(f"/s/{sid}/draft")), 0)).split())
+    assert "In hand: 9 9 K Q JK" in anna  # by rank, as typed
 
 
 def test_the_record_button_looks_ready_only_when_the_deal_is_and_says_what_is_missing(app, store):
@@ -1072,7 +1159,7 @@ def test_the_record_button_looks_ready_only_when_the_deal_is_and_says_what_is_mi
     sid, token = start_api(app.test_client())
     scorer = scorer_phone(app, sid, token)
     store.save_part(sid, 0, read_part({"melds": ["A♠ A♥ 2♦"], "hand": "K♣"}), revision=0, by="player")
-    store.save_part(sid, 1, read_part({"melds": ["2♦ 3♦ 4♦"]}), revision=0, by="player")  # nothing left in hand
+    store.save_part(sid, 1, read_part({"melds": ["2♦ 3♦ 4♦"], "hand": ""}), revision=0, by="player")  # no cards
     page = text(scorer.get(f"/s/{sid}/draft"))
     ready = re.search(r'<p id="draft-ready".*?</p>', page, re.S)[0]
     assert 'data-ready="false"' in ready and "Waiting for the part of Vera." in ready

@@ -118,7 +118,7 @@ def test_the_draft_is_recorded_only_as_the_scorers_page_showed_it(store, sid):
     other = record_shown_draft(store, draft, draft.end, ask, say, deal=1, generation=draft.generation + 1)
     assert isinstance(other, Changed)
     assert isinstance(record_shown_draft(store, draft, draft.end, ask, say, deal=2, generation=None), Changed)
-    save_part(store, sid, 0, {"melds": ["A♠ A♥ A♦"]}, revision=0, by="scorer", deal=1, generation=None)
+    save_part(store, sid, 0, {"melds": ["A♠ A♥ A♦"], "hand": ""}, revision=0, by="scorer", deal=1, generation=None)
     save_part(store, sid, 1, {"hand": "K♠"}, revision=0, by="scorer", deal=1, generation=None)
     draft = load_draft(store, sid)
     ask = Ask(key="form-key-1", expected=draft.version)

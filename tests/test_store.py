@@ -85,6 +85,7 @@ def test_open_applies_migrations_once(db_path):
         "m014_ratings",
         "m015_nights",
         "m016_night_keys",
+        "m017_parts_kept",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -93,7 +94,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 16
+        assert count(second, "_sqlite_migrations") == 17
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:

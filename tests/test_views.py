@@ -175,7 +175,8 @@ def test_players_tied_for_the_lead_all_lead_and_all_win(client, store):
     """A tie for first place is no leader picked by seat: the banner names both, both rows carry the badge, on the
     session page and the table screen, and both have won once the session ends (as /players counts them)."""
     sid = start(client, players=("Anna", "Boris", "Vera"), target=("score", "20"))
-    tied = {0: ("A♠ A♥ A♦", "", ""), 1: ("A♣ A♥ A♦", "", ""), 2: ("", "", "5♣")}
+    # Anna goes out with 30; Boris lays 45 and holds 15 (K♣ 5♦): 30 each
+    tied = {0: ("A♠ A♥ A♦", "", ""), 1: ("A♣ A♥ A♦\n2♣ 3♣ 4♣", "", "K♣ 5♦"), 2: ("", "", "5♣")}
     assert record(client, sid, players=tied).status_code == 303
     page = text(client.get(f"/s/{sid}"))
     assert "The target is reached: Anna, Boris share the lead." in page

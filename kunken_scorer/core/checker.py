@@ -148,15 +148,17 @@ def _check_set(meld: tuple[Card, ...], rules: RuleSet, laid: Reads) -> MeldCheck
     points = [rules.points_by_rank[rank]] * len(meld)
     reasons = dedupe(reasons)
     if reasons or not options:  # only a legal set's jokers keep an open suit
-        return checked(meld, MeldKind.SET, assigned, assigned, points, reasons)
-    return checked(meld, MeldKind.SET, assigned, assigned, points, reasons, options, tuple(free))
+        return checked(meld, MeldKind.SET, rules, assigned, assigned, points, reasons)
+    return checked(meld, MeldKind.SET, rules, assigned, assigned, points, reasons, options, tuple(free))
 
 
 def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter[Card]) -> MeldCheck:
     """Check ``base`` with ``cards`` added (a vist); ``laid`` must already count the added naturals.
 
     The result's last ``len(cards)`` entries of ``card_points`` are the added cards' points. A card a run's
-    joker stands for cannot be added beside it: putting it in is a joker swap, and the reason says so.
+    joker stands for cannot be added beside it: putting it in is a joker swap, and the reason says so. A joker
+    added to a run goes where it breaks no rule: at the high end, else at the low end (``check_run``'s
+    ``any_order``), as the one who adds it may lay it at either end.
 
     >>> from kunken_scorer.core.cards import parse_cards
     >>> base = check_parsed(parse_cards("5♥ JK 7♥"), RuleSet.preset(), Counter())
@@ -169,4 +171,11 @@ def extend(base: MeldCheck, cards: Sequence[Card], rules: RuleSet, laid: Counter
         filled = next((card for card in cards if card in stood_for and card not in rules.joker_cards), None)
         if filled is not None:
             return illegal(extended, MeldKind.RUN, rules, Reason("vist_fills_joker", {"card": str(filled)}))
-    return check_parsed(extended, rules, laid)
+    result = check_parsed(extended, rules, laid)
+    if result.legal or result.kind != MeldKind.RUN or base.kind != MeldKind.RUN:
+        return result
+    # natural cards added have one place, and the run's jokers keep theirs: only an added joker has another
+    if not any(card in rules.joker_cards for card in cards):
+        return result
+    other = check_run(extended, rules, Reads(laid), any_order=True)
+    return other if other.legal else result

@@ -103,7 +103,7 @@ __all__ = [
 PROBLEM_FIELD = {
     **dict.fromkeys(("illegal_meld", "no_run"), "melds"),
     **dict.fromkeys(("illegal_vist", "vist_fits_nothing", "vist_no_meld", "unknown_player"), "vists"),
-    **dict.fromkeys(("went_out_with_cards", "went_out_with_hand"), "hand"),
+    **dict.fromkeys(("went_out_with_cards", "went_out_with_hand", "hand_not_entered"), "hand"),
     **dict.fromkeys(("illegal_swap", "swap_fits_nothing", "swap_no_meld"), "swaps"),
     "unknown_went_out": "went_out",
     **dict.fromkeys(("express_without_going_out", "express_not_in_game"), "express"),
@@ -161,7 +161,8 @@ class DealReport:
         """The scores with nothing counted for illegal melds, vists and swaps (the preview's view).
 
         >>> report = evaluate_deal(Deal.from_dict({"players": [
-        ...     {"name": "A", "melds": ["K♠ K♠ K♥", "2♣ 3♣ 4♣"]}, {"name": "B", "hand": "5♦"}]}), RuleSet.preset())
+        ...     {"name": "A", "melds": ["K♠ K♠ K♥", "2♣ 3♣ 4♣"]}, {"name": "B", "hand": "5♦"}], "went_out": "A"}),
+        ...     RuleSet.preset())
         >>> report.players[0].plus, report.checked_players[0].plus
         (45, 15)
         """
@@ -175,6 +176,11 @@ class DealReport:
             plus = score.plus - detail.unchecked * (self.express_multiplier if score.name == self.express_by else 1)
             out.append(PlayerScore(score.name, plus, score.minus, plus - score.minus))
         return tuple(out)
+
+    @property
+    def hands_not_entered(self) -> frozenset[str]:
+        """The players whose cards left in hand are not entered (their minus is not known: never show it as 0)."""
+        return frozenset(p.params["player"] for p in self.problems if p.code == "hand_not_entered")
 
     @property
     def valid(self) -> bool:
@@ -231,6 +237,7 @@ def evaluate_deal(deal: Deal, rules: RuleSet) -> DealReport:
     vists = apply_vists(deal, table, rules, laid, problems, warnings)
     problems += _copy_problems(cards, rules, swaps.swapped)
     went_out, express = _going_out(deal, rules, problems)
+    problems += _hands_missing(deal, went_out)
     if went_out is not None and _laid_nothing(deal.players[first[went_out]], swaps):
         warnings.append(Reason("went_out_empty", {"player": went_out}, seat=first[went_out]))
     multiplier = rules.express_multiplier if express else 1
@@ -351,6 +358,22 @@ def _copy_problems(cards: _Cards, rules: RuleSet, swapped: int) -> list[Reason]:
 def _laid_nothing(player: PlayerRecord, swaps: Swaps) -> bool:
     """No meld, vist or swap of this player is recorded: they cannot have gone out, or their cards were left out."""
     return not player.melds and not player.vists and player.name not in swaps.results
+
+
+def _hands_missing(deal: Deal, went_out: str | None) -> list[Reason]:
+    """Only the one who went out ends a deal with no cards: any other hand with none was not entered (a phone that
+    never sent it, a field left blank), and is never read as an empty hand.
+
+    >>> deal = Deal.from_dict({"players": [{"name": "A", "hand": ""}, {"name": "B"}, {"name": "C", "hand": "5♦"}],
+    ...                        "went_out": "A"})
+    >>> [(r.code, r.params, r.seat, r.field) for r in _hands_missing(deal, "A")]
+    [('hand_not_entered', {'player': 'B'}, 1, 'hand')]
+    """
+    return [
+        Reason("hand_not_entered", {"player": p.name}, seat=i, field="hand")
+        for i, p in enumerate(deal.players)
+        if p.name != went_out and not p.holds_cards
+    ]
 
 
 def _going_out(deal: Deal, rules: RuleSet, problems: list[Reason]) -> tuple[str | None, bool]:

@@ -74,9 +74,9 @@ def answer_meld(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
 
 def answer_swap(data: Mapping[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The answer to "may this card replace that joker?"."""
-    meld, offered, typed, has_layout = _fields(data, rules, "meld", "card", "table", "has_layout")
+    meld, offered, typed, has_layout, own = _fields(data, rules, "meld", "card", "table", "has_layout", "own_meld")
     table = meld_lines(typed)
-    result = check_swap(meld, offered, rules, table, has_layout=bool(has_layout))
+    result = check_swap(meld, offered, rules, table, has_layout=bool(has_layout), own_meld=bool(own))
     card = format_cards(cards_arg(offered, "card"))
     answer = {
         "legal": result.legal,
@@ -187,6 +187,7 @@ QUESTIONS: dict[str, tuple[tuple[Field, ...], str]] = {
             Field("meld", "cards", N_("Meld with a joker"), "JK K♠ K♣"),
             Field("card", "card", N_("Natural card offered for the joker"), "K♦"),
             Field("has_layout", "flag", N_("The player swapping already has a layout on the table"), checked=True),
+            Field("own_meld", "flag", N_("The meld belongs to the player swapping")),
             _TABLE,
         ),
         N_("Check the swap"),

@@ -3,11 +3,13 @@
 Each player enters their own part of the current deal (melds, vists, swaps, cards left in hand);
 the scorer adds who went out, express or a redeal. A part is checked at once on its own (each
 meld), and against the other parts as soon as the parts it needs are in: a vist onto the melds
-of a player whose part is still missing waits for that part instead of being called wrong.
+of a player whose part is still missing waits for that part instead of being called wrong. A part
+whose cards left in hand are not entered is never read as a hand of none: only a part that says
+"no cards" (``""``) may be the one who went out.
 
 >>> from kunken_scorer.core.rules import RuleSet
 >>> names = ["Anna", "Boris"]
->>> parts = {0: read_part({"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}]})}
+>>> parts = {0: read_part({"melds": ["A♠ A♥ A♦"], "vists": [{"to": "Boris", "cards": "5♦"}], "hand": ""})}
 >>> draft = check_draft(RuleSet.preset(), names, parts)
 >>> [(s.name, s.state, s.waiting_for) for s in draft.seats]
 [('Anna', 'entered', ('Boris',)), ('Boris', 'waiting', ())]
@@ -28,8 +30,9 @@ from .messages import M_, Located, Reason
 from .reading import Deal, DealInputError, read_player, read_swaps
 from .rules import RuleSet
 
-#: What a seat's part of the draft is: no part yet, a part with no problem of its own, a part with one.
-SEAT_STATES = ("waiting", "entered", "problem")
+#: What a seat's part of the draft is: no part yet, a part whose cards left in hand are not entered (and whose
+#: player did not go out), a part with no problem of its own, a part with one.
+SEAT_STATES = ("waiting", "no_hand", "entered", "problem")
 #: Problems about the melds of the player named by ``to``: they wait while that player's part is missing.
 _NEEDS_TARGET = frozenset(
     {"vist_no_meld", "vist_fits_nothing", "illegal_vist", "swap_no_meld", "swap_fits_nothing", "illegal_swap"}
@@ -44,7 +47,7 @@ def read_part(raw: Any, where: str = "part", rules: RuleSet | None = None, seat:
     short must be one this game's cards can make.
 
     >>> read_part({"melds": "тп тч тб", "swaps": [{"from": "Boris", "meld": 0, "card": "5ч"}]})
-    {'melds': ['A♠ A♥ A♦'], 'vists': [], 'swaps': [{'from': 'Boris', 'meld': 0, 'card': '5♥'}], 'hand': ''}
+    {'melds': ['A♠ A♥ A♦'], 'vists': [], 'swaps': [{'from': 'Boris', 'meld': 0, 'card': '5♥'}], 'hand': None}
     >>> read_part({"hand": "11♥"})
     Traceback (most recent call last):
     ...
@@ -85,12 +88,13 @@ def deal_body(
     express: bool = False,
     redeal: bool = False,
 ) -> dict[str, Any]:
-    """The deal (the API's shape) the parts make: players in seat order, a missing part as an empty one.
+    """The deal (the API's shape) the parts make: players in seat order, a missing part as an empty one whose hand
+    nobody entered (None), as is a part's hand it does not give.
 
     >>> deal_body(["A", "B"], {1: {"melds": ["2♦ 3♦ 4♦"], "swaps": [{"from": "A", "meld": 0, "card": "K♦"}]}})
     ... # doctest: +NORMALIZE_WHITESPACE
-    {'players': [{'name': 'A', 'melds': [], 'vists': [], 'hand': ''},
-                 {'name': 'B', 'melds': ['2♦ 3♦ 4♦'], 'vists': [], 'hand': ''}],
+    {'players': [{'name': 'A', 'melds': [], 'vists': [], 'hand': None},
+                 {'name': 'B', 'melds': ['2♦ 3♦ 4♦'], 'vists': [], 'hand': None}],
      'went_out': None, 'express': False, 'redeal': False,
      'swaps': [{'by': 'B', 'from': 'A', 'meld': 0, 'card': 'K♦'}]}
     """
@@ -102,7 +106,7 @@ def deal_body(
                 "name": name,
                 "melds": list(part.get("melds") or []),
                 "vists": list(part.get("vists") or []),
-                "hand": part.get("hand", ""),
+                "hand": part.get("hand"),
             }
         )
         swaps += [{"by": name, **s} for s in part.get("swaps") or []]
@@ -146,6 +150,18 @@ class DraftCheck:
         """The players whose parts are not in yet."""
         return tuple(s.name for s in self.seats if s.state == "waiting")
 
+    @property
+    def no_hand(self) -> tuple[str, ...]:
+        """The players whose parts are in without the cards left in hand (and who did not go out)."""
+        return tuple(s.name for s in self.seats if s.state == "no_hand")
+
+
+def _entered_state(problems: Any) -> str:
+    """The state of a seat whose part is in, by its own problems: none, only its hand not entered, or others."""
+    if not problems:
+        return "entered"
+    return "no_hand" if all(p.code == "hand_not_entered" for p in problems) else "problem"
+
 
 def check_draft(
     rules: RuleSet,
@@ -159,12 +175,15 @@ def check_draft(
     """Check the parts in so far, together, under ``rules``.
 
     ``went_out`` counts only when ``went_out_set`` (the scorer chose); otherwise the one player
-    whose part is in with an empty hand is taken to have gone out. Problems that need a part
-    still missing (a vist onto that player's melds) are left out and shown as waiting.
+    whose part is in saying "no cards left" (a hand of none, ``""``) is taken to have gone out: a part
+    whose hand is not entered (None) never is. Problems that need a part still missing (a vist onto
+    that player's melds, that player's hand) are left out and shown as waiting.
     """
     entered = {seat for seat in range(len(names)) if seat in parts}
     suggested_deal = Deal.from_dict(deal_body(names, {s: parts[s] for s in entered}))
-    empty = [p.name for i, p in enumerate(suggested_deal.players) if i in entered and not p.holds_cards]
+    empty = [
+        p.name for i, p in enumerate(suggested_deal.players) if i in entered and p.hand_entered and not p.holds_cards
+    ]
     suggested = empty[0] if len(empty) == 1 else None
     chosen = went_out if went_out_set else suggested
     body = deal_body(names, parts, chosen, express, redeal)
@@ -179,6 +198,8 @@ def check_draft(
         target = problem.params.get("to")
         if problem.code in _NEEDS_TARGET and target in missing and player in seat_of:
             waiting.setdefault(seat_of[player], []).append(target)
+        elif problem.code == "hand_not_entered" and player in missing:
+            continue  # the part itself is missing: the seat waits
         elif player in seat_of and seat_of[player] in entered:
             own.setdefault(seat_of[player], []).append(problem)
         else:
@@ -186,7 +207,7 @@ def check_draft(
     kept = tuple(p for seat_problems in own.values() for p in seat_problems) + tuple(general)
     seats = []
     for seat, name in enumerate(names):
-        state = "waiting" if seat not in entered else ("problem" if own.get(seat) else "entered")
+        state = "waiting" if seat not in entered else _entered_state(own.get(seat, ()))
         seats.append(
             SeatCheck(seat, name, state, tuple(own.get(seat, ())), tuple(dict.fromkeys(waiting.get(seat, ()))))
         )
@@ -198,3 +219,48 @@ def check_draft(
             report.players, kept, report.details, warnings, report.express_by, report.express_multiplier
         )
     return DraftCheck(tuple(seats), tuple(general), report, body, chosen, suggested)
+
+
+def part_of(record: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """The part of the player ``name`` in a deal's ``record`` (the API's shape), as a part of the draft holds it:
+    melds, vists, the swaps that player made (without ``by``) and the hand (``""`` for who went out, whose hand
+    a record may leave out).
+
+    >>> record = {"players": [{"name": "A", "melds": ["K♠ K♣ JK"], "hand": ""}, {"name": "B", "hand": "5♦"}],
+    ...           "swaps": [{"by": "B", "from": "A", "meld": 0, "card": "K♦"}], "went_out": "A"}
+    >>> part_of(record, "B")
+    {'melds': [], 'vists': [], 'swaps': [{'from': 'A', 'meld': 0, 'card': 'K♦'}], 'hand': '5♦'}
+    """
+    player = next((p for p in record.get("players") or [] if isinstance(p, Mapping) and p.get("name") == name), {})
+    swaps = [{k: v for k, v in s.items() if k != "by"} for s in record.get("swaps") or [] if s.get("by") == name]
+    hand = player.get("hand")
+    if hand is None and record.get("went_out") == name:
+        hand = ""
+    return read_part(
+        {"melds": player.get("melds") or [], "vists": player.get("vists") or [], "swaps": swaps, "hand": hand}
+    )
+
+
+def with_part(record: Mapping[str, Any], name: str, part: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal's ``record`` with the part of the player ``name`` replaced by ``part`` (a draft part's shape): their
+    melds, vists and hand, and the swaps they made (kept in the record's order, theirs where theirs were).
+
+    >>> record = {"players": [{"name": "A", "melds": ["K♠ K♣ JK"], "hand": ""}, {"name": "B", "hand": "5♦"}],
+    ...           "went_out": "A"}
+    >>> with_part(record, "B", {"melds": ["2♥ 3♥ 4♥"], "hand": "K♦"})["players"][1]
+    {'name': 'B', 'melds': ['2♥ 3♥ 4♥'], 'vists': [], 'hand': 'K♦'}
+    """
+    players = [
+        {
+            "name": name,
+            "melds": list(part.get("melds") or []),
+            "vists": list(part.get("vists") or []),
+            "hand": part.get("hand"),
+        }
+        if isinstance(p, Mapping) and p.get("name") == name
+        else p
+        for p in record.get("players") or []
+    ]
+    swaps = [s for s in record.get("swaps") or [] if s.get("by") != name]
+    swaps += [{"by": name, **s} for s in part.get("swaps") or []]
+    return {**record, "players": players, "swaps": swaps}

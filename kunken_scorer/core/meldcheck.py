@@ -48,6 +48,10 @@ class MeldCheck:
     #: such jokers (the joker then keeps an open suit), and the written positions of those jokers
     joker_options: tuple[Card, ...] = ()
     open_jokers: tuple[int, ...] = ()
+    #: on a meld that is not legal though its jokers were placed, the points each card would score so, in written
+    #: order: a recorded deal sets aside the reasons that depend on the order of play (``table.lenient``), and a
+    #: meld legal but for those scores its jokers as placed
+    placed_points: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The verdict in the JSON API's shape.
@@ -126,6 +130,7 @@ def illegal(meld: Sequence[Card], kind: MeldKind | None, rules: RuleSet, *reason
 def checked(
     meld: Sequence[Card],
     kind: MeldKind,
+    rules: RuleSet,
     assigned: Sequence[Card],
     display: Sequence[Card],
     points: Sequence[int],
@@ -133,18 +138,43 @@ def checked(
     joker_options: tuple[Card, ...] = (),
     open_jokers: tuple[int, ...] = (),
 ) -> MeldCheck:
-    """The verdict on a meld whose jokers were placed: legal when there is no reason against it."""
+    """The verdict on a meld whose jokers were placed: legal when there is no reason against it. A meld that is
+    not legal scores its cards at face value, whatever made it illegal (a joker counts nothing), as ``illegal``'s;
+    the points as placed are kept in ``placed_points``.
+
+    >>> from kunken_scorer.core.cards import parse_cards
+    >>> meld = parse_cards("K♠ JK JK")
+    >>> why = joker_limit_reason(2, 3, 1, RuleSet.preset())
+    >>> check = checked(meld, MeldKind.SET, RuleSet.preset(), meld, meld, [10, 10, 10], [why])
+    >>> check.legal, check.points, check.card_points, check.placed_points
+    (False, 10, (10, 0, 0), (10, 10, 10))
+    """
+    if not reasons:
+        return MeldCheck(
+            True,
+            kind,
+            sum(points),
+            tuple(display),
+            (),
+            tuple(assigned),
+            tuple(points),
+            tuple(meld),
+            joker_options,
+            open_jokers,
+        )
+    face = tuple(rules.face_points(card) for card in meld)
     return MeldCheck(
-        not reasons,
+        False,
         kind,
-        sum(points),
+        sum(face),
         tuple(display),
         tuple(reasons),
         tuple(assigned),
-        tuple(points),
+        face,
         tuple(meld),
         joker_options,
         open_jokers,
+        tuple(points),
     )
 
 

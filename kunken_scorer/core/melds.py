@@ -27,7 +27,7 @@ from .checker import check_parsed, extend, laid_counts
 from .fields import cards_arg, flag_arg, melds_arg, rules_arg
 from .meldcheck import MeldCheck, MeldKind, illegal, on_table
 from .messages import M_, KunkenError, Reason
-from .rules import RuleSet
+from .rules import SWITCHES, RuleSet
 
 __all__ = [
     # the questions, this module's own
@@ -40,6 +40,7 @@ __all__ = [
     "check_swap",
     "check_vist",
     "opens_with_run",
+    "own_meld_reason",
     "swap_into",
     # the meld checker (``checker``, ``meldcheck``): importable from here as before
     "MeldCheck",
@@ -98,11 +99,17 @@ class SwapCheck:
 
 
 def check_swap(
-    meld: CardsLike, card: CardsLike, rules: RuleSet, table: Iterable[CardsLike] = (), has_layout: bool = True
+    meld: CardsLike,
+    card: CardsLike,
+    rules: RuleSet,
+    table: Iterable[CardsLike] = (),
+    has_layout: bool = True,
+    own_meld: bool = False,
 ) -> SwapCheck:
     """May ``card`` replace a joker in ``meld`` (in a set, any suit the set lacks)?
 
-    Only a player with a layout of their own may swap: ``has_layout=False`` says no.
+    Only a player with a layout of their own may swap: ``has_layout=False`` says no. ``own_meld``: the meld is the
+    swapper's own, which only a table with the house rule ``swap_own_melds`` allows.
 
     >>> kunken = RuleSet.preset()
     >>> check_swap("JK K♠ K♣", "K♦", kunken).legal, check_swap("JK K♠ K♣", "K♠", kunken).legal
@@ -111,12 +118,15 @@ def check_swap(
     ['swap_no_layout']
     >>> [r.code for r in check_swap("JK K♠ K♣", "K♦", kunken, table=["K♦ K♦ K♥"]).reasons]  # a third K♦
     ['too_many_copies']
+    >>> [r.code for r in check_swap("JK K♠ K♣", "K♦", kunken, own_meld=True).reasons]
+    ['swap_own_meld']
     """
     cards = cards_arg(card, "card")
     written = cards_arg(meld, "meld")
     rules = rules_arg(rules)
     table_melds = melds_arg(table, "table", optional=True)
     has_layout = flag_arg(has_layout, "has_layout")
+    own_meld = flag_arg(own_meld, "own_meld")
     printed = _printed_jokers(written, rules)
     if printed is not None:
         return SwapCheck(False, (printed,), meld=illegal(written, None, rules, printed))
@@ -132,7 +142,15 @@ def check_swap(
         return SwapCheck(False, (copies,), swap.joker, check)
     if swap.legal and not has_layout:
         return SwapCheck(False, (Reason("swap_no_layout", {}),), swap.joker, check)
+    if swap.legal and own_meld and not rules.swap_own_melds:
+        return SwapCheck(False, (own_meld_reason(),), swap.joker, check)
     return swap
+
+
+def own_meld_reason() -> Reason:
+    """Why a joker may not be swapped out of the swapper's own meld at this table (two of the rule texts allow the
+    swap only "в выкладках партнёров", in the other players' melds; the house rule ``swap_own_melds`` allows it)."""
+    return Reason("swap_own_meld", {"switch": SWITCHES["swap_own_melds"].label})
 
 
 def swap_into(check: MeldCheck, natural: Card, rules: RuleSet) -> SwapCheck:

@@ -131,6 +131,13 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "swap_set_suit_taken": ("swap", N_("{card} cannot replace the joker: the set already holds {card}.")),
     "swap_set_wrong_rank": ("swap", N_("{card} cannot replace the joker: this is a set of {rank}s.")),
     "swap_no_layout": ("swap", N_("Only a player who has laid a meld of their own may swap a joker.")),
+    "swap_own_meld": (
+        "swap",
+        N_(
+            "A joker may be swapped out of the other players' melds only, not out of one's own: "
+            "this table plays without the house rule “{switch}”."
+        ),
+    ),
     "swap_illegal_meld": ("swap", N_("The meld is not legal as written, so its joker cannot be swapped.")),
     "opening_illegal_meld": ("opening", N_("Meld {meld} is not legal: {why}")),
     "opening_bank_card_missing": ("opening", N_("The card taken, {card}, is not in any of the melds.")),
@@ -173,6 +180,7 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     ),
     "hand_unknown_key": ("hand-short", N_("{field}: no such count; use {keys}.")),
     "hand_count_too_big": ("hand-short", N_("{field}: at most {limit}; the decks hold no more.")),
+    "hand_rank_too_many": ("hand-short", N_("{field}: at most {limit} cards of rank {rank}; the decks hold no more.")),
     "hand_count_wild": (
         "hand-short",
         N_("{field}: at most {limit}; every {wild} plays as a joker, so count it with the jokers."),
@@ -192,6 +200,10 @@ MESSAGES: dict[str, tuple[str, str | Plural]] = {
     "too_many_copies": ("cards", N_("{card} is recorded {count} times; the decks hold only {decks}.")),
     "too_many_jokers": ("cards", N_("{count} jokers are recorded; the deck has only {deck}.")),
     "went_out_with_cards": ("end-of-deal", N_("{player} went out but still has cards in hand: {cards}.")),
+    "hand_not_entered": (
+        "end-of-deal",
+        N_("{player}: cards left in hand not entered — type them, or mark who went out."),
+    ),
     "joker_not_in_deck": (
         "wild-card",
         P_(

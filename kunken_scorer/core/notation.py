@@ -186,20 +186,26 @@ def read_vist_lines(
 
 
 def read_hand(text: str | None, rules: RuleSet, entry: str = "cards") -> tuple[Any, list[Reason]]:
-    """The hand as cards, or in short as points then jokers (``35 JK JK``): the API's hand value.
+    """The hand as cards, or in short as points then jokers (``35 JK JK``), or each card's rank: the API's hand value;
+    None for a blank text (the hand is not entered: no cards is what only the one who went out has).
 
-    Cards named by rank alone (``9 9 K Дж``: suits change no points) become their points and jokers. ``entry`` is
-    how the table enters hands: by ``ranks`` a lone number is a rank (``10``), elsewhere it is points; a text that
-    does not read is told how to write that way.
+    Cards named by rank alone (``9 9 K Дж``: suits change no points) are kept as their ranks and jokers, as typed.
+    ``entry`` is how the table enters hands: by ``ranks`` a lone number is a rank (``10``), elsewhere it is points;
+    a text that does not read is told how to write that way. Jokers alone, typed by rank or in points, are the
+    hand's jokers (at a wild-card table, its wild cards), never printed jokers the decks may not hold.
 
     >>> read_hand("35 JK JK", RuleSet.preset()), read_hand("K♠ jk", RuleSet.preset())
     (({'points': 35, 'jokers': 2}, []), ('K♠ JK', []))
     >>> read_hand("9 9 K Д 3 8 Дж", RuleSet.preset()), read_hand("10", RuleSet.preset(), entry="ranks")
-    (({'points': 40, 'jokers': 1}, []), ({'points': 5, 'jokers': 0}, []))
+    (({'ranks': '9 9 K Q 3 8', 'jokers': 1}, []), ({'ranks': '10', 'jokers': 0}, []))
     >>> read_hand("abc", RuleSet.preset(), entry="points"), read_hand("35 abc", RuleSet.preset())
-    (('', [Reason(code='hand_points_whole', params={})]), ('', [Reason(code='hand_points_jokers', params={})]))
+    ((None, [Reason(code='hand_points_whole', params={})]), (None, [Reason(code='hand_points_jokers', params={})]))
+    >>> read_hand(" ", RuleSet.preset()), read_hand("Дж", RuleSet.preset(), entry="ranks")
+    ((None, []), ({'ranks': '', 'jokers': 1}, []))
     """
     text = (text or "").strip()
+    if not text:
+        return None, []
     words = text.split(None, 1)  # any white space between the points and the jokers
     first, rest = (words + ["", ""])[:2]
     number = bool(_NUMBER.fullmatch(first))
@@ -208,20 +214,26 @@ def read_hand(text: str | None, rules: RuleSet, entry: str = "cards") -> tuple[A
         if not reasons:
             return value, []
     try:
-        return format_cards(parse_cards(text)), []
+        cards = parse_cards(text)
     except CardError as err:
         error = err.reason
+    else:
+        if entry in ("ranks", "points") and cards and all(c.is_joker and c.pin is None for c in cards):
+            return (
+                {"ranks": "", "jokers": len(cards)} if entry == "ranks" else {"points": 0, "jokers": len(cards)}
+            ), []
+        return format_cards(cards), []
     ranked = parse_ranks(text)
     if ranked is not None:
-        return {"points": sum(map(rules.rank_points, ranked[0])), "jokers": ranked[1]}, []
+        return {"ranks": " ".join(str(r) for r in ranked[0]), "jokers": ranked[1]}, []
     if entry == "ranks":  # 40 JK: the points, where the table counted them; else how to name cards by rank
         value, reasons = _points_hand(first, rest, rules) if number else ("", [error])
         if not reasons or (number and parse_ranks(first) is None) or error.code != "missing_suit":
             return value, reasons
-        return "", [Reason("hand_by_rank")]
+        return None, [Reason("hand_by_rank")]
     if number:
-        return "", reasons
-    return "", [Reason("hand_points_whole") if entry == "points" else error]
+        return None, reasons
+    return None, [Reason("hand_points_whole") if entry == "points" else error]
 
 
 def read_part_texts(
@@ -233,7 +245,7 @@ def read_part_texts(
 
     >>> read_part_texts({"melds": "тп тч тб", "swaps": "Boris 1: 5ч", "hand": "abc"}, ["Anna", "Boris"],
     ...                 RuleSet.preset(), "points")  # doctest: +NORMALIZE_WHITESPACE
-    ({'melds': ['A♠ A♥ A♦'], 'vists': None, 'swaps': [{'from': 'Boris', 'meld': 0, 'card': '5♥'}], 'hand': ''},
+    ({'melds': ['A♠ A♥ A♦'], 'vists': None, 'swaps': [{'from': 'Boris', 'meld': 0, 'card': '5♥'}], 'hand': None},
      {'melds': [], 'swaps': [], 'hand': [Reason(code='hand_points_whole', params={})]})
     """
     reasons: dict[str, list[Reason]] = {}
@@ -247,8 +259,9 @@ def read_part_texts(
     part = {"melds": read("melds", read_card_lines, MAX_MELDS), "vists": read("vists", read_vist_lines, names)}
     swapped = read("swaps", read_vist_lines, names, one_card=True) or []
     part["swaps"] = [{"from": s["to"], "meld": s["meld"], "card": s["cards"]} for s in swapped]
-    if hand_entry == "counts":
-        part["hand"] = {key: texts.get(key) or 0 for key in HAND_COUNTS}
+    if hand_entry == "counts":  # every count 0 or blank: the hand is not entered
+        counts = {key: texts.get(key) or 0 for key in HAND_COUNTS}
+        part["hand"] = counts if any(counts.values()) else None
     else:
         part["hand"] = read("hand", read_hand, rules, entry=hand_entry)
     return part, reasons
@@ -338,28 +351,34 @@ def deal_field(reason: Reason, seats: int, hand_entry: str) -> tuple[int | None,
 def _points_hand(first: str, rest: str, rules: RuleSet) -> tuple[Any, list[Reason]]:
     """A hand in short: points (``first``) then only jokers (``rest``)."""
     if not first.isdigit():
-        return "", [Reason("hand_points_whole")]
+        return None, [Reason("hand_points_whole")]
     try:
         jokers = parse_cards(rest)
     except CardError:
-        return "", [Reason("hand_points_jokers")]
+        return None, [Reason("hand_points_jokers")]
     if not all(rules.is_joker(c) and c.pin is None for c in jokers):
-        return "", [Reason("hand_points_jokers")]
+        return None, [Reason("hand_points_jokers")]
     return {"points": int(first), "jokers": len(jokers)}, []
 
 
-def hand_text(hand: Any, rules: RuleSet | None = None) -> str:
-    """A stored hand as the hand field shows it: cards, or points then jokers (counts become points).
+def hand_text(hand: Any, rules: RuleSet | None = None, russian: bool = False) -> str:
+    """A stored hand as the hand field shows it: cards, each card's rank as typed, or points then jokers (counts
+    become points); in Russian notation if ``russian``; "" for a hand not entered.
 
     >>> hand_text({"points": 35, "jokers": 2}), hand_text("K♠ JK")
     ('35 JK JK', 'K♠ JK')
-    >>> hand_text({"small": 1, "aces": 1, "jokers": 0}, RuleSet.preset())
-    '15'
+    >>> hand_text({"ranks": "9 9 K Q", "jokers": 1}, None, True)
+    '9 9 К Д Дж'
+    >>> hand_text({"small": 1, "aces": 1, "jokers": 0}, RuleSet.preset()), hand_text(None)
+    ('15', '')
     """
     if not isinstance(hand, dict):
-        return str(hand or "")
+        return shown_cards(str(hand or ""), russian)
     summary = HandSummary.from_value(hand, "hand")
-    return " ".join([str(summary.points_under(rules or RuleSet.preset()))] + ["JK"] * summary.jokers)
+    joker = "Дж" if russian else "JK"
+    if summary.ranks is not None:
+        return " ".join([r.russian if russian else str(r) for r in summary.ranks] + [joker] * summary.jokers)
+    return " ".join([str(summary.points_under(rules or RuleSet.preset()))] + [joker] * summary.jokers)
 
 
 def shown_cards(text: str, russian: bool) -> str:
@@ -416,7 +435,7 @@ def deal_texts(
     for name in names:
         p = by_name.get(name, {})
         hand = p.get("hand")
-        counts = hand if isinstance(hand, dict) and "points" not in hand else {}
+        counts = hand if isinstance(hand, dict) and "points" not in hand and "ranks" not in hand else {}
         players.append(
             {
                 **{key: counts.get(key, 0) for key in HAND_COUNTS},
@@ -430,7 +449,7 @@ def deal_texts(
                     for s in swaps
                     if s.get("by") == name
                 ),
-                "hand": shown_cards(hand_text(p.get("hand"), rules), russian),
+                "hand": hand_text(p.get("hand"), rules, russian),
             }
         )
     return {
@@ -454,7 +473,7 @@ def part_texts(
         "swaps": [{"by": name, **s} for s in part.get("swaps") or []],
     }
     players: list[dict[str, Any]] = deal_texts(record, names, rules=rules, russian=russian)["players"]
-    return players[seat]
+    return {**players[seat], "out": part.get("hand") == ""}  # a part saying "no cards": its player went out
 
 
 def hand_entry(chosen: str | None, rules: RuleSet) -> str:
@@ -470,8 +489,15 @@ def entered_as(record: Mapping[str, Any], default: str) -> str:
     hand then shows as its points); a deal whose hands say nothing takes the table's way.
     """
     hands = [p.get("hand") for p in record.get("players", []) if isinstance(p, dict)]
-    kinds = {("points" if "points" in h else "counts") if isinstance(h, dict) else "cards" for h in hands if h}
+    kinds = {_hand_kind(h) for h in hands if h}
     return kinds.pop() if len(kinds) == 1 else ("cards" if kinds else default)
+
+
+def _hand_kind(hand: Any) -> str:
+    """The way a stored hand was entered: "points", "ranks", "counts" or "cards"."""
+    if not isinstance(hand, dict):
+        return "cards"
+    return "points" if "points" in hand else "ranks" if "ranks" in hand else "counts"
 
 
 def part_hand_way(part: Mapping[str, Any] | None, table_way: str) -> str:

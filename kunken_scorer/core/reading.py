@@ -20,11 +20,10 @@ kunken_scorer.core.fields.DealInputError: players[0].vists[0].cards: "6": the su
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from math import gcd
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .cards import Card, Rank, format_cards
+from .cards import Card, format_cards
 from .fields import (
     MAX_LISTED_MELDS,
     MAX_MELDS,
@@ -45,6 +44,7 @@ from .fields import (
     text_cards,
 )
 from .fields import is_tidy_name as _tidy
+from .hands import HAND_COUNTS, HAND_ENTRIES, HAND_POINTS, HandSummary, hand_entries
 from .messages import M_, N_, KunkenError, Located, Reason
 from .rules import RuleSet
 
@@ -92,14 +92,6 @@ MAX_SWAPS = 40
 #: what four decks hold. More is no deal, mistakes and all, and its vists would be tried against every meld
 #: pass after pass (a second of work or more).
 MAX_DEAL_CARDS = 432
-#: Short forms of a hand: counts by kind of card (games where every small card scores alike), or points.
-HAND_COUNTS = ("small", "faces", "aces", "jokers")
-HAND_POINTS = ("points", "jokers")
-#: How many cards of each kind one deck holds (small: 2..10 of four suits, faces: J Q K, aces).
-_PER_DECK = {"small": 9 * 4, "faces": 3 * 4, "aces": 4}
-#: The ways a table may enter the cards left in hand, the fewest taps first: each card's rank, the points, counts
-#: by kind (only where small cards score alike), each card.
-HAND_ENTRIES = ("ranks", "points", "counts", "cards")
 
 
 @dataclass(frozen=True)
@@ -133,110 +125,25 @@ class Swap:
 
 
 @dataclass(frozen=True)
-class HandSummary:
-    """Cards left in hand in short form: counts by kind (``small`` 2–10, ``faces`` J Q K, ``aces``),
-    or the natural cards' ``points``; and the ``jokers``. Scores as the same cards typed would.
-
-    >>> hand = HandSummary.from_value({"small": 2, "faces": 1, "jokers": 1}, "hand")
-    >>> hand.points_under(RuleSet.preset()), hand.jokers, hand.to_dict()
-    (20, 1, {'small': 2, 'faces': 1, 'aces': 0, 'jokers': 1})
-    >>> HandSummary.from_value({"points": -5}, "hand")
-    Traceback (most recent call last):
-    ...
-    kunken_scorer.core.fields.DealInputError: hand.points: expected a whole number, 0 or more.
-    """
-
-    jokers: int = 0
-    points: int | None = None
-    small: int = 0
-    faces: int = 0
-    aces: int = 0
-
-    @classmethod
-    def from_value(cls, value: Mapping[str, Any], where: str) -> HandSummary:
-        """Read ``{"small", "faces", "aces", "jokers"}`` or ``{"points", "jokers"}``; bad values name the field."""
-        keys = HAND_POINTS if "points" in value else HAND_COUNTS
-        for key in value:
-            if key not in keys:
-                unknown = {"field": f"{where}.{key}", "keys": ", ".join(keys)}
-                raise DealInputError(Reason("hand_unknown_key", unknown, field=_hand_field(key)))
-        counts = {}
-        for key in keys:
-            n = value.get(key, 0)
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise bad_field(f"{where}.{key}", M_("a whole number, 0 or more")).at(field=_hand_field(key))
-            if n > 100_000:  # more than any decks hold, whatever the game: not worth reading
-                params = {"field": f"{where}.{key}", "limit": 100_000}
-                raise DealInputError(Reason("hand_count_too_big", params, field=_hand_field(key)))
-            counts[key] = n
-        return cls(**counts)
-
-    def check_for(self, rules: RuleSet, where: str, recorded_anyway: bool = False) -> None:
-        """Raise ``DealInputError`` (naming the field) when no hand of this game could be so.
-
-        ``recorded_anyway``: a deal an import brings back as the table recorded it anyway, which an older
-        release let through before jokers were limited to the decks' (5 jokers of 4). Its jokers may go up
-        to the decks' plus a hand's cards (17 in Kunken): each doubles the minus, and more would make
-        scores no statistics can keep (108 made a minus of 34 digits). Every other limit is today's.
-        """
-        # more jokers than the decks hold (14,300 of them, each doubling the minus, made a score with no str())
-        most_jokers = rules.deck_jokers + (rules.hand_size if recorded_anyway else 0)
-        if self.jokers > most_jokers:
-            params = {"field": f"{where}.jokers", "limit": most_jokers}
-            raise DealInputError(Reason("hand_count_too_big", params, field="jokers"))
-        if self.points is None:
-            if self.small and rules.number_points is None:
-                raise DealInputError(Reason("hand_small_not_alike", {"field": f"{where}.small"}, field="small"))
-            for key in _PER_DECK:
-                limit = natural_count(key, rules)
-                if getattr(self, key) > limit:
-                    params = {"field": f"{where}.{key}", "limit": limit}
-                    if rules.wild is not None and _kind(rules.wild.rank) == key:  # its copies count as jokers
-                        raise DealInputError(Reason("hand_count_wild", {**params, "wild": rules.wild_card}, field=key))
-                    raise DealInputError(Reason("hand_count_too_big", params, field=key))
-            return
-        values = set(rules.points_by_rank.values())
-        step = gcd(*values)  # 0 when no card is worth anything
-        most = rules.decks * sum(rules.natural_points.values())  # the wild card's copies are jokers, worth nothing
-        if (step and self.points % step) or self.points > most:
-            params = {"field": f"{where}.points", "step": step, "most": most}
-            raise DealInputError(Reason("hand_points_impossible", params, field="hand"))
-        if not rules.hand_points >> self.points & 1:  # 1 point, or all the cards' 792 less 1 (ordered rummy)
-            params = {"field": f"{where}.points", "points": self.points}
-            raise DealInputError(Reason("hand_points_no_cards", params, field="hand"))
-
-    def points_under(self, rules: RuleSet) -> int:
-        """The natural cards' points under ``rules``."""
-        if self.points is not None:
-            return self.points
-        by_rank = rules.points_by_rank
-        return self.small * (rules.number_points or 0) + self.faces * by_rank[Rank.KING] + self.aces * by_rank[Rank.ACE]
-
-    @property
-    def empty(self) -> bool:
-        """True when the hand holds no card at all."""
-        return not (self.jokers or self.points or self.small or self.faces or self.aces)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The short form in the API's shape."""
-        if self.points is not None:
-            return {"points": self.points, "jokers": self.jokers}
-        return {"small": self.small, "faces": self.faces, "aces": self.aces, "jokers": self.jokers}
-
-
-@dataclass(frozen=True)
 class PlayerRecord:
-    """One player's part of a deal: melds laid, vists made, cards left in hand (or their short form)."""
+    """One player's part of a deal: melds laid, vists made, cards left in hand (or their short form).
+
+    ``hand_entered`` is False when nobody entered the hand (the API's ``hand`` left out or null): not the same as
+    a hand of no cards (``""``), which only the one who went out may have (``evaluate_deal``'s ``hand_not_entered``).
+    """
 
     name: str
     melds: tuple[tuple[Card, ...], ...] = ()
     vists: tuple[Vist, ...] = ()
     hand: tuple[Card, ...] = ()
     hand_summary: HandSummary | None = None
+    hand_entered: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        """The record in API notation."""
-        hand = self.hand_summary.to_dict() if self.hand_summary else format_cards(self.hand)
+        """The record in API notation (a hand nobody entered is null)."""
+        hand: Any = self.hand_summary.to_dict() if self.hand_summary else format_cards(self.hand)
+        if not self.hand_entered:
+            hand = None
         return {
             "name": self.name,
             "melds": [format_cards(m) for m in self.melds],
@@ -288,6 +195,8 @@ class Deal:
         redeal = _deal_flag(data, "redeal")
         players = tuple(read_player(p, f"players[{i}]", redeal, i) for i, p in enumerate(raw_players))
         went_out = _went_out(data.get("went_out"))
+        if went_out is not None:  # who went out holds no cards: a hand not entered is theirs, none
+            players = tuple(replace(p, hand_entered=True) if p.name == went_out else p for p in players)
         raw_swaps = None if redeal else data.get("swaps")
         swaps = () if raw_swaps is None else read_swaps(raw_swaps, names=[p.name for p in players])
         count = len(swaps)
@@ -324,7 +233,8 @@ class Deal:
 
     @property
     def empty_hands(self) -> list[str]:
-        """The players who hold no card at the end of the deal (the one who went out, usually).
+        """The players who hold no card at the end of the deal, or whose hand nobody entered (the one who went
+        out, usually).
 
         >>> Deal.from_dict({"players": [{"name": "A", "hand": ""}, {"name": "B", "hand": {"points": 5}}]}).empty_hands
         ['A']
@@ -388,28 +298,6 @@ def _read_swap(s: Any, at: str) -> Swap:
     return Swap(clean_name(s.get("by"), f"{at}.by"), clean_name(s.get("from"), f"{at}.from"), card[0], meld)
 
 
-def _kind(rank: Rank | None) -> str:
-    """The count a card of ``rank`` is entered under in a short-form hand: ``small``, ``faces`` or ``aces``."""
-    return "aces" if rank == Rank.ACE else "faces" if rank is not None and rank >= Rank.JACK else "small"
-
-
-def natural_count(kind: str, rules: RuleSet) -> int:
-    """How many natural cards of a ``kind`` (``small``, ``faces``, ``aces``) the decks hold: a wild card's copies
-    play as jokers, so they are counted under ``jokers``, not under their kind.
-
-    >>> wild = RuleSet.for_game("kunken", {"wild_card": "7♠"})
-    >>> natural_count("small", RuleSet.preset()), natural_count("small", wild), natural_count("faces", wild)
-    (72, 70, 24)
-    """
-    wild = rules.wild
-    return _PER_DECK[kind] * rules.decks - (rules.decks if wild is not None and _kind(wild.rank) == kind else 0)
-
-
-def _hand_field(key: str) -> str:
-    """The field a short-form hand's ``key`` is entered in: a count, its own; the points, the hand's."""
-    return key if key in HAND_COUNTS else "hand"
-
-
 def _hand(raw: Any, where: str) -> tuple[tuple[Card, ...], HandSummary | None]:
     if raw is not None and not isinstance(raw, (str, list)) and isinstance(raw, Mapping):
         return (), HandSummary.from_value(raw, where)
@@ -451,7 +339,7 @@ def read_player(raw: Any, where: str = "player", redeal: bool = False, seat: int
             cards, summary = _hand(hand, f"{where}.hand")
     except KunkenError as err:
         raise err.at(seat, field) from None
-    return PlayerRecord(name, tuple(parsed_melds), tuple(parsed_vists), cards, summary)
+    return PlayerRecord(name, tuple(parsed_melds), tuple(parsed_vists), cards, summary, hand is not None)
 
 
 def _read_player_melds(melds: Any, where: str) -> list[tuple[Card, ...]]:
@@ -500,16 +388,6 @@ def _read_player_vists(vists: Any, where: str) -> list[Vist]:
         if cards:
             parsed_vists.append(Vist(clean_name(v.get("to"), f"{vw}.to"), cards, meld))
     return parsed_vists
-
-
-def hand_entries(rules: RuleSet) -> tuple[str, ...]:
-    """The ways a table of this game may enter cards left in hand: counts need small cards alike.
-
-    >>> hand_entries(RuleSet.preset()), hand_entries(RuleSet.preset("ordered-rummy"))
-    (('ranks', 'points', 'counts', 'cards'), ('ranks', 'points', 'cards'))
-    """
-    rules = rules_arg(rules)
-    return HAND_ENTRIES if rules.number_points is not None else tuple(e for e in HAND_ENTRIES if e != "counts")
 
 
 def check_short_hands(deal: Deal, rules: RuleSet, recorded_anyway: bool = False) -> None:

@@ -84,6 +84,8 @@ class RuleSet:
     express: bool = True
     express_multiplier: int = 2
     rummy_call: bool = False
+    #: a joker may be swapped out of the swapper's own melds too (the rule texts: only the other players')
+    swap_own_melds: bool = False
 
     def __post_init__(self) -> None:
         """Check every value as it is built: a rule set that exists is one the scorer can play.

@@ -15,6 +15,7 @@ module of a meld whose cards are all of one suit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cache
 
 from .cards import Card, Rank, Suit
@@ -61,8 +62,13 @@ def _wraps(window: _Window) -> bool:
     return Rank.ACE in window[1:-1]
 
 
-def check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Reads) -> MeldCheck:
-    """The verdict on ``meld`` as a run: the first placement of its cards that is legal, else why none is."""
+def check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Reads, any_order: bool = False) -> MeldCheck:
+    """The verdict on ``meld`` as a run: the first placement of its cards that is legal, else why none is.
+
+    A meld is read as written when it can be; ``any_order`` (cards added to a run on the table, whose place the
+    record does not give) tries its cards in every order too before refusing: a joker added to ``5♥ 6♥ JK=7♥``
+    at a table without adjacent jokers goes below the 5♥, not beside the other joker.
+    """
     naturals = [c for c in meld if c not in rules.joker_cards]
     suit = (naturals or [c.pin for c in meld if c.is_joker and c.pin])[0].suit
     assert suit is not None  # a natural card's, or a pinned joker's card's
@@ -106,6 +112,11 @@ def check_run(meld: tuple[Card, ...], rules: RuleSet, laid: Reads) -> MeldCheck:
             return verdict
         first = first or verdict
     assert first is not None  # there was a placement
+    if any_order and placements[0][2]:  # read as written, and no reading so was legal: any other reading
+        for order, window, written in _sorted_placements(meld, windows, rules, pins=True):
+            verdict = _run_verdict(meld, order, window, suit, written, rules, laid)
+            if verdict.legal:
+                return verdict
     return first
 
 
@@ -160,8 +171,11 @@ def _sorted_placements(
     candidates = []
     for s, window in enumerate(windows):
         if wanted <= set(window):
-            # a 13-card run holds every rank: the ace stays high unless the cards need it low
-            candidates.append((window[0] in wanted, not _wraps(window), window[0] != Rank.ACE, s, window))
+            # spare jokers high: the window starting at a card laid first. A 13-card run holds every rank and
+            # cannot grow, so there that says nothing (an ace laid at the low end of A..K is no reason to put the
+            # ace low when a joker is the 2): the ace stays high unless the cards need it low
+            low_end = len(window) == 13 or window[0] in wanted
+            candidates.append((low_end, not _wraps(window), window[0] != Rank.ACE, s, window))
     candidates.sort(reverse=True)
     out: list[_Placement] = []
     for *_, window in candidates:
@@ -209,7 +223,7 @@ def _run_verdict(
         if rank == Rank.ACE and _short_ace(window, k, rules):
             points[i] = rules.short_ace_points
     display = assigned if written else [assigned[i] for i in order]
-    return checked(meld, MeldKind.RUN, assigned, display, points, reasons)
+    return checked(meld, MeldKind.RUN, rules, assigned, display, points, reasons)
 
 
 def _short_ace(window: _Window, k: int, rules: RuleSet) -> bool:
@@ -232,7 +246,8 @@ def _gap_reason(naturals: list[Card], meld: tuple[Card, ...], rules: RuleSet) ->
     if has_ace and not rules.ace_low and missing[1] < missing[0]:  # read low, the ace would be nearer the rest
         return Reason("ace_low_off", {"switch": SWITCHES["ace_low"].label})
     if has_ace and not rules.wrap:
-        wrap_rules = RuleSet.for_game(rules.game, {"wrap": True, "ace_low": True})
+        # the table's own rules but for the wrap: a wild card stays a joker (its copy is no natural 7♠ to place)
+        wrap_rules = replace(rules, wrap=True, ace_low=True)
         if _sorted_placements(meld, _windows(len(meld), wrap_rules), wrap_rules, pins=False):
             return Reason("ace_high_and_low", {})
     gaps = max(0, min(missing))

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from .cards import Card, format_cards
-from .melds import MeldCheck, check_parsed, extend, opens_with_run, swap_into
+from .melds import MeldCheck, check_parsed, extend, opens_with_run, own_meld_reason, swap_into
 from .messages import Reason
 from .reading import Deal, Swap, Vist
 from .rules import RuleSet
@@ -55,12 +55,16 @@ class SwapResult:
 
 
 def lenient(check: MeldCheck) -> tuple[MeldCheck, list[Reason]]:
-    """The verdict without the reasons that depend on the order of play, and those reasons."""
+    """The verdict without the reasons that depend on the order of play, and those reasons. A meld legal without
+    them scores its jokers as placed; one still illegal keeps its face value."""
     if not check.reasons or not any(r.code in ORDER_DEPENDENT for r in check.reasons):
         return check, []
     kept = tuple(r for r in check.reasons if r.code not in ORDER_DEPENDENT)
     moved = [r for r in check.reasons if r.code in ORDER_DEPENDENT]
-    return replace(check, legal=not kept, reasons=kept), moved
+    if kept or not check.placed_points:
+        return replace(check, legal=not kept, reasons=kept), moved
+    placed = check.placed_points
+    return replace(check, legal=True, reasons=(), points=sum(placed), card_points=placed, placed_points=()), moved
 
 
 def check_melds(
@@ -249,6 +253,12 @@ def _apply_swap(
             return (
                 SwapResult(swap, j, False, rules.face_points(swap.card)),
                 Reason("illegal_swap", {**params, "meld": j + 1, "why": [Reason("swap_no_layout", {})]}),
+                0,
+            )
+        if swap.by == swap.owner and not rules.swap_own_melds:  # the rule texts: "в выкладках партнёров"
+            return (
+                SwapResult(swap, j, False, rules.face_points(swap.card)),
+                Reason("illegal_swap", {**params, "meld": j + 1, "why": [own_meld_reason()]}),
                 0,
             )
         melds[j] = after

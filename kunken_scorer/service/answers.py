@@ -65,7 +65,11 @@ def swap_check(body: dict[str, Any], say: Say) -> dict[str, Any]:
     has_layout = body.get("has_layout", True)  # left out: true (null is no true or false)
     if not isinstance(has_layout, bool):
         raise bad_field("has_layout", M_("true or false"))
-    result = check_swap(meld, card, rules, read_melds(body, "table"), has_layout=has_layout)
+    own_meld = body.get("own_meld", False)  # left out: another player's meld (null is no true or false)
+    if not isinstance(own_meld, bool):
+        raise bad_field("own_meld", M_("true or false"))
+    table = read_melds(body, "table")
+    result = check_swap(meld, card, rules, table, has_layout=has_layout, own_meld=own_meld)
     return {"legal": result.legal, "reasons": [say(r) for r in result.reasons]}
 
 
@@ -169,7 +173,15 @@ def part_answer(draft: Draft, seat: int, say: Say) -> dict[str, Any]:
         "written_at": entry.written_at if entry else None,
         "problems": problems(check.problems, say),
         "waiting_for": list(check.waiting_for),
+        "refused": _refusal_answer(draft.refusals.get(seat)),
     }
+
+
+def _refusal_answer(refusal: Any) -> dict[str, Any] | None:
+    """The seat's last save the server refused (None: none since its part was stored)."""
+    if refusal is None:
+        return None
+    return {"message": refusal.message, "typed": refusal.typed, "at": refusal.at}
 
 
 def draft_answer(draft: Draft, say: Say) -> dict[str, Any]:
@@ -180,7 +192,7 @@ def draft_answer(draft: Draft, say: Say) -> dict[str, Any]:
         "draft": draft.generation,
         "version": draft.version,
         "complete": check.complete,
-        "valid": check.ready,
+        "valid": draft.ready,
         "went_out": check.went_out,
         "express": draft.end["express"],
         "redeal": draft.end["redeal"],

@@ -8,13 +8,24 @@ problems is stored only when the table says so and writes a note, and is then ma
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.deal import DealReport, evaluate_deal
 from ..core.reading import Deal
 from ..core.rules import RuleSet
-from ..store import Conflict, DealRow, KeyReused, NotFound, SessionEnded, SessionRow, StorageUnavailable, Store
+from ..store import (
+    Conflict,
+    DealRow,
+    KeyReused,
+    NotFound,
+    PartsChanged,
+    SessionEnded,
+    SessionRow,
+    StorageUnavailable,
+    Store,
+)
 from .answers import Say, deal_answer
 from .board import deal_scores, place_of, scoreboard, totals_through
 from .drafts import Draft, with_end
@@ -29,13 +40,16 @@ _log = logging.getLogger(__name__)
 class Ask:
     """How a deal is asked to be stored: "record anyway" and its note; the request's idempotency ``key`` (a form's
     key, an ``Idempotency-Key``) with a ``digest`` of what it asks for (None: the deal itself); ``expected``, the
-    version of the session, the deal or the draft the request was made from (None: not checked)."""
+    version of the session, the deal or the draft the request was made from (None: not checked); ``parts_seen``,
+    the players' parts a deal form was filled in from (a part written since is ``Changed(parts_changed=True)``)."""
 
     override: bool = False
     note: str | None = None
     key: str | None = None
     digest: str | None = None
     expected: int | None = None
+    #: a deal form filled in from the players' parts: each seat's part revision it showed (None: not one)
+    parts_seen: Mapping[int, int] | None = None
 
 
 # -- the use cases ---------------------------------------------------------------------------
@@ -74,7 +88,19 @@ def record_deal(
     if digest is None and ask.key is not None:
         digest = request_digest({"record": checked.record, "override": anyway.override, "note": ask.note})
     try:
-        return _store_new(store, session, checked, anyway.override, ask, digest, say, expected_version=ask.expected)
+        return _store_new(
+            store,
+            session,
+            checked,
+            anyway.override,
+            ask,
+            digest,
+            say,
+            expected_version=ask.expected,
+            parts_seen=ask.parts_seen,
+        )
+    except PartsChanged:
+        return Changed(version=store.version(session.id), parts_changed=True)
     except Conflict:
         return Changed(version=store.version(session.id))
     except KeyReused:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.deal import PlayerDetail, PlayerScore
-from ..core.draft import DraftCheck, SeatCheck, check_draft
+from ..core.draft import DraftCheck, SeatCheck, check_draft, part_of, read_part
+from ..core.messages import KunkenError
 from ..core.notation import hand_entry, part_hand_way, part_texts
 from ..core.rules import RuleSet
 from ..store import (
     PartRow,
+    RefusalRow,
     SeatRow,
     SessionRow,
     Store,
@@ -34,11 +36,29 @@ class Draft:
     check: DraftCheck
     #: which draft this is (``Store.draft``): moves on only when a deal is recorded
     generation: int = 0
+    #: each seat's last save the server refused since its last stored one (its part is then older than the phone's)
+    refusals: dict[int, RefusalRow] = field(default_factory=dict)
 
     @property
     def players(self) -> list[str]:
         """The players in seat order."""
         return self.session.players
+
+    @property
+    def ready(self) -> bool:
+        """The deal can be recorded as it is: every part in with its hand, nothing wrong (``DraftCheck.ready``), and
+        no phone's last save refused (its part stored is older than what it shows)."""
+        return self.check.ready and not self.refusals
+
+    @property
+    def refused_names(self) -> tuple[str, ...]:
+        """The players whose phone's last save of their part was refused, in seat order."""
+        return tuple(self.players[seat] for seat in sorted(self.refusals))
+
+    @property
+    def lacking(self) -> tuple[str, ...]:
+        """The players whose part is missing, whose hand is not entered, or whose phone's last save was refused."""
+        return tuple(dict.fromkeys(self.check.missing + self.check.no_hand + self.refused_names))
 
     @property
     def went_out_shown(self) -> str | None:
@@ -88,6 +108,8 @@ class PartPage:
     seat: int
     writer: str | None
     lost: str | None
+    #: the last deal was recorded with another part for this seat than its phone had stored (None: it was not)
+    replaced: Replaced | None = None
 
     @property
     def name(self) -> str:
@@ -114,6 +136,45 @@ class PartPage:
     def score(self) -> PlayerScore:
         """The seat's score for the deal so far."""
         return self.draft.check.report.players[self.seat]
+
+
+def _same_part(part: dict[str, Any], recorded: dict[str, Any], went_out: bool) -> bool:
+    """Whether a part a phone stored is the part a deal recorded (a hand left out is none for who went out)."""
+    if went_out and part.get("hand") is None:
+        part = {**part, "hand": ""}
+    try:
+        return read_part(part) == read_part(recorded)
+    except KunkenError:
+        return False
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """Deal ``number`` was recorded with another part for this seat than its phone had stored (``stored``): the part
+    as recorded is ``recorded``."""
+
+    number: int
+    recorded: dict[str, Any]
+    stored: dict[str, Any]
+
+
+def replaced_part(store: Store, draft: Draft, seat: int) -> Replaced | None:
+    """The last deal recorded holds another part for ``seat`` than the one its phone had stored in the draft (the
+    scorer's form recorded the deal as it typed it): said on the seat's page until the phone starts its next part.
+    None when the phone's part is what was recorded, or it has written the next deal's part already."""
+    if draft.generation == 0 or seat in draft.parts:
+        return None
+    kept = store.recorded_parts(draft.session.id, draft.generation).get(seat)
+    if kept is None or kept.written_by != "player":
+        return None
+    deal = store.deal_of_draft(draft.session.id, draft.generation - 1)
+    if deal is None or deal.number is None:
+        return None
+    name = draft.players[seat]
+    recorded = part_of(deal.record, name)
+    if _same_part(kept.part, recorded, deal.record.get("went_out") == name):
+        return None
+    return Replaced(deal.number, recorded, kept.part)
 
 
 #: The keys of a draft's end, with their defaults.
@@ -162,6 +223,7 @@ def load_draft(store: Store, session_id: str) -> Draft:
         stored.seats,
         check,
         stored.generation,
+        stored.refusals,
     )
 
 

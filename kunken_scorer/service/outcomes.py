@@ -66,6 +66,8 @@ class Changed:
     version: int | None = None
     current: DealRow | None = None
     deleted: bool = False
+    #: a deal form filled in from the players' parts met a part written since (its scorer has not seen it)
+    parts_changed: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,20 @@ presents it, adding what needs the request: addresses, the language, the forms).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.charts import ChartWords, running_chart, running_chart_size
 from ..core.deal import DealReport, PlayerDetail, PlayerScore
 from ..core.messages import N_, KunkenError, Reason
-from ..core.notation import deal_texts, entered_as, hand_entry, shown_cards
+from ..core.notation import deal_texts, entered_as, hand_entry, part_hand_way, part_texts, shown_cards
 from ..core.reading import Deal, hand_entries
 from ..core.rules import GAMES, HOUSE_RULES, KEY_SWITCHES, SWITCHES, RuleSet, switch_values
 from ..core.session import TARGET_KINDS, Target
-from ..store import DealRow, HistoryRow, SessionRow, Store
+from ..store import CorrectionRow, DealRow, DraftRow, HistoryRow, PartRow, SessionRow, Store
 from .board import DealLine, Scoreboard, desk_session, scoreboard
+from .kept import open_corrections
 from .outcomes import Checked
 from .ratings import PROVISIONAL_UNTIL, HeadToHead, RatedPlayers, SamePlayer, UnknownPlayer, head_to_head, rated_players
 from .stats import PlayerHistory, player_history
@@ -57,6 +58,8 @@ class SessionPage:
     editor: bool
     seat: int | None
     undone: int | None
+    #: the open proposed corrections (the scorer's page only): each with its player and its deal's number
+    corrections: list[tuple[CorrectionRow, str, int | None]] = field(default_factory=list)
 
 
 def session_page(
@@ -75,6 +78,7 @@ def session_page(
         editor=editor,
         seat=seat,
         undone=undone if editor else None,
+        corrections=open_corrections(store, record) if editor else [],
     )
 
 
@@ -82,24 +86,77 @@ def session_page(
 class DealPage:
     """The deal form's page beyond the form: the scoreboard; the core's ``report`` on the deal typed (None before a
     check) and each checked player's score and details (``preview``); the player who went out when exactly one
-    hand is empty; for a new deal, the players whose parts, saved on their phones, recording it would drop."""
+    hand is empty; for a new deal, the parts the players' phones have stored in the draft, by seat (the form starts
+    from them, marked as from the phone)."""
 
     board: Scoreboard
     report: DealReport | None
     preview: list[tuple[PlayerScore, PlayerDetail | None]] | None
     went_out_suggestion: str
-    drafted: list[str]
+    from_phones: dict[int, PartRow]
+
+    @property
+    def phone_names(self) -> list[str]:
+        """The players whose parts the draft holds, in seat order."""
+        return [self.board.players[seat] for seat in sorted(self.from_phones)]
 
 
-def deal_form_data(session: SessionRow, deal: DealRow | None, russian: bool) -> dict[str, Any]:
-    """What the deal form shows first: for a new deal, the table's way of entering hands at the session's version;
-    for ``deal``, the deal as typed text (in Russian notation if ``russian``) at its revision, hands as entered."""
+def parts_seen_text(parts: Mapping[int, PartRow]) -> str:
+    """The revisions of the draft's parts a deal form was filled in from, as its hidden field keeps them.
+
+    >>> parts_seen_text({2: PartRow({}, 1, "player", ""), 0: PartRow({}, 3, "player", "")})
+    '0:3,2:1'
+    """
+    return ",".join(f"{seat}:{parts[seat].revision}" for seat in sorted(parts))
+
+
+def deal_form_data(store: Store, session: SessionRow, deal: DealRow | None, russian: bool) -> dict[str, Any]:
+    """What the deal form shows first: for a new deal, the parts the players' phones stored in the draft (and how
+    the scorer said the deal ended there), hands the way they were entered, else the table's way, at the session's
+    version; for ``deal``, the deal as typed text (in Russian notation if ``russian``) at its revision, hands as
+    entered."""
     rules = RuleSet.from_dict(session.rules)
     mode = hand_entry(session.hand_entry, rules)
     if deal is None:
-        return {"expected": str(session.version), "hand_mode": mode}
+        draft = store.draft(session.id)
+        data: dict[str, Any] = {"expected": str(session.version), "hand_mode": mode}
+        data["parts_seen"] = parts_seen_text(draft.parts)
+        if not draft.parts:
+            return data
+        return {**data, **draft_texts(draft, session.players, rules, russian, mode)}
     texts = deal_texts(deal.record, session.players, deal.override, deal.note, rules, russian=russian)
     return {**texts, "expected": str(deal.revision), "hand_mode": entered_as(deal.record, mode)}
+
+
+def parts_since(store: Store, session: SessionRow, seen: Mapping[int, int], russian: bool) -> dict[int, dict[str, Any]]:
+    """The seats whose part in the draft was written, changed or removed since a deal form showed the parts
+    ``seen`` (seat: revision), each with its part's texts now (a removed part's are empty)."""
+    draft = store.draft(session.id)
+    rules = RuleSet.from_dict(session.rules)
+    seats = {
+        seat
+        for seat in set(seen) | set(draft.parts)
+        if seen.get(seat) != (draft.parts[seat].revision if seat in draft.parts else None)
+    }
+    return {
+        seat: part_texts(draft.parts[seat].part if seat in draft.parts else None, seat, session.players, rules, russian)
+        for seat in sorted(seats)
+        if 0 <= seat < len(session.players)
+    }
+
+
+def draft_texts(draft: DraftRow, names: list[str], rules: RuleSet, russian: bool, mode: str) -> dict[str, Any]:
+    """The deal form's fields filled in from the draft's parts (a seat without one empty), how the deal ended as the
+    scorer said on the draft's page, and the way its hands were entered (the table's, when it can show them)."""
+    parts = {seat: row.part for seat, row in draft.parts.items()}
+    players = [part_texts(parts.get(seat), seat, names, rules, russian) for seat in range(len(names))]
+    out: dict[str, Any] = {"players": players, "express": bool(draft.end.get("express"))}
+    if draft.end.get("went_out_set") and draft.end.get("went_out") in names:
+        out["went_out"] = draft.end["went_out"]
+    out["hand_mode"] = part_hand_way(
+        {"hand": next((p.get("hand") for p in parts.values() if p.get("hand")), None)}, mode
+    )
+    return out
 
 
 def deal_page(store: Store, session: SessionRow, checked: Checked | None, body: Any, new: bool) -> DealPage:
@@ -115,8 +172,7 @@ def deal_page(store: Store, session: SessionRow, checked: Checked | None, body: 
         report=report,
         preview=preview,
         went_out_suggestion=empty[0] if len(empty) == 1 else "",
-        # a new deal recorded here empties the draft: say whose parts, saved on their phones, that would drop
-        drafted=[session.players[i] for i in store.written_seats(session.id)] if new else [],
+        from_phones=store.draft(session.id).parts if new else {},
     )
 
 

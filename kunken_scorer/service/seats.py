@@ -17,7 +17,7 @@ from ..core.rules import RuleSet
 from ..store import Conflict, DraftClosed, SeatHeld, SessionEnded, SessionRow, Store
 from .answers import Say
 from .deals import Ask, record_draft, replayed
-from .drafts import Draft, PartPage, load_draft
+from .drafts import Draft, PartPage, load_draft, replaced_part
 from .outcomes import Changed, DraftMoved, MoveCode, PartSaved, PartStale, Recording, SeatHeldBy, SeatTaken, Waiting
 from .reading import asked_end
 
@@ -164,6 +164,12 @@ def write_asked_part(
     return saved, load_draft(store, sid)
 
 
+def refuse_part(store: Store, session_id: str, seat: int, message: str, typed: str, *, generation: int | None) -> None:
+    """Keep that the phone holding ``seat`` had its save refused (``message``; what was ``typed``), for the draft
+    ``generation`` it typed on: the scorer's page shows the seat as refused until its next save is stored."""
+    store.refuse_part(session_id, seat, message, typed, generation=generation)
+
+
 def discard_draft(store: Store, session_id: str) -> None:
     """Empty the draft: every part and how the deal ended (the seats stay taken)."""
     store.discard_draft(session_id)
@@ -202,7 +208,7 @@ def part_page(
     lost = None
     if writer is None and claimed[0] == seat:
         lost = "taken" if seat in draft.taken else "freed"
-    return PartPage(draft, seat, writer, lost)
+    return PartPage(draft, seat, writer, lost, replaced_part(store, draft, seat))
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ the backup and the shared helpers: the base class ``Database``), ``files`` (the 
 watched and repaired), and a mixin of ``Store`` per concern:
 ``sessions``, ``deals``, ``scores`` (each deal's results, as the service scored them, for reading the file with
 SQL), ``keys`` (idempotency keys), ``reads`` (the deals and the history as read),
-``drafts`` (the draft of the next deal), ``seats`` (seats and move codes), ``stats`` (player statistics,
+``drafts`` (the draft of the next deal), ``kept`` (refused saves of parts, the parts a recorded deal was made
+from, proposed corrections), ``seats`` (seats and move codes), ``stats`` (player statistics,
 import and export). What the store answers with is typed: the frozen rows of ``rows`` (``SessionRow``,
 ``DealRow``, ``DraftRow`` …), plain data that never reads the database again.
 """
@@ -30,11 +31,13 @@ from .errors import (
     KeyReused,
     NightNotFound,
     NotFound,
+    PartsChanged,
     SeatHeld,
     SessionEnded,
     StorageUnavailable,
     StoreError,
 )
+from .kept import KeptMixin
 from .keys import KeysMixin
 from .migrations import migrations
 from .nights import NightsMixin
@@ -42,6 +45,7 @@ from .ratings import RatingsMixin
 from .reads import ReadsMixin
 from .rows import (
     BackupReport,
+    CorrectionRow,
     DealRow,
     DealScore,
     DraftRow,
@@ -54,6 +58,7 @@ from .rows import (
     PlayerStatsRow,
     RatingMark,
     RatingRow,
+    RefusalRow,
     SavedPart,
     SeatRow,
     SessionRow,
@@ -69,6 +74,7 @@ from .stats import StatsMixin
 __all__ = [
     "BackupReport",
     "Conflict",
+    "CorrectionRow",
     "DealRow",
     "DealScore",
     "DraftClosed",
@@ -82,9 +88,11 @@ __all__ = [
     "NightTableRow",
     "NotFound",
     "PartRow",
+    "PartsChanged",
     "PlayerStatsRow",
     "RatingMark",
     "RatingRow",
+    "RefusalRow",
     "SavedPart",
     "SeatHeld",
     "SeatRow",
@@ -107,6 +115,7 @@ class Store(
     KeysMixin,
     ReadsMixin,
     DraftsMixin,
+    KeptMixin,
     SeatsMixin,
     StatsMixin,
     RatingsMixin,

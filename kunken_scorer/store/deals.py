@@ -4,11 +4,11 @@ retry is ``keys``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .db import _dumps, _now
-from .errors import Conflict, NotFound
+from .errors import Conflict, NotFound, PartsChanged
 from .rows import DealRow, DealScore
 from .scores import ScoresMixin, check_scores
 
@@ -42,6 +42,8 @@ class DealsMixin(ScoresMixin):
         def _draft_version(self, session_id: str) -> int: ...
 
         def _clear_draft(self, session_id: str, now: str) -> None: ...
+
+        def _keep_parts(self, session_id: str, seq: int) -> None: ...
 
     @staticmethod
     def _deal(row: dict[str, Any], number: int | None) -> DealRow:
@@ -95,6 +97,11 @@ class DealsMixin(ScoresMixin):
             raise Conflict("This deal was deleted on another device. Reload to see the current deals.")
         return row
 
+    def _part_revisions(self, session_id: str) -> dict[int, int]:
+        """Each written seat's part revision in the draft."""
+        rows = self.db.execute("SELECT seat, revision FROM draft_parts WHERE session_id = ?", [session_id])
+        return {seat: revision for seat, revision in rows}
+
     def _insert_deal(
         self, session_id: str, seq: int, record: dict[str, Any], override: bool, note: str | None, now: str
     ) -> dict[str, Any]:
@@ -132,6 +139,7 @@ class DealsMixin(ScoresMixin):
         answer: Callable[[DealRow, int], dict[str, Any] | None] | None = None,
         request: str | None = None,
         scores: Sequence[DealScore] | None = None,
+        parts_seen: Mapping[int, int] | None = None,
     ) -> tuple[DealRow, bool]:
         """Store a deal; return (deal, created) — a repeated idempotency key stores nothing.
 
@@ -141,7 +149,8 @@ class DealsMixin(ScoresMixin):
         made, gives the response to replay for ``idempotency_key`` (None: the caller saves one later).
         ``request``: a digest of the request the key comes with; the key already used with another one is
         ``KeyReused``. ``scores``: the deal's results (``store.scores``); without them the session's results are
-        incomplete until the backfill.
+        incomplete until the backfill. ``parts_seen``: each seat's part revision the deal form was filled in from
+        (a deal form's, not the draft's own recording): a part written, changed or removed since is ``PartsChanged``.
         """
         _check_record(record)
         check_scores(scores)
@@ -158,13 +167,16 @@ class DealsMixin(ScoresMixin):
             self._check_version(row, expected_version)
             if draft_version is not None and self._draft_version(session_id) != draft_version:
                 raise Conflict("A part of this deal changed since it was shown. Look at it again, then record it.")
+            if parts_seen is not None and self._part_revisions(session_id) != dict(parts_seen):
+                raise PartsChanged("A player's phone wrote a part of this deal since the form was filled in.")
             now = _now()
-            self._clear_draft(session_id, now)
             seq, number = self.db.execute(
                 "SELECT (SELECT coalesce(max(seq), 0) + 1 FROM deals WHERE session_id = :id),"
                 " (SELECT count(*) + 1 FROM deals WHERE session_id = :id AND deleted_at IS NULL)",
                 {"id": session_id},
             ).fetchone()
+            self._keep_parts(session_id, seq)  # what the phones had sent stays readable beside the deal
+            self._clear_draft(session_id, now)
             stored = self._insert_deal(session_id, seq, record, override, note, now)
             if scores is not None:
                 self._write_scores(stored["id"], scores)

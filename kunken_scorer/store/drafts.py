@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .db import Database, _dumps, _now
 from .errors import Conflict, DraftClosed, NotFound
-from .rows import DraftRow, PartRow, SavedPart, SeatRow
+from .rows import DraftRow, PartRow, RefusalRow, SavedPart, SeatRow
 
 #: Who wrote a part of a draft: the phone holding the seat, or the scorer.
 WRITERS = ("player", "scorer")
@@ -15,6 +15,13 @@ WRITERS = ("player", "scorer")
 
 class DraftsMixin(Database):
     """The draft of the next deal, written by the seats and the scorer."""
+
+    # Defined by another mixin of Store (``kept``); declared here for the type checker only.
+    if TYPE_CHECKING:
+
+        def _refusals(self, session_id: str) -> dict[int, RefusalRow]: ...
+
+        def _forget_refusals(self, session_id: str, seat: int | None = None) -> None: ...
 
     def next_number(self, session_id: str) -> int:
         """The number the next recorded deal will have."""
@@ -45,6 +52,7 @@ class DraftsMixin(Database):
         The next deal's parts number from 1 again (a write for the recorded deal is refused by its number)."""
         self.db.execute("DELETE FROM draft_parts WHERE session_id = ?", [session_id])
         self.db.execute("DELETE FROM draft_floors WHERE session_id = ?", [session_id])
+        self._forget_refusals(session_id)
         self._touch_draft(session_id, now, {})
 
     def _throw_parts(self, session_id: str, seat: int | None = None) -> None:
@@ -58,6 +66,7 @@ class DraftsMixin(Database):
             args,
         )
         self.db.execute(f"DELETE FROM draft_parts WHERE {where}", args)
+        self._forget_refusals(session_id, seat)
 
     def _generation(self, session_id: str) -> int:
         """Which draft is open: the deals ever recorded in the session, deleted and undone ones too. Only
@@ -107,6 +116,7 @@ class DraftsMixin(Database):
             }
             number = self.next_number(session_id)
             generation = self._generation(session_id)
+            refusals = self._refusals(session_id)
         return DraftRow(
             deal=number,
             generation=generation,
@@ -116,6 +126,7 @@ class DraftsMixin(Database):
             parts=parts,
             seats=seats,
             ended=row["ended_at"] is not None,
+            refusals=refusals,
         )
 
     def draft_tag(self, session_id: str) -> str:
@@ -192,6 +203,7 @@ class DraftsMixin(Database):
                     [session_id, seat, _dumps(part), stored + 1, by, now],
                 )
                 written = stored + 1
+                self._forget_refusals(session_id, seat)  # this seat's last save is stored: no refusal stands
             return SavedPart(
                 part=part, revision=written, written_by=by, written_at=now, version=self._touch_draft(session_id, now)
             )

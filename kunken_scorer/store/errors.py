@@ -142,3 +142,8 @@ class DraftClosed(Conflict):
         """``deal``: the number of the deal the draft is for now."""
         super().__init__(message)
         self.deal = deal
+
+
+class PartsChanged(Conflict):
+    """A deal form filled in from the players' parts is saved while a phone has written a part since: recording
+    it would empty the draft of a part the scorer never saw."""

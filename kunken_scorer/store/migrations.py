@@ -352,3 +352,52 @@ def m016_night_keys(db: Database) -> None:
     form sent twice (a double tap, a resent form) finds the night the first one started instead of another."""
     db.table("nights").add_column("form_key", str)
     db.execute("CREATE UNIQUE INDEX nights_form_key ON nights (form_key) WHERE form_key IS NOT NULL")
+
+
+@migrations()
+def m017_parts_kept(db: Database) -> None:
+    """What the players' phones sent is never lost unseen (issue 45): ``recorded_parts`` keeps the parts the draft
+    held when a deal was recorded (by the deal's ``seq``), so a phone whose part the scorer's form replaced is told
+    so; ``part_refusals`` the last save of a seat's part the server refused (its words and what was typed), shown on
+    the scorer's page until the seat's next save is stored; ``corrections`` a part a phone kept after its deal was
+    recorded, sent to the scorer as a proposed change of that deal (open until applied or dismissed)."""
+    db.table("recorded_parts").create(
+        {
+            "session_id": str,
+            "seq": int,
+            "seat": int,
+            "part": str,
+            "revision": int,
+            "written_by": str,
+            "written_at": str,
+        },
+        pk=("session_id", "seq", "seat"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["part", "revision", "written_by", "written_at"],
+        strict=True,
+    )
+    db.table("part_refusals").create(
+        {"session_id": str, "seat": int, "message": str, "typed": str, "at": str},
+        pk=("session_id", "seat"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null=["message", "typed", "at"],
+        strict=True,
+    )
+    db.table("corrections").create(
+        {
+            "id": int,
+            "session_id": str,
+            "deal_id": int,
+            "seat": int,
+            "part": str,
+            "typed": str,
+            "created_at": str,
+            "resolved_at": str,
+            "outcome": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id"), ("deal_id", "deals", "id")],
+        not_null=["session_id", "deal_id", "seat", "part", "typed", "created_at"],
+        strict=True,
+    )
+    db.execute("CREATE INDEX corrections_open ON corrections (session_id) WHERE resolved_at IS NULL")

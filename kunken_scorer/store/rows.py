@@ -8,11 +8,12 @@ it. Field names are the keys the store's answers always had, so a template's ``s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
     "BackupReport",
+    "CorrectionRow",
     "DealRow",
     "DealScore",
     "DraftRow",
@@ -25,6 +26,7 @@ __all__ = [
     "PlayerStatsRow",
     "RatingMark",
     "RatingRow",
+    "RefusalRow",
     "SavedPart",
     "SeatRow",
     "SessionRow",
@@ -167,6 +169,34 @@ class DraftRow:
     seats: dict[int, SeatRow]
     #: the session has ended
     ended: bool
+    #: each seat's last save the server refused since its last stored one (``part_refusals``), by seat
+    refusals: dict[int, RefusalRow] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RefusalRow:
+    """A save of a seat's part the server refused: its words (in the writer's language) and what was typed."""
+
+    message: str
+    typed: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRow:
+    """A part a phone kept after its deal was recorded, sent to the scorer as a proposed change of that deal."""
+
+    id: int
+    deal_id: int
+    seat: int
+    #: the part as the phone typed it (``draft.read_part``'s shape)
+    part: dict[str, Any]
+    #: what the phone typed, in one line
+    typed: str
+    created_at: str
+    #: when the scorer applied or dismissed it (None: open), and which
+    resolved_at: str | None
+    outcome: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,19 @@ from ..core.melds import on_table
 from ..core.notation import vist_line
 from ..core.times import machine_time
 from ..service.background import StartupError
-from . import api, desk, nights, seats, summary, views
+from . import api, corrections, desk, nights, seats, summary, views
 from .database import close_store
 from .errors import HANDLERS
-from .filters import average_filter, cards_filter, clock_filter, day_filter, minus_sign, points_filter, when_filter
+from .filters import (
+    average_filter,
+    cards_filter,
+    clock_filter,
+    day_filter,
+    hand_filter,
+    minus_sign,
+    points_filter,
+    when_filter,
+)
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
 from .links import qr_code
@@ -85,6 +94,7 @@ TEMPLATE_FILTERS = {
     "minus": minus_sign,
     "laid": on_table,
     "cards": cards_filter,
+    "hand_text": hand_filter,
     "clock": clock_filter,
     "when": when_filter,
     "day": day_filter,
@@ -135,7 +145,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    for blueprint in (views.bp, seats.bp, api.bp, desk.bp, summary.bp, nights.bp):
+    for blueprint in (views.bp, seats.bp, corrections.bp, api.bp, desk.bp, summary.bp, nights.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     csrf.exempt(nights.api_bp)

@@ -12,6 +12,7 @@ from flask_babel import get_locale
 from markupsafe import Markup, escape
 
 from ..core.cards import Card, CardError, Suit, parse_cards
+from ..core.notation import hand_text
 from ..core.times import local_time
 from .languages import current_language
 
@@ -40,6 +41,11 @@ def cards_filter(cards: Any) -> Markup:
         else:
             shown.append(escape(text))
     return Markup(" ").join(shown)
+
+
+def hand_filter(hand: Any) -> str:
+    """A stored hand given by rank (or in points) as its field shows it, in the page's notation (``9 9 К Д Дж``)."""
+    return hand_text(hand, russian=current_language() == "ru")
 
 
 def day_text(when: datetime, width: str = "medium") -> str:

@@ -15,6 +15,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
+from ..service.kept import CorrectionSent, open_corrections, send_correction
 from ..service.seats import (
     MAX_MOVE_CODE,
     AskedPart,
@@ -23,6 +24,7 @@ from ..service.seats import (
     name_at,
     part_page,
     record_shown_draft,
+    refuse_part,
     seat_name,
     waiting_reason,
     write_asked_part,
@@ -200,15 +202,62 @@ def part(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
         return refuse_ended()
     form = part_form(draft.players, draft.rules)
     if not form.validate():
+        if writer == "player" and not form.damaged():  # the scorer's page says this phone's save was refused
+            generation = int(form.draft.data) if form.draft.data else None
+            refuse_part(store, sid, seat, form.error_text(), form.typed() or "—", generation=generation)
+            draft = service.load_draft(store, sid)
         return _render_part(draft, seat, form, status=422)
     asked = AskedPart(form.part, int(form.revision.data), int(form.deal.data), _generation(form))
     saved, fresh = write_asked_part(store, draft, seat, asked, by=writer)
     if not isinstance(saved, service.PartSaved):
         message = part_not_saved(saved, form.deal.data, form.typed() or "—")
+        if writer == "player" and isinstance(saved, service.PartStale):  # this phone holds another version
+            refuse_part(store, sid, seat, message, form.typed() or "—", generation=_generation(form))
+            fresh = service.load_draft(store, sid)
         return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data), status=409, conflict=message)
     if not request.form.get("autosave"):
         return go_to("seats.part", gettext("The part of %(name)s is saved.", name=name), sid=sid, seat=seat)
     return _render_part(fresh, seat, _stored_form(fresh, seat, form.hand_mode.data))
+
+
+@bp.post("/s/<sid>/draft/<int:seat>/correction")
+def correction(sid: str, seat: int) -> tuple[str, int] | BaseResponse:
+    """A part a phone kept after its deal was recorded, sent to the scorer as a proposed correction of that deal (the
+    draft it was typed on, in the form): the next deal's draft is left alone."""
+    store = get_store()
+    draft = service.load_draft(store, sid)
+    name = name_at(draft.players, seat)
+    writer = service.part_writer(store, sid, seat, seat_token=seat_claim(sid)[1], edit_token=edit_token(sid))
+    if writer is None:
+        abort(
+            403,
+            description=gettext(
+                "Only the phone holding the seat of %(name)s, or the scorer, can write this part.", name=name
+            ),
+        )
+    if draft.session.ended_at:
+        return refuse_ended()
+    form = part_form(draft.players, draft.rules)
+    if not form.validate() or _generation(form) is None:  # a correction names the draft it was typed on
+        if not form.draft.errors and not form.draft.data:
+            form.draft.errors = [gettext("The form is damaged; reload it.")]
+        return _render_part(draft, seat, form, status=422)
+    generation = _generation(form)
+    assert form.part is not None and generation is not None  # validate() passed
+    sent = send_correction(store, draft.session, seat, form.part, form.typed() or "—", generation)
+    if isinstance(sent, CorrectionSent):
+        message = gettext(
+            "Your part for deal %(n)s went to the scorer as a proposed correction: the scorer sees both versions and "
+            "decides. Deal %(next)s here is untouched.",
+            n=sent.number,
+            next=draft.deal,
+        )
+        return go_to("seats.part", message, sid=sid, seat=seat)
+    if sent.open:
+        message = gettext("This deal is still being entered: type your part here.")
+        return go_to("seats.part", message, "error", sid=sid, seat=seat)
+    message = gettext("The deal this part was typed for has been deleted since: there is nothing to correct.")
+    return go_to("seats.part", message, "error", sid=sid, seat=seat)
 
 
 # -- the scorer's view of the draft ---------------------------------------------------------------
@@ -218,6 +267,9 @@ def _draft_form(draft: service.Draft, posted: bool = False) -> DraftForm:
     """The scorer's form of the draft: as posted, or filled with the draft's end as stored."""
     form = DraftForm() if posted else DraftForm(formdata=None, data={**draft.end_fields(), "form_key": new_form_key()})
     form.record.label.text = gettext("Record deal %(n)s", n=draft.deal)
+    if draft.lacking:  # says whose part, hand or save is missing, on the button itself
+        names = ", ".join(draft.lacking)
+        form.record.label.text = gettext("Record deal %(n)s · missing: %(names)s", n=draft.deal, names=names)
     suggested = draft.went_out_shown  # named only once every part is in
     auto = gettext("No cards left: %(name)s", name=suggested) if suggested else gettext("No cards left: nobody yet")
     auto = gettext("No cards left: unknown yet") if draft.check.missing else auto
@@ -231,12 +283,14 @@ def _render_draft(
     draft: service.Draft, form: DraftForm, *, status: int = 200, message: str | None = None
 ) -> tuple[str, int]:
     sid = draft.session.id
+    editor = can_edit(sid)
     return render_template(
         "draft.html",
         sid=sid,
         draft=draft,
         form=form,
-        editor=can_edit(sid),
+        editor=editor,
+        corrections=open_corrections(get_store(), draft.session) if editor else [],
         message=message,
         rules_game=draft.session.game,
         mine=held_seat(sid),

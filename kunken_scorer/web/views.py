@@ -284,7 +284,10 @@ def _post_deal(form: DealForm, session: SessionRow, deal: DealRow | None) -> tup
     assert form.checked is not None  # validate() passed: the deal as the core read and checked it
     if not form.save.data:
         return _render_deal(form, session, deal)
-    ask = service.Ask(bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.expected.data))
+    parts_seen = form.seen_parts() if deal is None else None
+    ask = service.Ask(
+        bool(form.override.data), form.note_text(), form.form_key.data, None, int(form.expected.data), parts_seen
+    )
     outcome: service.Recorded | service.Edited | service.Refused | service.Changed | service.KeyClash
     if deal is None:
         outcome = service.record_deal(get_store(), session, form.checked, ask, reason_text)
@@ -297,6 +300,8 @@ def _post_deal(form: DealForm, session: SessionRow, deal: DealRow | None) -> tup
     if isinstance(outcome, service.Refused):
         form.mark_missing(outcome.missing)
         return _render_deal(form, session, deal, status=422)
+    if isinstance(outcome, service.Changed) and outcome.parts_changed:
+        return _parts_changed(session, parts_seen or {})
     if isinstance(outcome, service.KeyClash):  # a form (kept offline, a copy brought back) that recorded another deal
         form.form_key.data = new_form_key()
     elif deal is None:
@@ -304,12 +309,38 @@ def _post_deal(form: DealForm, session: SessionRow, deal: DealRow | None) -> tup
     return _render_deal(form, session, deal, status=409, conflict=deal_conflict(outcome, deal is None))
 
 
+def _parts_changed(session: SessionRow, seen: dict[int, int]) -> tuple[str, int]:
+    """A new deal's form met parts the players' phones wrote after it was filled in: nothing was recorded; the form
+    comes back with those players' fields as their phones wrote them now (what the scorer had typed there is said),
+    and the next Save records it."""
+    posted = request.form.copy()
+    changed = pages.parts_since(get_store(), session, seen, russian=current_language() == "ru")
+    said = []
+    for seat, texts in changed.items():
+        field = f"players-{seat}-"
+        typed = " · ".join(v for k in ("melds", "vists", "swaps", "hand") if (v := posted.get(field + k, "").strip()))
+        said.append(gettext("%(name)s (you had typed: %(typed)s)", name=session.players[seat], typed=typed or "—"))
+        for key, value in texts.items():
+            if key != "out":  # a part's own "I went out": the deal form says who went out once
+                posted[field + key] = str(value)
+    posted["parts_seen"] = pages.parts_seen_text(get_store().draft(session.id).parts)
+    posted.pop("save", None)
+    fresh = deal_form(session.players, RuleSet.from_dict(session.rules), formdata=posted)
+    fresh.validate()
+    conflict = gettext(
+        "Nothing was recorded: a player’s phone saved a part of this deal after this form was opened. The form now "
+        "shows it, for %(names)s. Look at it, then Save.",
+        names="; ".join(said),
+    )
+    return _render_deal(fresh, session, None, status=409, conflict=conflict)
+
+
 def _deal_page(session: SessionRow, deal: DealRow | None) -> tuple[str, int] | BaseResponse:
     """The deal form, for a new deal or for ``deal``: shown (GET), or checked or saved (POST)."""
     rules = RuleSet.from_dict(session.rules)
     if request.method == "POST":
         return _post_deal(deal_form(session.players, rules), session, deal)
-    data = pages.deal_form_data(session, deal, russian=current_language() == "ru")
+    data = pages.deal_form_data(get_store(), session, deal, russian=current_language() == "ru")
     return _render_deal(deal_form(session.players, rules, data=data), session, deal)
 
 

@@ -6,6 +6,7 @@ refusal next to its field. No form queries the database or applies a game rule.
 """
 
 from .base import FORM_KEY, MAX_SEATS, OPEN_SEATS, PageForm, add_error, hidden_number, new_form_key
+from .corrections import CorrectionForm
 from .deal import HAND_ENTRY_NAMES, DealForm, DraftForm, PartForm, Placed, deal_form, part_form
 from .desk import QUESTIONS, desk_forms, posted_question
 from .imports import ImportForm
@@ -17,6 +18,7 @@ __all__ = [
     "MAX_SEATS",
     "OPEN_SEATS",
     "QUESTIONS",
+    "CorrectionForm",
     "DealForm",
     "DraftForm",
     "ImportForm",

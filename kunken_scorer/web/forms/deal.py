@@ -65,6 +65,10 @@ def _count_field(label: Any) -> IntegerField:
 _WHOLE = Regexp(r"\A[0-9]{1,9}\Z", message=lazy_gettext("The form is damaged; reload it."))  # not "٣"
 #: ...or none at all: only an empty value is none (a blank " " is damaged, not missing)
 _NONE_OR_WHOLE = [Optional(strip_whitespace=False), _WHOLE]
+#: The parts a new deal's form was filled in from: "seat:revision" pairs
+_PARTS_SEEN = Regexp(
+    r"\A[0-9]{1,2}:[0-9]{1,9}(,[0-9]{1,2}:[0-9]{1,9}){0,11}\Z", message=lazy_gettext("The form is damaged; reload it.")
+)
 
 
 class PlayerForm(SubForm):
@@ -97,6 +101,8 @@ class PlayerForm(SubForm):
         ),
         validators=[at_most(MAX_HAND_TEXT)],
     )
+    #: a player's part only (the deal form says who went out once, for the deal): this player has no cards left
+    out = BooleanField(lazy_gettext("I went out: no cards left in hand"))
     # counts of the cards left in hand (the "counts" way of entering hands)
     small = _count_field(lazy_gettext("Small cards, 2 to 10"))
     faces = _count_field(lazy_gettext("J Q K"))
@@ -127,6 +133,10 @@ class CardReading:
         part, reasons = read_part_texts(texts, self.names, self.rules, self.hand_mode.data)
         for name, found in reasons.items():
             entry[name].errors = [*entry[name].errors, *(reason_text(r) for r in found)]
+        if entry["out"].data:  # "I went out": a hand of no cards, said (a blank hand is one not entered)
+            if part["hand"] is not None:
+                add_error(entry["out"], gettext("Cards left in hand are typed, yet “I went out” is ticked: clear one."))
+            part["hand"] = ""
         return part
 
     def place(self, reasons: Iterable[Reason]) -> Placed:
@@ -185,6 +195,8 @@ class DealForm(DealEnd, CardReading, PageForm):
     """A whole deal: each player's cards, who went out, express, redeal, and "record anyway"."""
 
     expected = HiddenField(validators=[_WHOLE])  # the version or revision this form was filled in against
+    #: a new deal: the revisions of the players' parts the form was filled in from ("0:3,2:1"; "": none)
+    parts_seen = HiddenField(validators=[Optional(strip_whitespace=False), _PARTS_SEEN])
     check = SubmitField(lazy_gettext("Check"))
     save = SubmitField(lazy_gettext("Save"))
 
@@ -212,6 +224,14 @@ class DealForm(DealEnd, CardReading, PageForm):
             return None
         seat, name = at
         return self[name] if seat is None else self.players.entries[seat].form[name]
+
+    def seen_parts(self) -> dict[int, int] | None:
+        """The revisions of the players' parts a new deal's form was filled in from (None: a form that does not say,
+        an edit's or one made before forms said it)."""
+        if not self.parts_seen.raw_data:  # not in the form: no parts were shown
+            return None
+        pairs = (pair.split(":") for pair in (self.parts_seen.data or "").split(",") if pair)
+        return {int(seat): int(revision) for seat, revision in pairs}
 
     def mark_missing(self, missing: Iterable[str]) -> None:
         """Mark what a deal with problems still needs to be recorded anyway (``service.record_anyway``)."""
@@ -249,6 +269,15 @@ class PartForm(CardReading, PageForm):
     def field_at(self, reason: Reason) -> Any:
         name = part_field(reason.field, self.hand_mode.data)
         return None if name is None else self.player.form[name]
+
+    def damaged(self) -> bool:
+        """The form's own hidden fields (or its CSRF token) do not read: no person typed what is wrong."""
+        return bool(self.deal.errors or self.revision.errors or self.draft.errors or self.errors.get("csrf_token"))
+
+    def error_text(self) -> str:
+        """Every error the form's fields have, once each, as one text (why a save was refused)."""
+        found = [m for f in self.player.form for m in f.errors] + list(self.form_errors)
+        return " ".join(dict.fromkeys(str(m) for m in found)) or gettext("The part could not be read.")
 
     def typed(self) -> str:
         """What the form holds, as one line (kept in a message when it could not be saved)."""
