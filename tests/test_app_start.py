@@ -262,7 +262,7 @@ def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_thre
     # importing app.py builds the app: on a file of this test's own, never in the repository's instance/
     monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "kunken.db"))
     monkeypatch.setenv("KUNKEN_SECRET_KEY", "a test's own key")
-    import app as app_py  # noqa: PLC0415 -- importing app.py builds the app: only once the environment points at this test's files
+    from kunken_scorer import server  # noqa: PLC0415 -- as the other tests of this file import it
 
     release = threading.Event()
     started = threading.Semaphore(0)
@@ -275,7 +275,7 @@ def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_thre
         def cancel(self):
             pass
 
-    app_py.quiet_short_queues(2)
+    server.quiet_short_queues(2)
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(2)
     try:
@@ -306,16 +306,16 @@ def test_the_server_options_and_the_connection_figures(tmp_path, monkeypatch):
     monkeypatch.setenv("KUNKEN_SECRET_KEY", "a test's own key")
     for name in ("KUNKEN_CONNECTIONS_PER_ADDRESS", "KUNKEN_REQUEST_TIMEOUT", "KUNKEN_CONNECTIONS"):
         monkeypatch.delenv(name, raising=False)
-    import app as app_py  # noqa: PLC0415 -- importing app.py builds the app: only once the environment points at this test's files
+    from kunken_scorer import cli, server  # noqa: PLC0415 -- reads the environment set above
 
-    args = app_py.arguments([])
+    args = cli.arguments([])
     assert (args.connections, args.connections_per_address, args.request_timeout) == (2000, 100, 30)
-    options = app_py.server_options(args)
+    options = server.server_options(args)
     assert options["channel_timeout"] == 30 and options["cleanup_interval"] == 10
     assert 10 <= options["connection_limit"] <= 2000 and options["asyncore_use_poll"] is True
     monkeypatch.setenv("KUNKEN_CONNECTIONS_PER_ADDRESS", "0")
     monkeypatch.setenv("KUNKEN_REQUEST_TIMEOUT", "2.5")
-    args = app_py.arguments(["--connections", "500"])
+    args = cli.arguments(["--connections", "500"])
     assert (args.connections, args.connections_per_address, args.request_timeout) == (500, 0, 2.5)
 
 
