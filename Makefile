@@ -31,12 +31,16 @@ run: $(VENV)/.runtime catalogs
 	$(PY) app.py --host $(HOST) --port $(PORT)
 
 # The browser tests drive Debian's Chromium, the keypad's grammar runs under Node (tests/js/) and the Nu HTML
-# Checker under Java (tests/vnu.py fetches its pinned jar once); install them when missing.
+# Checker under Java (tests/vnu.py fetches its pinned jar once); the https tests put Caddy in front (its root
+# certificate trusted with certutil) and check the systemd unit (systemd-analyze); docs/hosting.md's commands run
+# sqlite3; install them when missing.
 browser: $(VENV)/.dev
 	@command -v chromium >/dev/null && command -v pdftotext >/dev/null && command -v node >/dev/null && \
-	  command -v java >/dev/null || \
+	  command -v java >/dev/null && command -v caddy >/dev/null && command -v certutil >/dev/null && \
+	  command -v systemd-analyze >/dev/null && command -v sqlite3 >/dev/null || \
 	  { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils nodejs default-jre-headless; }
+	    $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium poppler-utils nodejs default-jre-headless \
+	      caddy libnss3-tools systemd sqlite3; }
 	@$(PY) tests/vnu.py fetch >/dev/null
 
 # ruff (lint, import order, format) and mypy (--strict, pyproject.toml) fail the test run on a finding.

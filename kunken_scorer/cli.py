@@ -7,11 +7,15 @@ import argparse
 import gc
 import logging
 import os
+import sqlite3
 import sys
+import time
 from typing import Any
 
+from .maintenance import backup, held_while_serving, restore
 from .qrcodes import lan_address, qr_text
-from .server import make_server, quiet_short_queues, server_options
+from .server import guard_options, make_server, quiet_short_queues, serve_until_stopped, server_options
+from .service import members
 from .store import Store, StoreError
 from .web import StartupError, configuration, create_app
 
@@ -25,35 +29,13 @@ def load_app() -> Any:
         sys.exit(2)
 
 
-def backup(target: str) -> None:
-    """Copy the database to ``target`` (consistent while the server writes); print what was copied."""
-    database = os.path.realpath(configuration()["DATABASE"])  # only reads: no migration, no start-up work
-    # the database's own files: the file, and SQLite's write-ahead log and shared memory beside it
-    if os.path.realpath(target) in {database, database + "-wal", database + "-shm", database + "-journal"}:
-        print(
-            "kunken-scorer: the backup must go to another file than the database and its -wal, -shm files",
-            file=sys.stderr,
-        )
-        sys.exit(2)
-    try:
-        store = Store.connect(database)
-        try:
-            copied = store.backup(target)
-        finally:
-            store.close()
-    except (StoreError, OSError) as err:
-        print(f"kunken-scorer: backup failed: {err}", file=sys.stderr)
-        sys.exit(1)
-    print(
-        f"Backed up {database} to {target}: {copied.sessions} sessions, {copied.deals} deals, "
-        f"integrity {copied.integrity}"
-    )
-
-
 def serve(args: argparse.Namespace) -> None:
     """Apply migrations (done by create_app), print the join address and QR code, and serve."""
     logging.basicConfig()  # before the app starts: what start-up logs has its level and logger
-    application = load_app()
+    logging.getLogger("kunken_scorer.server").setLevel(logging.INFO)  # what the stop did is said, not a warning
+    if args.trusted_proxies:  # the option, given on the command line, reaches the app as the variable would
+        os.environ["KUNKEN_TRUSTED_PROXIES"] = args.trusted_proxies
+    application = held_while_serving(load_app)  # its lock on the file: no restore replaces it under us
     gc.freeze()  # what start-up made lives all along: the collector need not walk it again and again
     public = application.config.get("PUBLIC_URL")
     host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
@@ -64,20 +46,65 @@ def serve(args: argparse.Namespace) -> None:
         print(qr_text(url))
 
     quiet_short_queues(args.threads)
-    server = make_server(
-        application,
-        per_address=args.connections_per_address,
-        request_timeout=args.request_timeout,
-        **server_options(args),
-    )
-    server.run()
+    options = server_options(args)
+    server = make_server(application, **guard_options(args, options["connection_limit"]), **options)
+    # SIGTERM (systemctl stop, docker stop) and Ctrl-C: the requests received are answered, the -wal checkpointed
+    max_bytes = int(application.config.get("DATABASE_MAX_MB") or 0) * 1024 * 1024  # as web.database opens it
+    serve_until_stopped(server, application.config["DATABASE"], max_bytes=max_bytes)
+
+
+def invite(args: argparse.Namespace) -> None:
+    """Print an invite link (``KUNKEN_PUBLIC_URL``, else this machine's address as ``serve`` prints it) and, on a
+    terminal, its QR code; with ``--new-club-key`` a new club key first, which ends every membership and every
+    invite link made before."""
+    settings = configuration()  # only the settings: the server need not be stopped
+    database, public = settings["DATABASE"], settings.get("PUBLIC_URL")
+    try:
+        required = members.members_required(settings.get("MEMBERS"), public)
+    except members.MembersSettingError as err:
+        print(f"kunken-scorer: {err}", file=sys.stderr)
+        sys.exit(2)
+    if not os.path.exists(database):  # opening it would make an empty one, whose key the server would not use
+        print(
+            f"kunken-scorer: there is no database at {database}: start the server once (kunken-scorer serve), "
+            "or set KUNKEN_DATABASE to its file",
+            file=sys.stderr,
+        )
+        sys.exit(2)
+    try:
+        store = Store.open(database)  # migrated if the server has not run since an upgrade: the club key is there
+        try:
+            if args.new_club_key:
+                members.new_club_key(store)
+            made = members.make_invite(store)
+        finally:
+            store.close()
+    except (StoreError, OSError, sqlite3.Error) as err:
+        print(f"kunken-scorer: invite failed: {err}", file=sys.stderr)
+        sys.exit(1)
+    host = args.host if args.host not in ("0.0.0.0", "::", "") else lan_address()
+    base = str(public).rstrip("/") if public else f"http://{host}:{args.port}"
+    url = f"{base}{members.INVITE_PATH}{made.token}"
+    if args.new_club_key:
+        print("A new club key: every membership and every invite link made before have ended.")
+    if not required:
+        print("Members are off on this server (KUNKEN_MEMBERS): everyone sees everything; this link counts once on.")
+    until = time.strftime("%Y-%m-%d %H:%M", time.localtime(made.expires))
+    print(f"Invite link, for {members.INVITE_DAYS} days (until {until}): {url}")
+    if sys.stdout.isatty():  # as serve: a QR code only where a phone can scan it
+        print(qr_text(url))
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``kunken-scorer [serve] [--host H] [--port P] ...`` serves; ``kunken-scorer backup FILE`` backs up."""
+    """``kunken-scorer [serve] [--host H] [--port P] ...`` serves; ``kunken-scorer backup FILE`` backs up,
+    ``kunken-scorer restore BACKUP`` restores."""
     args = arguments(argv)
     if args.command == "backup":
-        backup(args.file)
+        backup(args.file, force=args.force)
+    elif args.command == "restore":
+        restore(args.backup)
+    elif args.command == "invite":
+        invite(args)
     else:
         serve(args)
 
@@ -92,8 +119,23 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve_command = commands.add_parser("serve", help="serve the app (the default command)")
     _server_arguments(serve_command, defaults=False)
-    backup_command = commands.add_parser("backup", help="copy the database to FILE, safely while serving")
-    backup_command.add_argument("file")
+    backup_command = commands.add_parser(
+        "backup", help="copy the database to FILE (or a dated file in FOLDER), safely while serving"
+    )
+    backup_command.add_argument("file", metavar="FILE|FOLDER")
+    backup_command.add_argument(
+        "--force", action="store_true", help="replace FILE if it exists (a symbolic link: the link itself)"
+    )
+    restore_command = commands.add_parser(
+        "restore", help="replace the database by BACKUP, the server stopped (the old file is kept beside it)"
+    )
+    restore_command.add_argument("backup", metavar="BACKUP")
+    invite_command = commands.add_parser("invite", help="print an invite link that makes a phone a club member")
+    invite_command.add_argument(
+        "--new-club-key",
+        action="store_true",
+        help="make a new club key first: every membership and every invite link made before end at once",
+    )
     return parser.parse_args(argv)
 
 
@@ -125,4 +167,18 @@ def _server_arguments(parser: argparse.ArgumentParser, *, defaults: bool) -> Non
         type=float,
         default=default(float(env("KUNKEN_REQUEST_TIMEOUT", "30"))),
         help="seconds a request may take to arrive whole (0: no limit)",
+    )
+    half_open = env("KUNKEN_HALF_OPEN")
+    parser.add_argument(
+        "--half-open",
+        type=int,
+        default=default(int(half_open) if half_open else None),
+        help="connections, from all addresses, open without a whole request sent (0: no limit; default: half of "
+        "--connections); one more closes the oldest of them",
+    )
+    parser.add_argument(
+        "--trusted-proxies",
+        default=default(env("KUNKEN_TRUSTED_PROXIES", "")),
+        help="the reverse proxy's addresses, comma-separated: its X-Forwarded-For/-Proto are believed, and its "
+        "connections are not counted against --connections-per-address",
     )

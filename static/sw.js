@@ -4,7 +4,9 @@
    phone's own copy (static/keep.js). Pages and files come from the network first and are kept as they
    arrive (a new release is used at once); a copy serves only when the network does not answer. A page
    the server marks no-store (one that shows a token: the scorer's link, a seat's move link) is never
-   kept. Writes, the JSON API and the live updates always go to the server. */
+   kept. Writes, the JSON API and the live updates always go to the server. A static file's address carries
+   its content's hash (?v=, kunken_scorer/web/assets.py), as the pages write it: a copy is kept under that
+   address, and the copies of the file's older versions are dropped as the new one arrives. */
 "use strict";
 var CACHE = "kunken-pages-v2";
 
@@ -25,9 +27,23 @@ function keep(request, response) {
   var control = (response && response.headers.get("Cache-Control")) || "";
   if (response && response.ok && response.type === "basic" && control.indexOf("no-store") < 0) {
     var copy = response.clone();
-    caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
+    caches.open(CACHE).then(function (cache) {
+      return cache.put(request, copy).then(function () { return dropOlderVersions(cache, request.url); });
+    });
   }
   return response;
+}
+
+// A static file at a versioned address replaces the copies of the same file at its other versions.
+function dropOlderVersions(cache, address) {
+  var url = new URL(address);
+  if (url.pathname.indexOf("/static/") !== 0 || !url.searchParams.has("v")) { return null; }
+  return cache.keys().then(function (requests) {
+    return Promise.all(requests.filter(function (kept) {
+      var other = new URL(kept.url);
+      return other.pathname === url.pathname && other.search !== url.search;
+    }).map(function (kept) { return cache.delete(kept); }));
+  });
 }
 
 self.addEventListener("fetch", function (event) {

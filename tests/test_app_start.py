@@ -300,7 +300,7 @@ def test_waitress_says_a_queue_only_when_as_many_requests_wait_as_there_are_thre
 
 
 def test_the_server_options_and_the_connection_figures(tmp_path, monkeypatch):
-    """The figures README "Configuration" gives: connections idle 30 s are closed (looked at every 10 s), a
+    """The figures docs/hosting.md "Settings" gives: connections idle 30 s are closed (looked at every 10 s), a
     request must arrive whole within 30 s of its first byte, one address may keep 100 connections open."""
     monkeypatch.setenv("KUNKEN_DATABASE", str(tmp_path / "kunken.db"))
     monkeypatch.setenv("KUNKEN_SECRET_KEY", "a test's own key")
@@ -317,6 +317,16 @@ def test_the_server_options_and_the_connection_figures(tmp_path, monkeypatch):
     monkeypatch.setenv("KUNKEN_REQUEST_TIMEOUT", "2.5")
     args = cli.arguments(["--connections", "500"])
     assert (args.connections, args.connections_per_address, args.request_timeout) == (500, 0, 2.5)
+    # half-open connections: half of the connections unless KUNKEN_HALF_OPEN says; a trusted proxy is not counted
+    monkeypatch.delenv("KUNKEN_HALF_OPEN", raising=False)
+    monkeypatch.delenv("KUNKEN_TRUSTED_PROXIES", raising=False)
+    guard = server.guard_options(args, 500)
+    assert (guard["half_open"], guard["per_address"], guard["trusted"]) == (250, 0, frozenset())
+    monkeypatch.setenv("KUNKEN_HALF_OPEN", "40")
+    monkeypatch.setenv("KUNKEN_TRUSTED_PROXIES", "127.0.0.1, ::ffff:10.0.0.7,::1")
+    guard = server.guard_options(cli.arguments(["serve", "--connections", "500"]), 500)
+    assert guard["half_open"] == 40 and guard["trusted"] == {"127.0.0.1", "10.0.0.7", "::1"}
+    assert server.guard_options(cli.arguments(["--half-open", "0", "--trusted-proxies", ""]), 500)["half_open"] == 0
 
 
 def _wait_for_health(port: int) -> None:
@@ -396,6 +406,31 @@ def test_one_address_cannot_take_every_connection(tmp_path):
         time.sleep(0.5)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=2) as resp:
             assert resp.status == 200  # the address may connect again once its connections are closed
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_trusted_proxy_is_not_counted_against_the_per_address_cap(tmp_path):
+    """Behind a reverse proxy every phone connects from the proxy's address: with ``KUNKEN_TRUSTED_PROXIES`` naming
+    it, its connections are not closed past ``KUNKEN_CONNECTIONS_PER_ADDRESS`` (5 here); another address's are."""
+    port = free_port()
+    env = {"KUNKEN_CONNECTIONS_PER_ADDRESS": "5", "KUNKEN_TRUSTED_PROXIES": "127.0.0.3"}
+    proc = start_app_py(tmp_path / "proxy.db", port, env)
+    held: list[socket.socket] = []
+    try:
+        _wait_for_health(port)
+        for source in ("127.0.0.3", "127.0.0.4"):
+            held += [
+                socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) for _ in range(20)
+            ]
+        time.sleep(1)
+        closed = {s.getsockname()[0] for s in held if _closed_by_server(s, 0.05)}
+        still = [s for s in held if s.getsockname()[0] == "127.0.0.3" and not _closed_by_server(s, 0.05)]
+        assert len(still) == 20, f"{20 - len(still)} of the trusted proxy's 20 connections were closed"
+        assert closed == {"127.0.0.4"}, closed
     finally:
         for s in held:
             s.close()

@@ -17,6 +17,9 @@ from conftest import (
 from playwright.sync_api import Page, expect
 from test_browser_seats import part_ready, saved
 
+from kunken_scorer.service import members
+from kunken_scorer.store import Store
+
 LIVE_WAIT = 10_000  # ms: a phone polls every 2-3 s
 
 
@@ -319,3 +322,44 @@ def test_a_dark_phone_prints_the_summary_black_on_white(server, phones):
     )
     pale = [name for (name, ratio), has_text in zip(found, texts, strict=True) if has_text and ratio < 4.5]
     assert len(found) > 50 and pale == []
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-US"])
+def test_the_members_pages_pass_axe(app, server, phones, locale):
+    """Issue 46, members on: a stranger's members-only page, home page and refused invite; a member's home page and
+    invite page; the night's owner page with its owner-link panels open, and after a new owner link."""
+    app.config["MEMBERS"] = True
+    store = Store.open(app.config["DATABASE"])
+    try:
+        token = members.make_invite(store).token
+    finally:
+        store.close()
+    page = phones(locale=locale).new_page()
+    page.goto(server + "/players")
+    expect(page.locator("#members-only")).to_be_visible()
+    assert violations(page) == [], "members only"
+    page.goto(server + "/")
+    expect(page.locator("#recent-members-only")).to_be_visible()
+    assert violations(page) == [], "home, a stranger"
+    page.goto(server + "/join/1.not-an-invite")
+    expect(page.locator("#members-only-message")).to_be_visible()
+    assert violations(page) == [], "an invite refused"
+    page.goto(server + f"/join/{token}")
+    expect(page.locator("#invite-member")).to_be_visible()
+    assert violations(page) == [], "home, a member, told so"
+    tap_and_wait(page, "#invite-member a")
+    expect(page.locator("#invite-link")).to_be_visible()
+    assert violations(page) == [], "invite a member"
+    no_horizontal_overflow(page)  # the long link wraps
+    made = page.request.post(server + "/api/v1/nights", data={"tables": [["Anna", "Boris"], ["Vera", "Gosha"]]})
+    assert made.status == 201
+    page.goto(made.json()["edit_url"])
+    page.locator("#owner-link-panel > summary").tap()
+    page.locator("#revoke-panel > summary").tap()
+    expect(page.locator("#new-owner-link")).to_be_visible()
+    assert violations(page) == [], "the night's owner page, its owner-link panels open"
+    no_horizontal_overflow(page)
+    tap_and_wait(page, "#new-owner-link")
+    expect(page.locator(".flash")).to_be_visible()
+    expect(page.locator(".scorer-link")).to_have_count(2)
+    assert violations(page) == [], "the night's owner page with a new owner link"

@@ -11,6 +11,9 @@ import pytest
 import vnu
 from conftest import CSRF, ask_desk, csrf_from, deal_data, hidden, record, start, text
 
+from kunken_scorer.service import members
+from kunken_scorer.store import Store
+
 #: Two players' deal with a problem (Boris's second meld holds K♦ twice): the form shows it at its field.
 BAD = {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥\nK♦ K♦ K♥", "", "K♣ JK")}
 
@@ -75,11 +78,12 @@ def pages_of(app, language: str) -> dict[str, str]:
         "rules ordered rummy": viewer.get("/rules/ordered-rummy"),
         "not found": viewer.get("/s/no-such-session"),
         **night_pages(scorer, viewer),
+        **member_pages(app, language),
     }
     assert refused.status_code == 422 and 'data-code="' in text(refused)  # the problem is shown
     shown = {}
     for name, response in pages.items():
-        assert response.status_code in (200, 404, 409, 400, 422), (name, response.status_code)
+        assert response.status_code in (200, 403, 404, 409, 400, 422), (name, response.status_code)
         assert response.mimetype == "text/html", name
         shown[name] = text(response)
     return shown
@@ -98,6 +102,32 @@ def night_pages(starter, viewer) -> dict:
         "night room": viewer.get(f"/nights/{made['id']}/room"),
         "night summary": viewer.get(f"/nights/{made['id']}/summary"),
     }
+
+
+def member_pages(app, language: str) -> dict:
+    """The members' pages (tests/test_members.py), with members on for a moment: what a stranger is shown at a
+    members-only page and at a refused invite, the home page without its recent sessions, and a member's home
+    and invite page."""
+    app.config["MEMBERS"] = True
+    try:
+        stranger, member = app.test_client(), app.test_client()
+        for client in (stranger, member):
+            client.set_cookie("lang", language)
+        store = Store.open(app.config["DATABASE"])
+        try:
+            token = members.make_invite(store).token
+        finally:
+            store.close()
+        assert member.get(f"/join/{token}").status_code == 303
+        return {
+            "home (stranger, members on)": stranger.get("/"),
+            "members only": stranger.get("/players"),
+            "invite refused": stranger.get("/join/1.not-an-invite"),
+            "home (member)": member.get("/"),
+            "invite a member": member.get("/members/invite"),
+        }
+    finally:
+        app.config["MEMBERS"] = False
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

@@ -86,6 +86,7 @@ def test_open_applies_migrations_once(db_path):
         "m015_nights",
         "m016_night_keys",
         "m017_parts_kept",
+        "m018_club_key",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -94,7 +95,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 17
+        assert count(second, "_sqlite_migrations") == 18
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:

@@ -684,7 +684,7 @@ def test_summary_shows_standings_every_deal_rules_and_overrides(client, store):
     assert "2♣ 3♦ 4♠" in page
     # The chart is inline, print CSS is linked and the page has no inline styles or scripts.
     assert page.count('<path class="line"') == 3
-    assert 'href="/static/print.css" media="print"' in page
+    assert re.search(r'href="/static/print\.css\?v=[0-9a-f]{12}" media="print"', page)  # versioned (web/assets.py)
     assert "style=" not in page and not re.search(r"<script(?![^>]*\bsrc=)", page)
     assert not re.search(r"\son\w+=", page)
 

@@ -6,7 +6,8 @@
 - ``night_board``: the night as every page and answer shows it: each round's tables and the standings;
   ``night_page``: the night's page, for the request's token;
 - ``next_round``: the next round's tables, seated by ``core.nights.next_seating``;
-- ``table_tokens``: the tables' edit tokens, for whoever holds the night's token.
+- ``table_tokens``: the tables' edit tokens, for whoever holds the night's token;
+- ``renew_night_token``: a new night's token (a new owner link), the old one and every phone holding it stopped.
 """
 
 from __future__ import annotations
@@ -242,3 +243,14 @@ def table_tokens(store: Store, board: NightBoard, token: str | None) -> dict[str
             if opened is not None and store.check_token(table.session_id, opened):
                 tokens[table.session_id] = opened
     return tokens
+
+
+def renew_night_token(store: Store, night_id: str, token: str | None) -> str | None:
+    """A new token for the night ``night_id`` (``NightNotFound`` when unknown), for the holder of its current
+    ``token``: the old owner link and every phone that opened it stop at once, and the tables' scorer links are
+    shown to the new token's holder. None when ``token`` is not the night's (no token, another, or one just
+    replaced by a renewal sent at the same moment)."""
+    store.get_night(night_id)
+    if not token:
+        return None
+    return store.renew_night_token(night_id, token)

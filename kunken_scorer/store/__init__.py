@@ -10,18 +10,21 @@ with another connection's: two phones retrying the same request store one deal, 
 phones editing the same deal get a ``Conflict`` instead of a silent overwrite.
 
 The package, one concern a module: ``errors``, ``migrations``, ``db`` (the connection, the write transaction,
-the backup and the shared helpers: the base class ``Database``), ``files`` (the -wal and -shm beside the file,
-watched and repaired), and a mixin of ``Store`` per concern:
+the backup and the restore, and the shared helpers: the base class ``Database``), ``files`` (the -wal and -shm
+beside the file, watched, repaired and checkpointed), ``copies`` (backups written and restored, never half), and a
+mixin of ``Store`` per concern:
 ``sessions``, ``deals``, ``scores`` (each deal's results, as the service scored them, for reading the file with
 SQL), ``keys`` (idempotency keys), ``reads`` (the deals and the history as read),
 ``drafts`` (the draft of the next deal), ``kept`` (refused saves of parts, the parts a recorded deal was made
 from, proposed corrections), ``seats`` (seats and move codes), ``stats`` (player statistics,
-import and export). What the store answers with is typed: the frozen rows of ``rows`` (``SessionRow``,
-``DealRow``, ``DraftRow`` …), plain data that never reads the database again.
+import and export), ``members`` (the club key that signs invites and members' cookies). What the store answers
+with is typed: the frozen rows of ``rows`` (``SessionRow``, ``DealRow``, ``DraftRow`` …), plain data that never
+reads the database again.
 """
 
 from __future__ import annotations
 
+from .copies import BackupRefused
 from .db import Database
 from .deals import DealsMixin
 from .drafts import DraftsMixin
@@ -39,6 +42,7 @@ from .errors import (
 )
 from .kept import KeptMixin
 from .keys import KeysMixin
+from .members import ClubMixin
 from .migrations import migrations
 from .nights import NightsMixin
 from .ratings import RatingsMixin
@@ -72,6 +76,7 @@ from .sessions import SessionsMixin
 from .stats import StatsMixin
 
 __all__ = [
+    "BackupRefused",
     "BackupReport",
     "Conflict",
     "CorrectionRow",
@@ -120,6 +125,7 @@ class Store(
     StatsMixin,
     RatingsMixin,
     NightsMixin,
+    ClubMixin,
     Database,
 ):
     """Sessions, deals and history kept in one SQLite database."""

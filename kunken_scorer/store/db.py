@@ -20,8 +20,9 @@ from urllib.parse import quote
 
 import sqlite_utils
 
-from .errors import Conflict, NotFound, SessionEnded, StorageUnavailable, StoreError
-from .files import WalWatch, repair_companions, within_cap
+from .copies import backup_to, fold_wal, keep_aside, owned_like, place, prepared
+from .errors import Conflict, NotFound, SessionEnded, StorageUnavailable
+from .files import WalWatch, free_wal, keep_room, repair_companions, within_cap
 from .migrations import migrations
 from .rows import BackupReport, SessionRow
 
@@ -155,7 +156,8 @@ class Database:
     @classmethod
     def open(cls, path: str) -> Self:
         """Open (or create) the database file at path, enable WAL and migrate it (a -wal or -shm left read-only
-        beside a writable file is made writable first, as by ``connect``)."""
+        beside a writable file is made writable first, as by ``connect``); then checkpoint its -wal (``free_wal``),
+        so a server that starts on a disk its -wal filled writes again once there is room for the checkpoint."""
         if path != ":memory:":
             _before_opening(str(Path(path).resolve()))
         db = sqlite_utils.Database(path)
@@ -164,7 +166,10 @@ class Database:
             if not db.memory:
                 # Persistent in the file; enable_wal() is a no-op once it is on.
                 db.enable_wal()
-            return cls(db)
+            store = cls(db)
+            if store.wal_watch is not None:
+                free_wal(db.conn, store.path, "opening the database")
+            return store
         except BaseException:
             db.close()
             raise
@@ -224,34 +229,26 @@ class Database:
         if kept is not None:
             kept[1].close()
 
-    def backup(self, target: str) -> BackupReport:
-        """Copy the whole database to ``target`` with SQLite's online backup (consistent while others write).
+    def backup(self, target: str, *, replace: bool = False) -> BackupReport:
+        """Copy the whole database to the file ``target``, consistent while others write (``copies.backup_to``);
+        an existing ``target`` (a symbolic link: the link itself) is replaced only with ``replace``. Returns what
+        the copy holds (its sessions and live deals) and its integrity."""
+        return backup_to(self.db.conn, Path(os.path.abspath(target)), replace=replace)
 
-        The copy is written beside ``target`` and renamed into place once it passes
-        ``integrity_check``; returns what the copy holds (its sessions and live deals) and its integrity.
-        """
-        final = Path(target).resolve()
-        final.parent.mkdir(parents=True, exist_ok=True)  # "backups/kunken-<date>.db" on a fresh clone
-        partial = final.with_name(final.name + ".partial")
-        partial.unlink(missing_ok=True)
-        try:
-            copy = sqlite3.connect(str(partial))
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot write {partial}: {err}") from None
-        try:
-            self.db.conn.backup(copy)
-            integrity: str = copy.execute("PRAGMA integrity_check").fetchone()[0]
-            sessions: int = copy.execute("SELECT count(*) FROM sessions").fetchone()[0]
-            deals: int = copy.execute("SELECT count(*) FROM deals WHERE deleted_at IS NULL").fetchone()[0]
-        except sqlite3.Error as err:
-            raise StoreError(f"the copy could not be made: {err}") from None
-        finally:
-            copy.close()
-        if integrity != "ok":
-            partial.unlink(missing_ok=True)
-            raise StoreError(f"the copy failed its integrity check: {integrity}")
-        partial.replace(final)
-        return BackupReport(sessions=sessions, deals=deals, integrity=integrity)
+    @classmethod
+    def restore(cls, backup: str, database: str, keep: str) -> BackupReport:
+        """Replace the file ``database`` by a copy of the file ``backup``, once the copy is found to be this app's
+        database and sound (``copies.report``: ``BackupRefused`` else) and migrated; the file it replaces is kept as
+        ``keep``. Returns what was restored. Only while no server has ``database`` open (``maintenance``)."""
+        final = Path(os.path.abspath(database))
+        with prepared(Path(backup), final) as (temp, restored):
+            cls.open(str(temp)).close()  # migrated, its -wal (if the backup had one) checkpointed into it
+            owned_like(temp, final)
+            if final.exists():
+                keep_aside(final, Path(keep))
+            place(temp, final, replace=True)
+        fold_wal(Path(keep))
+        return restored
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[None]:
@@ -260,7 +257,8 @@ class Database:
         Writers of one process first queue on a lock of their own: SQLite's busy handler makes a
         writer that finds the file locked sleep (1, 2, 5, 10 … 100 ms) before it looks again, so
         eight phones recording at once would wait far longer than the writes take. Under a size cap
-        (``max_bytes``) the file and its -wal are kept within it (``files.within_cap``).
+        (``max_bytes``) the file and its -wal are kept within it (``files.within_cap``); on a nearly full disk the
+        -wal is checkpointed while it still can be (``files.keep_room``), and again when a write finds the disk full.
         """
         if self.db.conn.in_transaction:
             # Inside a caller's transaction: become a savepoint of it.
@@ -270,8 +268,17 @@ class Database:
         with _writer_lock(self.db):
             if self.max_bytes is not None and self.wal_watch is not None:
                 within_cap(self.db.conn, self.path, self.max_bytes, refuse=True)
-            with self._transaction():
-                yield
+            if self.wal_watch is not None:
+                keep_room(self.db.conn, self.path)
+            try:
+                with self._transaction():
+                    yield
+            except StorageUnavailable as err:
+                # A full disk: the -wal may be what fills it. Emptied now, the next write finds the room again
+                # (this one is refused all the same: it was rolled back).
+                if err.kind == "full" and self.wal_watch is not None and not self.db.conn.in_transaction:
+                    free_wal(self.db.conn, self.path, "the disk or the size cap is full")
+                raise
             if self.max_bytes is not None and self.wal_watch is not None:
                 within_cap(self.db.conn, self.path, self.max_bytes, refuse=False)
 

@@ -36,8 +36,9 @@ class SessionEnded(StoreError):
 
 
 class StorageUnavailable(StoreError):
-    """The database file cannot be used: missing, read-only, full or busy, or its write-ahead log (``-wal``) was
-    deleted or replaced under the running server (``kind`` says which).
+    """The database file cannot be used: missing, read-only, full, busy or damaged (``corrupt``: SQLite found a page
+    it cannot read), or its write-ahead log (``-wal``) was deleted or replaced under the running server (``kind``
+    says which).
 
     ``str()`` is the detail for the server's log (SQLite's own words, or what happened and what to do), never for
     a phone. ``file``: the exact file to fix, when it is not the database file itself (a ``-shm`` the server may
@@ -46,7 +47,7 @@ class StorageUnavailable(StoreError):
     could be read" rather than "nothing was saved".
     """
 
-    KINDS = ("missing", "read_only", "full", "busy", "wal_lost", "unknown")
+    KINDS = ("missing", "read_only", "full", "busy", "wal_lost", "corrupt", "unknown")
 
     def __init__(self, kind: str, detail: str = "", *, file: str | None = None, writing: bool = False) -> None:
         """``kind``: one of ``KINDS``; ``detail``: SQLite's own words, or what happened and what to do."""
@@ -65,11 +66,25 @@ class StorageUnavailable(StoreError):
             kind = "full"
         elif "locked" in text or "busy" in text:
             kind = "busy"
-        elif any(w in text for w in ("unable to open", "no such table", "disk i/o", "not a database")):
+        elif "malformed" in text or "not a database" in text or "corrupt" in text:
+            # "database disk image is malformed": a damaged page; "file is not a database": a damaged first page
+            # (or another kind of file put in its place). Neither mends itself: a backup must be restored.
+            kind = "corrupt"
+        elif any(w in text for w in ("unable to open", "no such table", "disk i/o")):
             kind = "missing"
         else:
             kind = "unknown"
         return cls(kind, str(error), writing=writing)
+
+    def for_the_log(self, file: str | None) -> str:
+        """What the server's log says of this fault: SQLite's words; for a damaged ``file``, its whole path and what
+        to do (the log is read by whoever runs the server)."""
+        if self.kind != "corrupt" or not file:
+            return str(self)
+        return (
+            f'the database file {file} is damaged ({self}). Check it: sqlite3 {file} "PRAGMA integrity_check"; '
+            "then stop the server and restore a backup: kunken-scorer restore BACKUP"
+        )
 
     def words(self, reading: bool) -> str:
         """What a phone is told of this fault, a message id of ``FAULT_WORDS`` (``%(file)s``: the file's name):
@@ -111,6 +126,11 @@ FAULT_WORDS: dict[tuple[str, bool], str] = {
         "The server's database cannot be used right now. Nothing was saved by this "
         "request. Tell whoever runs the server."
     ),
+    ("corrupt", False): N_(
+        "The server's database file %(file)s is damaged, so nothing can be saved. Nothing was saved by this "
+        'request. Tell whoever runs the server: check the file with sqlite3 %(file)s "PRAGMA integrity_check", '
+        "then stop the server and restore a backup with kunken-scorer restore BACKUP."
+    ),
     ("missing", True): N_(
         "The server's database file is missing, so nothing can be read. Tell whoever runs the server: "
         "restore the file from a backup and restart it."
@@ -119,6 +139,11 @@ FAULT_WORDS: dict[tuple[str, bool], str] = {
     ("wal_lost", True): N_(
         "The server's database log (its -wal file) was deleted or replaced while the server ran, so "
         "nothing could be read this time; try again in a moment, and tell whoever runs the server."
+    ),
+    ("corrupt", True): N_(
+        "The server's database file %(file)s is damaged, so this could not be read. Tell whoever runs the server: "
+        'check the file with sqlite3 %(file)s "PRAGMA integrity_check", then stop the server and restore a '
+        "backup with kunken-scorer restore BACKUP."
     ),
     ("unknown", True): N_("The server's database cannot be read right now. Tell whoever runs the server."),
 }

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from .errors import StorageUnavailable
 
-__all__ = ["WalWatch", "repair_companions", "size_on_disk", "within_cap"]
+__all__ = ["WalWatch", "free_wal", "keep_room", "repair_companions", "size_on_disk", "within_cap"]
 
 _log = logging.getLogger("kunken_scorer.store")
 
@@ -200,6 +200,49 @@ def within_cap(conn: sqlite3.Connection, path: str, cap: int, *, refuse: bool) -
         raise StorageUnavailable(
             "full", f"{path} and its -wal take {size} bytes, past the cap of {cap} bytes", writing=True
         )
+
+
+def keep_room(conn: sqlite3.Connection, path: str) -> None:
+    """Before a write: checkpoint the -wal (``free_wal``) once it takes half of the disk's free space, while the
+    checkpoint still fits. A checkpoint copies the log's pages into the database file, which may grow by as much as
+    the log holds; left until the disk is full, the log could no longer be checkpointed at all, and held the disk
+    full for good (a 2.9 MB -wal on a 3 MB disk). Two ``stat`` calls a write; called with the process's write lock
+    held, outside any transaction of ``conn``."""
+    try:
+        wal = os.stat(path + "-wal").st_size
+        disk = os.statvfs(path)
+    except OSError:
+        return
+    # root may also use the blocks a filesystem keeps back for it; any other user only the available ones
+    free = (disk.f_bfree if os.geteuid() == 0 else disk.f_bavail) * disk.f_frsize
+    if wal and free < 2 * wal:
+        free_wal(conn, path, "the disk is nearly full")
+
+
+def free_wal(conn: sqlite3.Connection, path: str, why: str) -> bool:
+    """Copy what the -wal holds into the database file ``path`` and truncate the -wal to nothing, which gives back
+    the disk space it held; True when it is empty now. Called ``why``: a write found the disk full, or the server
+    starts.
+
+    The -wal only grows between checkpoints, and SQLite's own checkpoint waits until it holds 1000 pages (4 MB): on
+    a small disk the -wal alone filled it, and with nothing checkpointing it every write was refused, even after a
+    restart. A checkpoint needs room for the pages the file gains; when even that is lacking it fails, the -wal is
+    kept whole, and freeing some space lets the next one succeed. Called with the process's write lock held (or
+    before serving), outside any transaction of ``conn``."""
+    size = size_on_disk(path)
+    try:
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+    except sqlite3.Error as err:
+        _log.error("%s: checkpointing %s-wal (%s) failed: %s; free some disk space", why, path, size, err)
+        return False
+    if busy:  # another connection was reading or writing throughout busy_timeout: the next call tries again
+        _log.warning("%s: %s-wal could not be emptied (busy); the next checkpoint tries again", why, path)
+        return False
+    if size_on_disk(path) < size:  # worth a warning on a disk running full; as a start goes, routine
+        level = logging.WARNING if "full" in why else logging.INFO
+        now = size_on_disk(path)
+        _log.log(level, "%s: %s-wal checkpointed into the file: %s bytes take %s now", why, path, size, now)
+    return True
 
 
 def repair_companions(path: str) -> list[str]:

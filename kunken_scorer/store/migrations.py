@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+from datetime import UTC, datetime
 
 from sqlite_utils import Database, Migrations
 
@@ -401,3 +403,17 @@ def m017_parts_kept(db: Database) -> None:
         strict=True,
     )
     db.execute("CREATE INDEX corrections_open ON corrections (session_id) WHERE resolved_at IS NULL")
+
+
+@migrations()
+def m018_club_key(db: Database) -> None:
+    """A club's data is its members' (issue 46): ``club`` keeps the one club key (a single row, ``id`` 1) that signs
+    every invite link and every member's cookie, so a new key ends every membership at once. It is made here, once,
+    so that reading it never writes."""
+    db.table("club").create(
+        {"id": int, "key": str, "created_at": str}, pk="id", not_null=["key", "created_at"], strict=True
+    )
+    db.execute(
+        "INSERT INTO club (id, key, created_at) VALUES (1, ?, ?)",
+        [secrets.token_urlsafe(32), datetime.now(UTC).isoformat(timespec="microseconds")],
+    )

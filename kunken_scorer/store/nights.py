@@ -135,3 +135,23 @@ class NightsMixin(Database):
             return False
         row = self.db.execute("SELECT token_hash FROM nights WHERE id = ?", [night_id]).fetchone()
         return row is not None and hmac.compare_digest(_hash_token(token), row[0])
+
+    def renew_night_token(self, night_id: str, token: str) -> str | None:
+        """Replace the night's token with a new one, for the holder of the current ``token``; the new token, or None
+        when ``token`` is not (or no longer) the night's. Every table's kept edit token is sealed anew with the new
+        token in the same transaction, so the new holder is shown the scorer links and the old token opens nothing:
+        of two renewals sent with one token at once, one gets the new token and the other None."""
+        new = secrets.token_urlsafe(24)
+        with self._write():  # checked and replaced in one transaction: the old token stops for everyone at once
+            if not self.check_night_token(night_id, token):
+                return None
+            for table in self.night_tables(night_id):
+                opened = unseal(token, table.session_id, table.sealed_token)
+                if opened is None:  # cannot be: every table is sealed with the night's token (kept as it is)
+                    continue
+                self.db.execute(
+                    "UPDATE night_tables SET sealed_token = ? WHERE night_id = ? AND round = ? AND table_no = ?",
+                    [seal(new, table.session_id, opened), night_id, table.round, table.table],
+                )
+            self.db.execute("UPDATE nights SET token_hash = ? WHERE id = ?", [_hash_token(new), night_id])
+        return new

@@ -1,8 +1,9 @@
 """The Flask app factory and its configuration.
 
 Configuration, in order: defaults -> environment variables prefixed ``KUNKEN_`` ->
-``test_config``. Without any, the SQLite file and a generated secret key live in
-``instance/`` (the key is created on first run and kept there, never a constant in code).
+``test_config``. Without any, the SQLite file and a generated secret key live in the data folder
+(``paths.data_dir``: ``KUNKEN_DATA_DIR``, systemd's ``STATE_DIRECTORY``, else ``instance/``; the key is
+created on first run and kept there, never a constant in code).
 
 The app's parts live in modules of their own, one concern each (README.md, "Layout"); this one puts
 them together and nothing else.
@@ -22,7 +23,8 @@ from ..core.melds import on_table
 from ..core.notation import vist_line
 from ..core.times import machine_time
 from ..service.background import StartupError
-from . import api, corrections, desk, nights, seats, summary, views
+from . import api, corrections, desk, members, nights, seats, summary, views
+from .assets import init_assets
 from .database import close_store
 from .errors import HANDLERS
 from .filters import (
@@ -38,9 +40,10 @@ from .filters import (
 from .languages import LANGUAGES, current_language, select_locale, set_language
 from .limits import import_limit
 from .links import qr_code
-from .paths import ROOT
+from .paths import ROOT, data_dir
+from .proxies import behind_proxies, trusted_addresses
 from .pwa import manifest, service_worker
-from .security import BASE_CSS, security_headers
+from .security import BASE_CSS, SessionOverHttps, security_headers
 from .startup import browser_query, start
 from .wording import game_name, reason_text, rule_lines, switch_ref, switch_word
 
@@ -54,7 +57,6 @@ api.bp.register_blueprint(nights.api_bp)  # /api/v1/nights: the API's, routed in
 
 #: The settings before ``KUNKEN_*`` and ``test_config``.
 DEFAULTS: dict[str, Any] = {
-    "DATABASE": str(ROOT / "instance" / "kunken.db"),
     "PUBLIC_URL": None,
     "MAX_CONTENT_LENGTH": 256 * 1024,
     "COMPRESS_ALGORITHM": ["br", "gzip"],
@@ -70,6 +72,10 @@ DEFAULTS: dict[str, Any] = {
     # an exported session sent back: 2,000 deals (exports.MAX_DEALS) as the download writes them are 2.5 MB
     "IMPORT_MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
     "WTF_CSRF_TIME_LIMIT": None,  # a scorer's page stays open all evening
+    # Over https Flask-WTF also wants a Referer naming this host, and the pages send none (Referrer-Policy:
+    # no-referrer, so a link's token never leaves in one): behind the https proxy every form was refused. The
+    # CSRF token and the SameSite=Lax, Secure session cookie remain the check.
+    "WTF_CSRF_SSL_STRICT": False,
     "BABEL_DEFAULT_LOCALE": "ru",
     "BABEL_TRANSLATION_DIRECTORIES": str(ROOT / "translations"),
     "SESSION_COOKIE_SAMESITE": "Lax",
@@ -110,14 +116,15 @@ def configuration(test_config: dict[str, Any] | None = None) -> Config:
 
 
 def _new_app(test_config: dict[str, Any] | None = None) -> Flask:
+    data = data_dir()  # read as the app is made, not imported: the environment and the current folder of now
     app = Flask(
         __name__,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(data),
         instance_relative_config=True,
     )
-    app.config.from_mapping(DEFAULTS)
+    app.config.from_mapping(DEFAULTS, DATABASE=str(data / "kunken.db"))
     app.config.from_prefixed_env("KUNKEN")
     if test_config:
         app.config.update(test_config)
@@ -130,6 +137,7 @@ def _new_app(test_config: dict[str, Any] | None = None) -> Flask:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``KUNKEN_*`` environment variables, then ``test_config``."""
     app = _new_app(test_config)
+    proxies = trusted_addresses(app.config.get("TRUSTED_PROXIES"))  # StartupError: an entry that is no address
     start(app)  # StartupError: catalogs not compiled, no secret key, a database it cannot open
     assert isinstance(app.json, DefaultJSONProvider)  # Flask's own: the app sets no other json_provider_class
     app.json.ensure_ascii = False
@@ -149,6 +157,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     csrf.exempt(nights.api_bp)
+    members.init_app(app)  # KUNKEN_MEMBERS read (StartupError), its gate before every request, the invite pages
 
     app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
@@ -156,6 +165,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     for raised, handler in HANDLERS:
         app.register_error_handler(raised, handler)
     app.after_request(security_headers)
+    app.session_interface = SessionOverHttps()  # its cookie Secure under https, as security_headers makes the others
+    init_assets(app)  # static addresses carry their content's hash; such a request is cacheable for good
     # Flask's documented way to wrap its WSGI app: the method replaced on this instance by a plain WSGI callable
     app.wsgi_app = browser_query(app.wsgi_app)  # type: ignore[method-assign,assignment]
+    # outermost, so that everything inside sees the phone's address and scheme (KUNKEN_TRUSTED_PROXIES)
+    app.wsgi_app = behind_proxies(app.wsgi_app, proxies)  # type: ignore[method-assign,assignment]
     return app

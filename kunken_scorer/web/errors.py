@@ -96,11 +96,13 @@ def not_found(_error: NotFound) -> Response:
 
 def storage_error(error: StorageUnavailable) -> Response:
     """The database cannot be read or written: 503, nothing acknowledged, a message to act on. A read (GET, HEAD)
-    that failed before any write is told that nothing could be read: it would have saved nothing anyway."""
-    current_app.logger.error("storage unavailable: %s", error)
+    that failed before any write is told that nothing could be read: it would have saved nothing anyway. A damaged
+    file is named, with how to check it and the command that restores a backup (the log has its whole path)."""
+    file = error.file or (str(current_app.config["DATABASE"]) if error.kind == "corrupt" else None)
+    current_app.logger.error("storage unavailable: %s", error.for_the_log(file))
     g.storage_fault = True  # this thread's connection is not kept: the next request opens afresh
     reading = request.method in ("GET", "HEAD") and not error.writing
-    response = error_response(503, gettext(error.words(reading), file=os.path.basename(error.file or "")))
+    response = error_response(503, gettext(error.words(reading), file=os.path.basename(file or "")))
     response.headers["Retry-After"] = "5" if error.kind in ("busy", "wal_lost") else "60"
     return response
 

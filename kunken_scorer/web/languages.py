@@ -71,5 +71,5 @@ def set_language(code: str) -> BaseResponse:
         target = "/"
     response = redirect(target)
     if code in LANGUAGES:
-        response.set_cookie("lang", code, max_age=3 * 365 * 24 * 3600, samesite="Lax")
+        response.set_cookie("lang", code, max_age=3 * 365 * 24 * 3600, samesite="Lax", secure=request.is_secure)
     return response

@@ -16,12 +16,12 @@ from .. import service
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
 from ..service import answers
-from ..service.nights import night_page, start_night
+from ..service.nights import night_page, renew_night_token, start_night
 from .auth import night_token, set_night_cookie
 from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
-from .errors import night_input_text
+from .errors import Refusal, night_input_text
 from .forms import FORM_KEY, hidden_number, new_form_key
 from .languages import gettext
 from .limits import creation_allowed
@@ -80,10 +80,13 @@ def night(nid: str) -> str:
         no_store()  # the page shows the scorer links, tokens and all
     base = public_base_url()
     scorer_urls = {sid: base + url_for("views.scorer", sid=sid, token=token) for sid, token in page.tokens.items()}
+    token = night_token(nid)
+    owner_url = base + url_for("nights.own", nid=nid, token=token) if page.owner and token else None
     return render_template(
         "night.html",
         board=board,
         owner=page.owner,
+        owner_url=owner_url,
         scorer_urls=scorer_urls,
         game=game_name(board.night.game),
         repeats=page.repeats,
@@ -116,6 +119,20 @@ def own(nid: str, token: str) -> BaseResponse:
     return set_night_cookie(
         go_to("nights.night", gettext("This phone now holds the night's scorer links."), nid=nid), nid, token
     )
+
+
+@bp.post("/nights/<nid>/token")
+def new_owner_link(nid: str) -> BaseResponse:
+    """Make a new owner link (only the phone holding the night's token): the old link and every phone that opened
+    it stop at once; this phone keeps the new token."""
+    made = renew_night_token(get_store(), nid, night_token(nid))  # an unknown night: its 404
+    if made is None:
+        abort(403, description=gettext("Only the phone that holds the night's owner link can make a new one."))
+    message = gettext(
+        "A new owner link was made: the old one, and every phone that opened it, no longer work. This phone keeps"
+        " the new one."
+    )
+    return set_night_cookie(go_to("nights.night", message, nid=nid), nid, made)
 
 
 @bp.get("/nights/<nid>/room")
@@ -163,3 +180,23 @@ def get_night(nid: str) -> dict[str, Any]:
     standings across every table, the best total first."""
     board = service.night_board(get_store(), nid)
     return answers.night_answer(board, service.table_tokens(get_store(), board, night_token(nid)), session_links)
+
+
+@api_bp.post("/<nid>/token")
+def new_night_token(nid: str) -> dict[str, str]:
+    """A new night's token (Bearer: the current one): the old owner link and every phone that opened it stop."""
+    get_store().get_night(nid)  # an unknown night: its 404 before a word about tokens
+    token = night_token(nid)
+    if token is None:
+        abort(
+            401,
+            description=gettext(
+                "Changing a night needs its token: send the header “Authorization: Bearer <edit_token>” with the "
+                "night's edit_token."
+            ),
+        )
+    made = renew_night_token(get_store(), nid, token)
+    if made is None:  # another token, or one a renewal sent at the same moment has just replaced
+        raise Refusal(403, gettext("This token is not the night's edit token."))
+    no_store()  # the answer carries the night's new token
+    return {"edit_token": made, "edit_url": public_base_url() + url_for("nights.own", nid=nid, token=made)}

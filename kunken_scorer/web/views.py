@@ -32,6 +32,7 @@ from .forms.base import hidden_number
 from .languages import current_language, gettext
 from .limits import creation_allowed
 from .links import public_base_url, qr_code
+from .members import club_recent, club_view
 from .security import no_store
 from .wording import deal_changed, deal_conflict, deal_saved, game_name, go_to, reason_text
 
@@ -64,7 +65,7 @@ def _render_home(form: SessionForm, recent: list[SessionRow] | None = None) -> s
     """The start page with ``form`` (a new one-time key if it holds none) and the ``recent`` sessions (read if none)."""
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
-    recent = get_store().recent_sessions(12) if recent is None else recent
+    recent = club_recent() if recent is None else recent
     return render_template("home.html", presets=_presets(), form=form, recent=recent)
 
 
@@ -98,8 +99,8 @@ def home() -> str:
     """Start a session; the sessions played recently."""
     form_key = new_form_key()
     form_data = {**pages.start_form_data(request.args.get("game")), "form_key": form_key}
-    recent = get_store().recent_sessions(12)  # read once: the page's key, and the page when it is rendered
-    key = ("home", form_data["game"], tuple((r.id, r.ended_at) for r in recent), current_language())
+    recent = club_recent()  # read once: the page's key, and the page when it is rendered (none for a club's stranger)
+    key = ("home", form_data["game"], tuple((r.id, r.ended_at) for r in recent), current_language(), club_view())
     return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data), recent), form_key)
 
 
