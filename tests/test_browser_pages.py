@@ -364,6 +364,41 @@ def test_a_long_one_word_name_keeps_every_total_on_screen(server, phones, shots,
     assert problems == {}, problems
 
 
+#: each line box the word "provisional" of the players' ratings takes, in the page's language
+PROVISIONAL_LINES = """word => [...document.querySelectorAll('.player-stats small.rating')].flatMap(small => {
+  const walker = document.createTreeWalker(small, NodeFilter.SHOW_TEXT);
+  const lines = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    lines.push(new Set([...range.getClientRects()].map(r => Math.round(r.top))).size);
+  }
+  return lines; })"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 412])
+def test_provisional_is_never_broken_inside_the_word_on_the_players_page(server, phones, shots, width):
+    """«предварительный», the longest word of a rating, stays whole at every phone width, beside a long name too."""
+    long = "Александрина-Константиновна"
+    players = [long, "Борис", "Вера", "Григорий", "Дина"]
+    made = api(server, "POST", "/api/v1/sessions", {"game": "kunken", "players": players})
+    deal = {
+        "players": [{"name": long, "melds": ["A♠ A♥ A♦"], "hand": ""}]
+        + [{"name": n, "hand": h} for n, h in zip(players[1:], ["K♣", "Q♦", "5♥", "7♠"], strict=True)],
+        "went_out": long,
+    }
+    api(server, "POST", f"/api/v1/sessions/{made['id']}/deals", deal, made["edit_token"])
+    viewer = phones(locale="ru-RU", viewport={"width": width, "height": 800}).new_page()
+    viewer.goto(server + "/players")
+    found = look(viewer, shots, "players-provisional", f"ru-{width}", axe=False)
+    lines = viewer.evaluate(PROVISIONAL_LINES, "предварительный")
+    assert len(lines) == len(players), lines  # every player's rating is provisional after one session
+    assert lines == [1] * len(players) and found == [], (lines, found)
+
+
 #: the keys a row of the keypad shows (ranks, then suits)
 KEYS_A_ROW = """() => ['.keypad-ranks', '.keypad-suits'].map(
   s => getComputedStyle(document.querySelector(s)).gridTemplateColumns.split(' ').length)"""

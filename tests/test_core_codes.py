@@ -62,6 +62,7 @@ OUTSIDE_THE_CORE = {
     "other_rules": "service/reading.py",
     "deal_players": "service/reading.py",
     "session_players": "service/reading.py",
+    "player_number": "service/reading.py",  # a name of a list named as a page names it ("player 2")
     # service/board.py: a stored deal the core cannot read any more
     "stored_deal_unreadable": "service/board.py",
     # web/api.py and web/seats.py: a draft whose parts are not all in

@@ -7,6 +7,8 @@ properties check the scoring over generated deals.
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from conftest import DEAL, kunken, naturals, ordered, rule_sets
 from hypothesis import assume, example, given, settings
@@ -1411,8 +1413,10 @@ def test_who_went_out_with_nothing_laid_is_a_warning_that_cards_may_be_missing()
 @example("Анна ")
 @example("А" * 41)
 @example("Анна Мария")
+@example("Ле\u0308ня")  # not in composed form (NFC): cleaned to "Лёня"
 def test_a_name_kept_as_typed_is_the_name_cleaning_gives(text):
-    """A name already tidy (most are) is taken as it is; it is exactly what trimming and checking it gives."""
+    """A name already tidy (most are) is taken as it is; it is exactly what trimming, composing (NFC) and checking it
+    gives."""
     if _tidy(text):
         assert clean_name(text) == " ".join(text.split()) == text
     else:
@@ -1420,4 +1424,8 @@ def test_a_name_kept_as_typed_is_the_name_cleaning_gives(text):
             cleaned = clean_name(text)
         except DealInputError:
             return
-        assert cleaned == " ".join(text.split()) and cleaned != text or not text.isprintable()
+        assert (
+            cleaned == unicodedata.normalize("NFC", " ".join(text.split()))
+            and cleaned != text
+            or not text.isprintable()
+        )

@@ -444,8 +444,8 @@ def test_the_api_makes_a_new_night_token_and_the_old_one_stops(tmp_path):
     assert set(answer) == {"edit_token", "edit_url"} and answer["edit_token"] != old
     assert answer["edit_url"].endswith(f"/nights/{nid}/own/{answer['edit_token']}")
     # the old token: no scorer links, no second renewal; the new one: every table's scorer link, as before
-    with_old = client.get(f"{API}/nights/{nid}", headers={"Authorization": f"Bearer {old}"}).get_json()
-    assert all("edit_token" not in t for t in with_old["tables"])
+    with_old = client.get(f"{API}/nights/{nid}", headers={"Authorization": f"Bearer {old}"})
+    assert with_old.status_code == 403 and with_old.get_json() == {"error": "This token is not the night's edit token."}
     assert client.post(f"{API}/nights/{nid}/token", headers={"Authorization": f"Bearer {old}"}).status_code == 403
     with_new = client.get(f"{API}/nights/{nid}", headers={"Authorization": f"Bearer {answer['edit_token']}"})
     tokens = [t["edit_token"] for t in with_new.get_json()["tables"]]

@@ -245,6 +245,23 @@ def test_a_table_whose_scorer_link_was_made_anew_is_no_longer_shown_with_the_old
     assert [("edit_token" in t) for t in owned.get_json()["tables"]] == [False, True]
 
 
+def test_a_wrong_token_on_the_nights_api_is_refused_in_words_not_ignored(app, client):
+    made = night(client)
+    path = f"{API}/nights/{made['id']}"
+    for wrong in ("not-the-token", made["tables"][0]["edit_token"]):  # a table's own token is not the night's
+        refused = client.get(path, headers={"Authorization": f"Bearer {wrong}"})
+        assert refused.status_code == 403
+        assert refused.get_json() == {"error": "This token is not the night's edit token."}
+    russian = app.test_client().get(path, headers={"Authorization": "Bearer nope", "Accept-Language": "ru"})
+    assert russian.status_code == 403 and russian.get_json() == {"error": "Это не ключ организатора этого вечера."}
+    # an unknown night is still its 404; no token at all still reads the night, the right one shows the links
+    unknown = client.get(f"{API}/nights/no-such-night", headers={"Authorization": "Bearer nope"})
+    assert unknown.status_code == 404
+    assert "edit_token" not in client.get(path).get_json()["tables"][0]
+    owned = client.get(path, headers={"Authorization": f"Bearer {made['edit_token']}"})
+    assert owned.status_code == 200 and all("edit_token" in t for t in owned.get_json()["tables"])
+
+
 # -- the room screen, the summary ---------------------------------------------------------------------
 
 
@@ -330,6 +347,20 @@ def test_the_start_form_says_what_is_wrong_and_keeps_what_was_typed(app):
         assert words in page and 'aria-invalid="true"' in page
         assert (tables.splitlines() or [""])[0] in page
     assert client.post("/nights", data={"tables": "A, B"}).status_code == 400  # no CSRF token
+
+
+def test_the_start_form_names_a_refused_player_in_words_not_by_the_apis_path(app):
+    """A page says "игрок 2" (player 2), not the API's ``players[1]``; the API keeps its path."""
+    client = app.test_client()
+    client.set_cookie("lang", "ru")
+    token = CSRF.search(text(client.get("/nights/new")))[1]
+    for typed in ("Б" * 41, "Бо\x07рис"):  # too long; a control character
+        refused = client.post("/nights", data={"csrf_token": token, "tables": f"Анна, {typed}, Вера", "game": "kunken"})
+        assert refused.status_code == 422
+        error = re.search(r'id="night-tables-error">([^<]*)<', text(refused))[1]
+        assert error.startswith("Стол 1: ") and "игрок 2" in error and "players" not in error, error
+    api = client.post(f"{API}/nights", json={"tables": [["Анна", "Б" * 41]]})
+    assert api.status_code == 400 and "players[1]" in api.get_json()["error"]
 
 
 FORM_KEY_FIELD = re.compile(r'name="form_key" value="([^"]*)"')

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import API, auth, new_session
+from conftest import API, auth, csrf_from, new_session, start_fields
 from openskill.models import PlackettLuce
 
-from kunken_scorer.service import refresh_stale_stats
+from kunken_scorer.service import ratings, refresh_stale_stats
 from kunken_scorer.service.ratings import (
     Rating,
     end_key,
@@ -104,6 +104,24 @@ def test_places_share_a_place_on_equal_totals():
     assert places([0, 0]) == [1, 1]
 
 
+def test_with_the_models_default_margin_scores_read_the_order_not_the_margin_of_victory():
+    """What docs/decisions.md says: the model kunken_scorer rates with keeps openskill's default ``margin`` (0), under
+    which ``scores=`` comes to the same as ``ranks=`` of their places, however wide the wins; a margin above 0 is what
+    would make a wide win count more."""
+    assert ratings.MODEL.margin == 0.0
+
+    def after(model: PlackettLuce, **how) -> list[tuple[float, float]]:
+        teams = [[model.rating(mu=25 + i, sigma=8 - i)] for i in range(4)]
+        return [(r.mu, r.sigma) for [r] in model.rate(teams, **how)]
+
+    totals = [120, 5, 5, -300]
+    by_places = after(ratings.MODEL, ranks=[float(p) for p in places(totals)])
+    assert after(ratings.MODEL, scores=[float(t) for t in totals]) == by_places
+    assert after(ratings.MODEL, scores=[2.0, 1.0, 1.0, 0.0]) == by_places  # narrow wins: the same ratings
+    with_margin = PlackettLuce(margin=2.0)
+    assert after(with_margin, scores=[float(t) for t in totals]) != after(with_margin, scores=[2.0, 1.0, 1.0, 0.0])
+
+
 def test_end_key_orders_by_the_moment_in_utc():
     assert end_key("2026-11-30T20:00:00+02:00") < end_key("2026-11-30T19:00:00+00:00")
     assert end_key("2026-11-30T18:00:00") == end_key("2026-11-30T18:00:00+00:00")
@@ -145,6 +163,38 @@ def test_provisional_until_five_rated_sessions(client):
         assert anna["provisional"] is (played < 5)
     page = client.get("/players").get_data(as_text=True)
     assert "provisional" not in page.split("<tbody>")[1].split("</tbody>")[0]
+
+
+COMPOSED, DECOMPOSED = "Лёня", "Ле\u0308ня"  # "ё" as one letter, and as "е" with a combining diaeresis
+
+
+def test_a_name_typed_in_two_unicode_forms_is_one_player(client, store):
+    assert COMPOSED != DECOMPOSED
+    first = play(client, [(DECOMPOSED, 0), ("Anna", 2)])
+    assert client.get(f"{API}/sessions/{first['id']}").get_json()["players"] == [COMPOSED, "Anna"]  # stored NFC
+    play(client, [(COMPOSED, 0), ("Boris", 2)])
+    players = api_players(client)
+    assert set(players) == {COMPOSED, "Anna", "Boris"}
+    assert players[COMPOSED]["sessions"] == 2 and players[COMPOSED]["rated_sessions"] == 2
+    assert_ratings(client, oracle([[(COMPOSED, 30), ("Anna", -10)], [(COMPOSED, 30), ("Boris", -10)]]))
+    page = client.get("/players").get_data(as_text=True)
+    rows = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert rows.count(f'<th scope="row">{COMPOSED}<') == 1 and DECOMPOSED not in page
+    h2h = client.get(f"{API}/players/h2h", query_string={"a": DECOMPOSED, "b": "anna"})
+    assert h2h.status_code == 200, h2h.get_json()
+    # the start form too keeps the name NFC
+    started = client.post("/sessions", data=start_fields(csrf_from(client), [DECOMPOSED, "Vera"]))
+    assert started.status_code == 303
+    assert [s.players for s in store.recent_sessions(1)] == [[COMPOSED, "Vera"]]
+
+
+@pytest.mark.parametrize("path", ["sessions", "nights"])
+def test_two_names_that_differ_only_in_unicode_form_are_one_name_twice(client, path):
+    body = {"players": [COMPOSED, DECOMPOSED]} if path == "sessions" else {"tables": [[COMPOSED, DECOMPOSED]]}
+    twice = {"players": [COMPOSED, COMPOSED]} if path == "sessions" else {"tables": [[COMPOSED, COMPOSED]]}
+    refused, same = client.post(f"{API}/{path}", json=body), client.post(f"{API}/{path}", json=twice)
+    assert refused.status_code == same.status_code == 400
+    assert refused.get_json() == same.get_json()
 
 
 def test_only_ended_sessions_are_rated(client):

@@ -15,6 +15,7 @@ from conftest import at_once
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlite_utils import Database
+from test_ratings import deal_for
 
 from kunken_scorer import service
 from kunken_scorer import store as store_module
@@ -27,6 +28,7 @@ from kunken_scorer.store import (
     StoreError,
     migrations,
 )
+from kunken_scorer.web import create_app
 
 PLAYERS = ["Anna", "Boris", "Vera"]
 RULES = {"joker_penalty": 25, "express_doubles": True}
@@ -87,6 +89,7 @@ def test_open_applies_migrations_once(db_path):
         "m016_night_keys",
         "m017_parts_kept",
         "m018_club_key",
+        "m019_nfc_names",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -95,7 +98,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 18
+        assert count(second, "_sqlite_migrations") == 19
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:
@@ -757,3 +760,63 @@ def test_a_storage_fault_says_whether_a_write_failed_or_the_file_could_not_be_re
     finally:
         store.close()
     Store.drop_kept()
+
+
+def test_m019_makes_stored_names_nfc_and_they_count_as_one_player_again(tmp_path):
+    """Names stored before every name was read NFC: "Лёня" written with "е" and a combining diaeresis, in the
+    session, its deals and every table the statistics and ratings keep. After the upgrade the session names the
+    player NFC, its statistics and rating are worked out again, and a later "Лёня" (NFC) is the same player."""
+    composed, decomposed = "Лёня", "Ле\u0308ня"
+    path = str(tmp_path / "kunken.db")
+    config = {"TESTING": True, "DATABASE": path, "SECRET_KEY": "test-secret-key-0123456789abcdef"}
+    client = create_app(config).test_client()
+    order = [(composed, 0), ("Anna", 2)]
+    made = client.post("/api/v1/sessions", json={"players": [n for n, _ in order]}).get_json()
+    bearer = {"Authorization": f"Bearer {made['edit_token']}"}
+    assert client.post(f"/api/v1/sessions/{made['id']}/deals", json=deal_for(order), headers=bearer).status_code == 201
+    assert client.post(f"/api/v1/sessions/{made['id']}/end", headers=bearer).status_code == 200
+    assert client.get("/api/v1/players").status_code == 200  # statistics and ratings worked out and kept
+    # the file as the app before the upgrade kept it: the name decomposed everywhere, m019 not applied
+    raw = sqlite3.connect(path)
+    named = {
+        "sessions": ["players"],
+        "deals": ["record"],
+        "history": ["detail"],
+        "session_stats": ["player", "name"],
+        "player_stats": ["player", "name"],
+        "deal_results": ["player"],
+        "ratings": ["player", "name"],
+    }
+    with raw:
+        for table, columns in named.items():
+            for column in columns:
+                raw.execute(f"UPDATE [{table}] SET [{column}] = replace([{column}], 'ё', ?)", ["е\u0308"])
+        raw.execute("DELETE FROM _sqlite_migrations WHERE name = 'm019_nfc_names'")
+    assert raw.execute("SELECT count(*) FROM ratings WHERE player = ?", [decomposed.casefold()]).fetchone() == (1,)
+    raw.close()
+
+    store = Store.open(path)  # the upgrade
+    try:
+        session = store.get_session(made["id"])
+        assert session.players == [composed, "Anna"]
+        records = [r[0] for r in store.db.execute("SELECT record FROM deals WHERE session_id = ?", [made["id"]])]
+        assert records and all(decomposed not in r and composed in r for r in records)
+        assert store.stale_stats() == [made["id"]]
+    finally:
+        store.close()
+    client = create_app(config).test_client()
+    later = client.post("/api/v1/sessions", json={"players": [composed, "Boris"]}).get_json()
+    bearer = {"Authorization": f"Bearer {later['edit_token']}"}
+    body = deal_for([(composed, 0), ("Boris", 2)])
+    assert client.post(f"/api/v1/sessions/{later['id']}/deals", json=body, headers=bearer).status_code == 201
+    assert client.post(f"/api/v1/sessions/{later['id']}/end", headers=bearer).status_code == 200
+    players = {p["name"]: p for p in client.get("/api/v1/players").get_json()["players"]}
+    assert set(players) == {composed, "Anna", "Boris"}, set(players)
+    assert players[composed]["sessions"] == 2 and players[composed]["rated_sessions"] == 2
+    assert players["Anna"]["sessions"] == 1  # the old session's other player is still there, once
+    raw = sqlite3.connect(path)
+    for table, columns in named.items():
+        for column in columns:
+            left = raw.execute(f"SELECT count(*) FROM [{table}] WHERE instr([{column}], ?) > 0", ["\u0308"]).fetchone()
+            assert left == (0,), (table, column)
+    raw.close()

@@ -118,6 +118,17 @@ def test_a_name_past_the_forms_twelve_seats_is_refused_not_dropped(client, store
     assert session.players == [f"P{i}" for i in range(13) if i != 3]
 
 
+def test_a_bad_name_past_the_forms_seats_is_named_in_words_not_by_the_apis_path(client, store):
+    data = start_fields(csrf_from(client), [f"P{i}" for i in range(12)], "ordered-rummy")
+    data["players-12"] = "Бо\x07рис"  # a hand-made form: a thirteenth name, past the form's twelve seats
+    client.set_cookie("lang", "ru")
+    response = client.post("/sessions", data=data)
+    assert response.status_code == 422
+    said = htmllib.unescape(text(response))
+    assert "игрок 13" in said and "players[" not in said
+    assert store.recent_sessions() == []
+
+
 def test_hand_made_seat_fields_are_refused_or_read_never_a_500(client, store):
     """Seat numbers are ASCII digits (WTForms' own reading took "players-²" and failed on it: a 500); a
     file or a number past the seats is no name; a second spelling of a seat ("players-01") is not one."""

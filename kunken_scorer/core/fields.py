@@ -14,6 +14,7 @@ kunken_scorer.core.fields.DealInputError: players[0].hand: "11♥": no such rank
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeGuard
 
@@ -154,16 +155,19 @@ def meld_index(meld: Any, where: str) -> int | None:
 
 
 def clean_name(value: Any, where: str = "name") -> str:
-    """A player's name, trimmed; 1 to 40 characters.
+    """A player's name, trimmed and in Unicode's composed form (NFC: "ё" typed as "е" and a combining diaeresis is
+    the one letter "ё", so both spellings are one player); 1 to 40 characters. Every name read comes here.
 
     >>> clean_name("  Анна ")
     'Анна'
+    >>> clean_name("Ле\u0308ня") == "Лёня"
+    True
     """
     if is_tidy_name(value):
         return value
     if not isinstance(value, str):
         raise bad_field(where, M_("a player's name"))
-    name = " ".join(value.split())
+    name = " ".join(unicodedata.normalize("NFC", value).split())
     if not name or len(name) > MAX_NAME:
         raise DealInputError(Reason("bad_name", {"limit": MAX_NAME, "field": where}))
     if not name.isprintable() and not name.translate(_JOINERS).isprintable():  # the joiners looked for only then
@@ -173,13 +177,15 @@ def clean_name(value: Any, where: str = "name") -> str:
 
 def is_tidy_name(value: Any) -> TypeGuard[str]:
     """True for a name as typed most of the time: text of 1 to 40 printable characters, spaced once, not at its
-    ends (printable text holds no space but the ASCII one), which ``clean_name`` would give back as it is."""
+    ends (printable text holds no space but the ASCII one), in Unicode's composed form (NFC), which ``clean_name``
+    would give back as it is."""
     return (
         type(value) is str
         and 0 < len(value) <= MAX_NAME
         and value.isprintable()
         and value[0] != " " != value[-1]
         and "  " not in value
+        and unicodedata.is_normalized("NFC", value)
     )
 
 

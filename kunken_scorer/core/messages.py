@@ -558,6 +558,7 @@ MESSAGES.update(
         "deal_players": ("deal-record", N_("The deal must list this session's players ({players}); got {got}.")),
         "stored_deal_unreadable": ("deal-record", N_("This stored deal could not be read: {why}")),
         "session_players": ("players", N_("Name {min} to {max} different players.")),
+        "player_number": ("players", N_("Player {n}")),
         # typed lines of a deal's parts (notation.py)
         "line_error": ("deal-record", N_("Line {n} (“{line}”): {why}")),
         "too_many_lines": ("deal-record", N_("At most {limit} lines.")),

@@ -6,7 +6,8 @@
 - ``night_board``: the night as every page and answer shows it: each round's tables and the standings;
   ``night_page``: the night's page, for the request's token;
 - ``next_round``: the next round's tables, seated by ``core.nights.next_seating``;
-- ``table_tokens``: the tables' edit tokens, for whoever holds the night's token;
+- ``table_tokens``: the tables' edit tokens, for whoever holds the night's token (``sent_table_tokens``: a token
+  sent that is not the night's is a ``NightTokenWrong``);
 - ``renew_night_token``: a new night's token (a new owner link), the old one and every phone holding it stopped.
 """
 
@@ -22,7 +23,7 @@ from ..core.rules import RuleSet
 from ..store import NightRow, NightTableRow, Store
 from ..store.nights import seal, unseal
 from .board import Scoreboard, scoreboard
-from .reading import session_players
+from .reading import player_named, session_players
 from .sessions import create_session
 
 #: The most tables a night may have (each one a session; the room screen shows every player).
@@ -37,6 +38,16 @@ class NightInputError(ValueError):
     def __init__(self, message: str, reason: Reason | None = None, **params: Any) -> None:
         super().__init__(message)
         self.message, self.reason, self.params = message, reason, params
+
+    def on_page(self) -> NightInputError:
+        """The error as a page says it: a table's player named "player 2", not by the API's path ``players[1]``."""
+        reason = None if self.reason is None else player_named(self.reason)
+        return NightInputError(self.message, reason, **self.params)
+
+
+class NightTokenWrong(Exception):
+    """A token sent for a night that is not the night's (another, or an old one made anew): refused, never read as
+    no token at all."""
 
 
 def night_tables(rules: RuleSet, tables: Any) -> Seating:
@@ -243,6 +254,14 @@ def table_tokens(store: Store, board: NightBoard, token: str | None) -> dict[str
             if opened is not None and store.check_token(table.session_id, opened):
                 tokens[table.session_id] = opened
     return tokens
+
+
+def sent_table_tokens(store: Store, board: NightBoard, token: str | None) -> dict[str, str]:
+    """``table_tokens`` for a token the request sent itself (the API's Bearer): without one, none; one that is not
+    the night's raises ``NightTokenWrong`` (a page's old cookie is only no longer the owner's: ``table_tokens``)."""
+    if token is not None and not store.check_night_token(board.night.id, token):
+        raise NightTokenWrong()
+    return table_tokens(store, board, token)
 
 
 def renew_night_token(store: Store, night_id: str, token: str | None) -> str | None:

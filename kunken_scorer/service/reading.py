@@ -40,6 +40,15 @@ def session_players(rules: RuleSet, names: Any) -> list[str]:
     return cleaned
 
 
+def player_named(reason: Reason) -> Reason:
+    """A reason about one of a list's names (``Reason.seat``) naming it as a page does, "player 2", rather than by the
+    API's path (``players[1]``); any other reason as it is."""
+    if reason.seat is None or "field" not in reason.params:
+        return reason
+    named = {**reason.params, "field": Reason("player_number", {"n": reason.seat + 1})}
+    return Reason(reason.code, named, seat=reason.seat, field=reason.field)
+
+
 def check_deal(session: SessionRow, body: Any, recorded_anyway: bool = False) -> Checked:
     """Read a deal for ``session`` and check it with the core under the session's rules: its canonical record and
     report. Input that cannot be read raises ``KunkenError`` naming the field.

@@ -13,7 +13,7 @@ from ..core.session import Target, TargetError
 from ..store import SessionRow, Store
 from .exports import DocumentError, import_document
 from .outcomes import Created, Ended, NotImported, TokenMade, TokenStale
-from .reading import session_players
+from .reading import player_named, session_players
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,14 @@ def typed_players(typed: Sequence[str | None], past: Sequence[str]) -> tuple[lis
 
 def start_players(rules: RuleSet, names: list[str], seats: list[int | None]) -> list[str] | StartRefused:
     """The ``names`` typed, as the core takes them for the game; ``seats``: the form's seat of each name (None: past
-    the form's seats), where a refusal of one name belongs."""
+    the form's seats), where a refusal of one name belongs; a name past the seats is named by its place ("player
+    13"), not by the API's path."""
     try:
         return session_players(rules, names)
     except KunkenError as err:
         at = err.reason.seat
-        return StartRefused(err.reason, seat=seats[at] if at is not None and at < len(seats) else None)
+        seat = seats[at] if at is not None and at < len(seats) else None
+        return StartRefused(err.reason if seat is not None else player_named(err.reason), seat=seat)
 
 
 def start_target(kind: str | None, value: Any) -> Target | StartRefused | None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import unicodedata
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlite_utils import Database, Migrations
 
@@ -417,3 +419,54 @@ def m018_club_key(db: Database) -> None:
         "INSERT INTO club (id, key, created_at) VALUES (1, ?, ?)",
         [secrets.token_urlsafe(32), datetime.now(UTC).isoformat(timespec="microseconds")],
     )
+
+
+#: Every column holding a JSON document that may name a session's players, by table (m019); each table has
+#: ``session_id`` (the deals' results are keyed by name outside JSON: worked out again, not rewritten).
+_NAMED_JSON = {
+    "sessions": ("id", ("players",)),
+    "deals": ("session_id", ("record",)),
+    "history": ("session_id", ("detail",)),
+    "drafts": ("session_id", ("end",)),
+    "draft_parts": ("session_id", ("part",)),
+    "recorded_parts": ("session_id", ("part",)),
+    "corrections": ("session_id", ("part",)),
+}
+
+
+def _nfc(value: Any) -> Any:
+    """A JSON value with every text in it (keys too) in Unicode's composed form (NFC)."""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_nfc(v) for v in value]
+    if isinstance(value, dict):
+        return {_nfc(k): _nfc(v) for k, v in value.items()}
+    return value
+
+
+@migrations()
+def m019_nfc_names(db: Database) -> None:
+    """Players' names in Unicode's composed form (issue 47): "Лёня" typed with "ё" and with "е" and a combining
+    diaeresis were two players. Every name read is NFC now (``core.fields.clean_name``); a session stored with a name
+    that is not has every text of its documents (its players, deals, history, draft, parts) made NFC, and its
+    statistics, deal results and rating worked out again (a session rated before the ratings' mark replays them).
+    A session two of whose names would become one is left as it was; other sessions are not read past their players."""
+    for session_id, players in db.execute("SELECT id, players FROM sessions").fetchall():
+        names = json.loads(players)
+        if all(unicodedata.is_normalized("NFC", n) for n in names if isinstance(n, str)):
+            continue
+        if len({_nfc(n).casefold() for n in names}) != len(names):
+            continue
+        for table, (key, columns) in _NAMED_JSON.items():
+            for column in columns:
+                rows = db.execute(f"SELECT rowid, [{column}] FROM [{table}] WHERE [{key}] = ?", [session_id])
+                for rowid, text in rows.fetchall():
+                    if text is None:
+                        continue
+                    new = _utf8_json(json.dumps(_nfc(json.loads(text)), ensure_ascii=False, allow_nan=False))
+                    if new != text:
+                        db.execute(f"UPDATE [{table}] SET [{column}] = ? WHERE rowid = ?", [new, rowid])
+        db.execute(
+            "UPDATE sessions SET stats_version = 0, scores_version = 0, rated_version = 0 WHERE id = ?", [session_id]
+        )

@@ -18,7 +18,7 @@ from werkzeug.exceptions import NotFound as PageNotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.messages import KunkenError
-from ..service.nights import NightInputError
+from ..service.nights import NightInputError, NightTokenWrong
 from ..service.seats import NoSeat
 from ..store import Conflict, KeyReused, NightNotFound, NotFound, SessionEnded, StorageUnavailable
 from .languages import gettext, wants_json
@@ -157,6 +157,7 @@ HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ..
     (NightInputError, _by_audience(400, night_input_text)),
     (NotFound, _said(404, lazy_gettext("There is no score sheet with this id."), not_found)),
     (NightNotFound, _said(404, lazy_gettext("There is no club night with this id."))),
+    (NightTokenWrong, _said(403, lazy_gettext("This token is not the night's edit token."))),
     (NoSeat, _by_audience(404, _no_seat, not_found)),
     (SessionEnded, _said(409, lazy_gettext("This score sheet has ended; it can no longer be changed."), refuse_ended)),
     (Conflict, _said(409, lazy_gettext("The score sheet was changed on another device. Reload it and try again."))),

@@ -16,7 +16,7 @@ from .. import service
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, RuleSet, read_rules
 from ..service import answers
-from ..service.nights import night_page, renew_night_token, start_night
+from ..service.nights import night_page, renew_night_token, sent_table_tokens, start_night
 from .auth import night_token, set_night_cookie
 from .bodies import json_body as _body
 from .bodies import polled, session_links
@@ -63,7 +63,7 @@ def create_night() -> tuple[str, int] | BaseResponse:
     try:  # each table counted as a session started from this address; the form's key sent again counts nothing
         made = start_night(get_store(), rules, tables, key if FORM_KEY.match(key) else None, allow=creation_allowed)
     except service.NightInputError as err:
-        return _render_new(text, game, night_input_text(err)), 422
+        return _render_new(text, game, night_input_text(err.on_page())), 422
     if made.token is None:  # a double tap or a resent form: the first answer made this phone the night's owner
         return go_to("nights.night", nid=made.night.id)
     message = gettext("The night has started. Give each table its scorer link.")
@@ -176,10 +176,9 @@ def create_night_api() -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @api_bp.get("/<nid>")
 def get_night(nid: str) -> dict[str, Any]:
-    """The night: its current round's tables (with their edit tokens for the Bearer of the night's token) and the
-    standings across every table, the best total first."""
+    """The night: its round's tables (their edit tokens for the night's Bearer; another token: 403), the standings."""
     board = service.night_board(get_store(), nid)
-    return answers.night_answer(board, service.table_tokens(get_store(), board, night_token(nid)), session_links)
+    return answers.night_answer(board, sent_table_tokens(get_store(), board, night_token(nid)), session_links)
 
 
 @api_bp.post("/<nid>/token")
