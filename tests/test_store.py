@@ -90,6 +90,8 @@ def test_open_applies_migrations_once(db_path):
         "m017_parts_kept",
         "m018_club_key",
         "m019_nfc_names",
+        "m020_night_settings",
+        "m021_player_merges",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -98,7 +100,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 19
+        assert count(second, "_sqlite_migrations") == 21
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:

@@ -162,6 +162,15 @@ class NightBoard:
     by_points: tuple[NightStanding, ...] = field(default=())
 
     @property
+    def ranked(self) -> tuple[NightStanding, ...]:
+        """The standings in the night's ranking (``NightRow.ranking``): by place points, or by total."""
+        return self.by_points if self.night.ranking == "points" else self.standings
+
+    def place(self, standing: NightStanding) -> int:
+        """A player's place in the night's ranking."""
+        return standing.points_place if self.night.ranking == "points" else standing.place
+
+    @property
     def tables(self) -> tuple[NightTable, ...]:
         """The current round's tables."""
         return self.rounds[-1] if self.rounds else ()

@@ -470,3 +470,39 @@ def m019_nfc_names(db: Database) -> None:
         db.execute(
             "UPDATE sessions SET stats_version = 0, scores_version = 0, rated_version = 0 WHERE id = ?", [session_id]
         )
+
+
+@migrations()
+def m020_night_settings(db: Database) -> None:
+    """A night's own settings (issue 47): its ``name`` (none: the date it started), how its standings rank
+    (``ranking``: ``"points"``, place points, the fair one across tables of different sizes; or ``"total"``), the
+    way its tables enter hands (``hand_entry``; none: the game's default) and when it ended (``ended_at``: every
+    table ended by the organiser's "End the night"). Nights started before keep ranking by total, as they were
+    shown."""
+    nights = db.table("nights")
+    nights.add_column("name", str)
+    nights.add_column("ranking", str, not_null_default="total")
+    nights.add_column("hand_entry", str)
+    nights.add_column("ended_at", str)
+
+
+@migrations()
+def m021_player_merges(db: Database) -> None:
+    """Two names merged into one player on ``/players`` (issue 47): ``from_player`` (a casefolded NFC name) is read
+    as ``into_player`` by the statistics and ratings while the merge stands (``undone_at`` null); undoing it sets
+    ``undone_at``, and both names are two players again. Sessions keep their names as typed."""
+    db.table("player_merges").create(
+        {
+            "id": int,
+            "from_player": str,
+            "from_name": str,
+            "into_player": str,
+            "into_name": str,
+            "created_at": str,
+            "undone_at": str,
+        },
+        pk="id",
+        not_null=["from_player", "from_name", "into_player", "into_name", "created_at"],
+        strict=True,
+    )
+    db.execute("CREATE UNIQUE INDEX player_merges_standing ON player_merges (from_player) WHERE undone_at IS NULL")

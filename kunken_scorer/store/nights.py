@@ -66,8 +66,18 @@ class NightsMixin(Database):
         with self._write():
             yield
 
-    def create_night(self, game: str, rules: dict[str, Any], key: str | None = None) -> tuple[NightRow, str | None]:
-        """Store a new night; (the night, its token). The token is kept only hashed.
+    def create_night(
+        self,
+        game: str,
+        rules: dict[str, Any],
+        key: str | None = None,
+        *,
+        name: str | None = None,
+        ranking: str = "points",
+        hand_entry: str | None = None,
+    ) -> tuple[NightRow, str | None]:
+        """Store a new night with its ``name``, ``ranking`` and tables' ``hand_entry``; (the night, its token). The
+        token is kept only hashed.
 
         A ``key`` (the start form's one-time key) already used (a double tap on Start, a resent form) stores
         nothing and returns the night started with it before, with ``None`` for the token; inside a caller's
@@ -80,8 +90,9 @@ class NightsMixin(Database):
             night_id = secrets.token_urlsafe(12)
             token = secrets.token_urlsafe(24)
             self.db.execute(
-                "INSERT INTO nights (id, game, rules, token_hash, created_at, form_key) VALUES (?, ?, ?, ?, ?, ?)",
-                [night_id, game, _dumps(rules), _hash_token(token), _now(), key],
+                "INSERT INTO nights (id, game, rules, token_hash, created_at, form_key, name, ranking, hand_entry)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [night_id, game, _dumps(rules), _hash_token(token), _now(), key, name, ranking, hand_entry],
             )
         return self.get_night(night_id), token
 
@@ -102,10 +113,22 @@ class NightsMixin(Database):
 
     def get_night(self, night_id: str) -> NightRow:
         """The night, or ``NightNotFound``."""
-        row = self._one("SELECT id, game, rules, created_at FROM nights WHERE id = ?", [night_id])
+        row = self._one(
+            "SELECT id, game, rules, created_at, name, ranking, hand_entry, ended_at FROM nights WHERE id = ?",
+            [night_id],
+        )
         if row is None:
             raise NightNotFound(f"There is no club night with id {night_id!r}.")
-        return NightRow(id=row["id"], game=row["game"], rules=json.loads(row["rules"]), created_at=row["created_at"])
+        return NightRow(
+            id=row["id"],
+            game=row["game"],
+            rules=json.loads(row["rules"]),
+            created_at=row["created_at"],
+            name=row["name"],
+            ranking=row["ranking"],
+            hand_entry=row["hand_entry"],
+            ended_at=row["ended_at"],
+        )
 
     def night_tables(self, night_id: str) -> list[NightTableRow]:
         """Every table of the night, round by round, in order."""

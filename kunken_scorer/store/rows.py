@@ -309,13 +309,21 @@ class TogetherRow:
 
 @dataclass(frozen=True, slots=True)
 class NightRow:
-    """A club night: the game and rules every table plays, and when it started."""
+    """A club night: the game and rules every table plays, when it started, its settings, and when it ended."""
 
     id: str
     game: str
     #: the rule set's switches (``RuleSet.to_dict``), the same at every table
     rules: dict[str, Any]
     created_at: str
+    #: the night's name as the organiser typed it (None: shown as the date it started)
+    name: str | None = None
+    #: how the standings rank: ``"points"`` (place points, the fair one) or ``"total"``
+    ranking: str = "points"
+    #: how its tables enter hands (None: the game's default)
+    hand_entry: str | None = None
+    #: when the organiser ended the night (every table ended), or None
+    ended_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
