@@ -35,6 +35,7 @@ CORE = [
     "table",
     "fields",
     "nights",
+    "seating",
     "times",
 ]
 FORBIDDEN = {

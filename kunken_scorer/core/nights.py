@@ -4,7 +4,9 @@ names and numbers out.
 
 - ``place_points``: a table's places as points, 100 for the first and 0 for the last whatever the table's size;
 - ``night_standings``: every player's results at the tables they sat at, summed, best first;
-- ``next_seating``: the next round's tables, the same sizes, everyone meeting as few people again as can be;
+- ``next_seating``: the old rule for the next round's tables (a rotation, then swaps): kept for its callers and as
+  the benchmark's baseline; new rounds are seated by ``core.seating.fresh_seating``, which plans the rest of the
+  night and meets fewer people again (``meetings`` and ``repeats`` count them for both);
 - ``tables_from_text``: the tables a start form's text names, a line a table.
 """
 
@@ -14,6 +16,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+
+from .seating import rotated
 
 #: The most passes over every two players of different tables, swapping them when that helps.
 _PASSES = 30
@@ -151,13 +155,15 @@ def repeats(seating: Sequence[Sequence[str]], met: Counter[frozenset[str]]) -> i
 
 
 def next_seating(rounds: Sequence[Sequence[Sequence[str]]]) -> Seating:
-    """The next round's tables: as many, of the sizes the first round had, everyone seated once.
+    """The next round's tables by the old rule: as many, of the sizes the first round had, everyone of the last
+    round seated once.
 
-    The rule (docs/decisions.md, "Club nights"): start from the fixed rotation clubs use, where the player in
-    seat ``s`` (counted from 0) of table ``t`` moves ``s`` tables on (seat 0 stays, seat 1 moves to the next
-    table…), a full table passing the player on to the next with room; then, while swapping two players of
-    different tables lowers the meetings again (``repeats``), swap them (tables and seats in order, pass after
-    pass until no swap helps). The same rounds always give the same seating.
+    The rule: start from the fixed rotation clubs use (``seating.rotated``: the player in seat ``s`` of table
+    ``t`` moves ``s`` tables on); then, while swapping two players of different tables lowers the meetings again
+    (``repeats``), swap them (tables and seats in order, pass after pass until no swap helps). It looks one round
+    ahead only, so a tight night runs out of new opponents early: sixteen players at four tables of four meet
+    eight pairs again in rounds 4 and 5, where ``seating.fresh_seating`` (the rule for new rounds) meets
+    nobody again for all five. The same rounds always give the same seating.
 
     >>> next_seating([[["A", "B", "C", "D"], ["E", "F", "G", "H"]]])
     [['A', 'C', 'F', 'H'], ['B', 'D', 'E', 'G']]
@@ -165,15 +171,7 @@ def next_seating(rounds: Sequence[Sequence[Sequence[str]]]) -> Seating:
     if not rounds:
         raise ValueError("a night has its first round before the next")
     last = rounds[-1]
-    sizes = [len(players) for players in rounds[0]]
-    count = len(sizes)
-    tables: Seating = [[] for _ in sizes]
-    for t, players in enumerate(last):
-        for s, name in enumerate(players):
-            target = (t + s) % count
-            while len(tables[target]) >= sizes[target]:
-                target = (target + 1) % count
-            tables[target].append(name)
+    tables = rotated(last, [name for players in last for name in players], [len(players) for players in rounds[0]])
     met: dict[str, Counter[str]] = {}
     for pair, times in meetings(rounds).items():
         a, b = pair
