@@ -24,7 +24,8 @@ from kunken_scorer.service import (
     load_draft,
     record_draft,
 )
-from kunken_scorer.service.nights import NightInputError, next_round, night_board, night_page, start_night
+from kunken_scorer.service.nights import NightInputError, night_board, night_page, start_night
+from kunken_scorer.service.rounds import SeatingAsk, start_round
 from kunken_scorer.service.seats import (
     MAX_MOVE_CODE,
     AskedPart,
@@ -229,10 +230,12 @@ def test_the_nights_page_for_its_owner_and_for_anyone_else(store):
     assert not night_page(store, board, "another token").owner
     owner = night_page(store, board, made.token)
     assert owner.owner and owner.tokens == dict(made.tables) and owner.repeats is None
-    assert next_round(store, made.night.id, made.token, 2) is not None
-    assert next_round(store, made.night.id, made.token, 2) is None  # round 2 again: it has started, nothing made
+    assert start_round(store, made.night.id, made.token, 2, SeatingAsk()) is not None
+    assert (
+        start_round(store, made.night.id, made.token, 2, SeatingAsk()) is None
+    )  # round 2 again: it has started, nothing made
     with pytest.raises(NightInputError):
-        next_round(store, made.night.id, made.token, 4)  # round 3 comes first
+        start_round(store, made.night.id, made.token, 4, SeatingAsk())  # round 3 comes first
     assert len(night_board(store, made.night.id).rounds) == 2
     later = night_page(store, night_board(store, made.night.id), made.token)
     assert later.repeats is not None and later.repeats >= 0 and len(later.tokens) == 4

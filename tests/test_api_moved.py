@@ -150,7 +150,9 @@ def test_the_nights_answers(store):
     assert shown["id"] == made.night.id and shown["game"] == "kunken" and shown["round"] == 1
     assert [t["players"] for t in shown["tables"]] == [["Anna", "Boris"], ["Vera", "Gosha", "Dima"]]
     assert all("token" not in t for t in shown["tables"]) and len(shown["standings"]) == 5
-    assert set(shown["standings"][0]) == {"place", "name", "total", "table", "deals", "points"}
+    assert set(shown["standings"][0]) == {
+        *("place", "name", "total", "table", "deals", "points", "total_place", "points_place")
+    }
     owned = answers.night_answer(board, table_tokens(store, board, made.token), links)
     assert [t["token"] for t in owned["tables"]] == [token for _, token in made.tables]
 

@@ -85,7 +85,7 @@ def test_a_two_table_night_on_the_phones_and_the_room_screen(server, phones, bro
     record_at_table(second, scorer_urls[1], ["Дима", "Ева", "Жора", "Зоя"])
     dima = tv.locator('#room-standings tr[data-player="Дима"]')
     expect(dima.locator(".total")).to_have_attribute("data-total", "45", timeout=10_000)
-    expect(tv.locator('#room-points tr[data-player="Дима"] .points')).to_have_attribute("data-points", "100.0")
+    expect(tv.locator('#room-stage tr[data-player="Дима"] .points')).to_have_attribute("data-points", "100.0")
     assert tv.evaluate("window.stillWatching") is True  # swapped in place, never reloaded
     totals = [int(t) for t in tv.locator("#room-standings .total").evaluate_all("es => es.map(e => e.dataset.total)")]
     assert totals == sorted(totals, reverse=True)
@@ -100,7 +100,9 @@ def test_a_two_table_night_on_the_phones_and_the_room_screen(server, phones, bro
 
     organiser.reload()
     expect(organiser.locator('#night-standings tr[data-player="Анна"] .total')).to_have_attribute("data-total", "45")
-    tap_and_wait(organiser, "#next-round")
+    tap_and_wait(organiser, "#next-round")  # the seating first, then the confirm
+    expect(organiser.locator("#plan-tables li")).to_have_count(2)
+    tap_and_wait(organiser, "#confirm-round")
     expect(organiser.locator("#night-repeats")).to_be_visible()
     expect(organiser.locator(".scorer-link")).to_have_count(2)
     organiser.screenshot(path=str(shots / "night-page-round-2-412-ru.png"), full_page=True)

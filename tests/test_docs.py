@@ -81,6 +81,8 @@ class Example:
     body_lang: str | None
     status: int
     answer: Any
+    #: the ``##`` section the example is in
+    section: str = ""
 
     @property
     def name(self) -> str:
@@ -90,6 +92,16 @@ class Example:
     def stateful(self) -> bool:
         """True for the session examples: each builds on the ones before it."""
         return "/sessions" in self.path
+
+    def builds_on(self, earlier: Example) -> bool:
+        """True when ``earlier`` is replayed before this one: a session example, or an earlier one of a section
+        whose examples run in order on what its first ones made (``SCENES``)."""
+        return earlier.stateful or (earlier.section == self.section and self.section in SCENES)
+
+
+#: The sections whose examples run in order, each on what the ones before it made (a night and its rounds, the
+#: players merged and their merges undone), as ``Example.builds_on`` replays them.
+SCENES = frozenset({"Club nights", "Players and ratings"})
 
 
 def _block(lines: list[str], start: int) -> tuple[str | None, str | None, int]:
@@ -116,9 +128,12 @@ def api_examples() -> list[Example]:
     lines = _api_text().splitlines()
     examples = []
     heading = None
+    section = ""
     i = 0
     while i < len(lines):
         line = lines[i]
+        if line.startswith("## "):
+            section = line[3:].strip()
         head = ENDPOINT_HEADING.match(line)
         if head:
             heading = (head.group(1), head.group(2))
@@ -138,7 +153,9 @@ def api_examples() -> list[Example]:
         assert answer_lang == "json", f"api.md:{number}: the answer must be a ```json block"
         assert heading is not None, f"api.md:{number}: an example outside an endpoint section"
         examples.append(
-            Example(number, heading, method, path, headers, body, lang, int(response.group(1)), json.loads(answer))
+            Example(
+                number, heading, method, path, headers, body, lang, int(response.group(1)), json.loads(answer), section
+            )
         )
     return examples
 
@@ -265,7 +282,9 @@ def _endpoint_of(app, method: str, path: str) -> str:
     """The app's endpoint for a documented path (``<id>`` and the like filled in)."""
     adapter = app.url_map.bind("localhost")
     path = path.partition("?")[0]  # a query string is no part of the route
-    endpoint, _ = adapter.match(re.sub(r"<[^>]+>", "some-session-id", path.replace("<seat>", "0")), method=method)
+    endpoint, _ = adapter.match(
+        re.sub(r"<[^>]+>", "some-session-id", path.replace("<seat>", "0").replace("<n>", "1")), method=method
+    )
     return endpoint
 
 
@@ -282,7 +301,7 @@ def test_api_example_answers_as_documented(client, example):
     """Replay the session examples before this one (they build on each other), then check it."""
     sender = Sender(client)
     for earlier in EXAMPLES[: EXAMPLES.index(example)]:
-        if earlier.stateful:
+        if example.builds_on(earlier):
             sender.send(earlier)
     response, answer = sender.send(example)
     assert response.status_code == example.status, (example.name, answer)

@@ -13,11 +13,13 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import API, CSRF, at_once, phone, text
 from test_docs import API_MD, mismatches
+from werkzeug.datastructures import MultiDict
 
 from kunken_scorer import service
 from kunken_scorer.core.nights import meetings, next_seating, night_standings, place_points, repeats, table_results
 from kunken_scorer.core.rules import RuleSet
 from kunken_scorer.service import MAX_TABLES
+from kunken_scorer.service.rounds import SeatingAsk, start_round
 from kunken_scorer.store import Store
 from kunken_scorer.web import create_app
 from kunken_scorer.web.forms import FORM_KEY
@@ -78,7 +80,7 @@ def test_a_night_starts_one_session_a_table_each_with_its_scorer_link(client):
 
 
 def test_the_standings_are_best_first_and_follow_every_table(client):
-    made = night(client)
+    made = night(client, ranking="total")
     first, second = made["tables"]
     assert {s["total"] for s in standings(client, made["id"])} == {0}
     record(client, first, out_with_aces(FOUR, "Вера"))
@@ -88,7 +90,10 @@ def test_the_standings_are_best_first_and_follow_every_table(client):
     record(client, second, out_with_aces(THREE, "Ева"))
     now = standings(client, made["id"])
     assert [s["name"] for s in now[:2]] == ["Ева", "Вера"]
-    assert now[0] == {"place": 1, "name": "Ева", "total": 60, "table": 2, "deals": 2, "points": 100.0}
+    assert now[0] == {
+        **{"place": 1, "name": "Ева", "total": 60, "table": 2, "deals": 2, "points": 100.0},
+        **{"total_place": 1, "points_place": 1},  # Вера's 100 place points too: level with Ева
+    }
     totals = [s["total"] for s in now]
     assert totals == sorted(totals, reverse=True)
     assert {s["name"]: s["deals"] for s in now} == {**dict.fromkeys(FOUR, 1), **dict.fromkeys(THREE, 2)}
@@ -177,11 +182,20 @@ def test_the_next_round_on_the_night_page_reseats_and_the_standings_sum(app):
     first = client.get(f"{API}/nights/{nid}").get_json()
     scorer = re.search(r'class="scorer-link" href="[^"]*/s/([^/]+)/scorer/([^"]+)"', night_page)
     record(client, {"id": scorer[1], "edit_token": scorer[2]}, out_with_aces(["A1", "A2", "A3", "A4"], "A2"))
-    form = {"csrf_token": CSRF.search(night_page)[1], "round": re.search(r'name="round" value="(\d+)"', night_page)[1]}
-    moved = client.post(f"/nights/{nid}/rounds", data=form)
-    assert moved.status_code == 303 and form["round"] == "2"
+    assert f'href="/nights/{nid}/rounds/new"' in night_page  # the next round: its seating shown first
+    preview = text(client.get(f"/nights/{nid}/rounds/new?mode=fresh", headers={"Accept-Language": "en"}))
+    assert "Start round 2" in preview and "3 pairs at these tables have played together tonight" in preview
+    assert client.get(f"{API}/nights/{nid}").get_json()["round"] == 1  # a preview starts nothing
+    seats = re.findall(r'name="(table-\d+)" value="([^"]+)"', preview)
+    form = [("csrf_token", CSRF.search(preview)[1]), ("round", re.search(r'name="round" value="(\d+)"', preview)[1])]
+    moved = client.post(f"/nights/{nid}/rounds", data=MultiDict([*form, ("seating", "tables"), *seats]))
+    assert moved.status_code == 303 and form[1][1] == "2"
     second = client.get(f"{API}/nights/{nid}").get_json()
     assert second["round"] == 2 and {t["id"] for t in second["tables"]}.isdisjoint(t["id"] for t in first["tables"])
+    shown_seats: dict[str, list[str]] = {}
+    for field, name in seats:
+        shown_seats.setdefault(field, []).append(name)
+    assert [t["players"] for t in second["tables"]] == list(shown_seats.values())  # as the preview showed
     old = meetings([[t["players"] for t in first["tables"]]])
     assert repeats([t["players"] for t in second["tables"]], old) == 3  # the least three tables of four allow
     a2 = next(s for s in second["standings"] if s["name"] == "A2")
@@ -208,11 +222,11 @@ def test_start_round_tapped_twice_or_on_two_phones_at_once_starts_one_round(app,
         refused = owner.post(url, data={"csrf_token": csrf, **bad}, headers={"Accept-Language": "en"})
         assert refused.status_code == 400 and "The form is damaged; reload it." in text(refused), bad
     past = owner.post(url, data={"csrf_token": csrf, "round": "4"}, headers={"Accept-Language": "en"})
-    assert past.status_code == 400 and "There is no round 4 to start yet: reload the night" in text(past)
+    assert past.status_code == 422 and "There is no round 4 to start yet: reload the night" in text(past)
     assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 2
     # two phones at the same moment (two connections to the file): one round 3, the other finds it started
     token = urlsplit(made["edit_url"]).path.split("/")[-1]
-    made_now = at_once(app.config["DATABASE"], 2, lambda store: service.next_round(store, made["id"], token, 3))
+    made_now = at_once(app.config["DATABASE"], 2, lambda store: start_round(store, made["id"], token, 3, SeatingAsk()))
     assert sorted(m is None for m in made_now) == [False, True]
     assert client.get(f"{API}/nights/{made['id']}").get_json()["round"] == 3
 
@@ -285,7 +299,9 @@ def test_the_summary_and_the_pages_speak_russian(client):
     record(client, made["tables"][0], out_with_aces(FOUR, "Гоша"))
     summary = text(client.get(f"/nights/{made['id']}/summary"))
     assert 'media="print"' in summary and "print.css" in summary
-    assert re.search(r"<th scope=\"row\">Гоша</th><td class=\"num\">1</td><td class=\"num\">1</td>", summary)
+    assert re.search(
+        r"<th scope=\"row\">Гоша</th><td class=\"num wide-only\">1</td><td class=\"num wide-only\">1</td>", summary
+    )
     for path in ("/nights/new", f"/nights/{made['id']}", f"/nights/{made['id']}/room"):
         page = text(client.get(path))
         assert '<html lang="ru"' in page and "Кункен" in page, path
@@ -453,7 +469,7 @@ def test_docs_show_the_nights_answer_as_it_is(client):
     (a night made in an earlier example is not replayed), and this is it."""
     text_ = API_MD.read_text(encoding="utf-8")
     section = text_[text_.index("### `GET /api/v1/nights/<id>`") :]
-    shown = json.loads(re.search(r"A night's answer looks like this[^`]*```json\n(.*?)\n```", section, re.S)[1])
+    shown = json.loads(re.search(r"A night's answer after one deal[^`]*```json\n(.*?)\n```", section, re.S)[1])
     made = night(client, tables=(["Анна", "Борис", "Вера", "Гоша"], ["Дима", "Ева", "Жора"]))
     record(client, made["tables"][0], out_with_aces(FOUR, "Анна"))
     assert mismatches(shown, client.get(f"{API}/nights/{made['id']}").get_json()) == []

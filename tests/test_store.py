@@ -92,6 +92,7 @@ def test_open_applies_migrations_once(db_path):
         "m019_nfc_names",
         "m020_night_settings",
         "m021_player_merges",
+        "m022_night_revision",
     ]
     assert {"sessions", "deals", "history", "idempotency", "creation_keys"} <= set(first.db.table_names())
     created, _ = first.create_session("kunken", RULES, PLAYERS, None)
@@ -100,7 +101,7 @@ def test_open_applies_migrations_once(db_path):
     second = Store.open(db_path)
     try:
         assert migrations.pending(second.db) == []
-        assert count(second, "_sqlite_migrations") == 21
+        assert count(second, "_sqlite_migrations") == 22
         # The tables were not recreated: the session written before re-opening is there.
         assert second.get_session(created.id) == created
     finally:

@@ -175,6 +175,19 @@ def clean_name(value: Any, where: str = "name") -> str:
     return name
 
 
+def player_key(name: str) -> str:
+    """The key a player is known by across sessions (statistics, ratings, merges): the name casefolded in
+    Unicode's composed form, so capitals and the way a letter was typed do not matter. Casefolding can take a name
+    out of NFC ("ΐ" folds to three code points), hence NFC again after it.
+
+    >>> player_key("Лёня") == player_key("ЛЕ\u0308НЯ") == "лёня", player_key("Леня") == player_key("Лёня")
+    (True, False)
+    >>> player_key("\u0390") == "\u0390".casefold()
+    False
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
 def is_tidy_name(value: Any) -> TypeGuard[str]:
     """True for a name as typed most of the time: text of 1 to 40 printable characters, spaced once, not at its
     ends (printable text holds no space but the ASCII one), in Unicode's composed form (NFC), which ``clean_name``

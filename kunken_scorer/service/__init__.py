@@ -47,6 +47,7 @@ from .deals import (
     undo_deal,
 )
 from .drafts import DRAFT_END, Draft, draft_end, load_draft, with_end
+from .merges import merge_players, standing_merges, undo_merge
 from .nights import (
     MAX_TABLES,
     NightBoard,
@@ -55,7 +56,6 @@ from .nights import (
     NightTable,
     create_night,
     is_night_owner,
-    next_round,
     night_board,
     night_tables,
     repeat_meetings,
@@ -167,9 +167,9 @@ __all__ = [
     "is_night_owner",
     "last_deal_melds",
     "load_draft",
+    "merge_players",
     "move_seat",
     "new_token",
-    "next_round",
     "night_board",
     "night_tables",
     "part_answer",
@@ -198,6 +198,7 @@ __all__ = [
     "session_rules",
     "session_tally",
     "set_hand_entry",
+    "standing_merges",
     "stats_rows",
     "stats_stale_in",
     "table_tokens",
@@ -205,5 +206,6 @@ __all__ = [
     "tally_of",
     "totals_through",
     "undo_deal",
+    "undo_merge",
     "with_end",
 ]

@@ -15,6 +15,7 @@ from ..core.rules import read_rules
 from .board import Scoreboard, ScoredDeal
 from .drafts import Draft
 from .nights import NightBoard, NightMade
+from .rounds import RoundPlan, TablesEnded
 
 # -- the API's answers: plain data, each reason in words by ``say`` -------------------------------
 
@@ -228,18 +229,67 @@ def night_made_answer(made: NightMade, view_url: str, edit_url: str, links: Link
 
 
 def night_answer(board: NightBoard, tokens: dict[str, str], links: Links) -> dict[str, Any]:
-    """``GET /api/v1/nights/<id>``: the current round's tables (with the edit ``tokens`` known) and the standings
-    across every table, the best total first."""
+    """``GET /api/v1/nights/<id>``: the night's settings, the current round's tables (with the edit ``tokens``
+    known) and the standings across every table, in the night's ranking."""
+    night = board.night
     return {
-        "id": board.night.id,
-        "game": board.night.game,
+        "id": night.id,
+        "game": night.game,
+        "name": night.name,
+        "ranking": night.ranking,
+        "ended": night.ended_at is not None,
         "round": len(board.rounds),
         "tables": [
-            {**links(t.session_id, tokens.get(t.session_id)), "table": t.number, "players": t.players}
+            {
+                **links(t.session_id, tokens.get(t.session_id)),
+                "table": t.number,
+                "players": t.players,
+                "ended": t.board.session.ended_at is not None,
+            }
             for t in board.tables
         ],
         "standings": [
-            {"place": s.place, "name": s.name, "total": s.total, "table": s.table, "deals": s.deals, "points": s.points}
-            for s in board.standings
+            {
+                "place": board.place(s),
+                "name": s.name,
+                "total": s.total,
+                "points": s.points,
+                "table": s.table,
+                "deals": s.deals,
+                "total_place": s.place,
+                "points_place": s.points_place,
+            }
+            for s in board.ranked
         ],
     }
+
+
+def plan_answer(plan: RoundPlan) -> dict[str, Any]:
+    """A round's seating as planned (the preview, nothing started) or started: who sits where, who arrived and
+    left, how many times players at one table have met tonight already, and the earlier tables still playing."""
+    return {
+        "round": plan.round,
+        "mode": plan.mode,
+        "tables": [{"table": n, "players": players} for n, players in enumerate(plan.tables, start=1)],
+        "arrivals": list(plan.arrivals),
+        "leaving": list(plan.leaving),
+        "repeats": plan.repeats,
+        "still_playing": [{"round": r, "table": t} for r, t in plan.open_tables],
+    }
+
+
+def round_answer(board: NightBoard, round_no: int, tokens: dict[str, str], links: Links) -> dict[str, Any]:
+    """A round of the night: each table's number, players and links (the edit token for the night's owner)."""
+    return {
+        "night": board.night.id,
+        "round": round_no,
+        "tables": [
+            {**links(t.session_id, tokens.get(t.session_id)), "table": t.number, "players": t.players}
+            for t in board.rounds[round_no - 1]
+        ],
+    }
+
+
+def ended_tables_answer(ended: TablesEnded) -> dict[str, Any]:
+    """``…/end``: how many tables ended now, of how many."""
+    return {"ended": ended.ended, "tables": ended.tables}

@@ -5,7 +5,8 @@
   the tables a request asks for, read, checked and started;
 - ``night_board``: the night as every page and answer shows it: each round's tables and the standings;
   ``night_page``: the night's page, for the request's token;
-- ``next_round``: the next round's tables, seated by ``core.nights.next_seating``;
+- ``night_settings``: a night's name, ranking and way of entering hands, read and checked (its rounds:
+  ``service.rounds``);
 - ``table_tokens``: the tables' edit tokens, for whoever holds the night's token (``sent_table_tokens``: a token
   sent that is not the night's is a ``NightTokenWrong``);
 - ``renew_night_token``: a new night's token (a new owner link), the old one and every phone holding it stopped.
@@ -13,12 +14,15 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.fields import player_key
+from ..core.hands import hand_entries
 from ..core.messages import N_, KunkenError, Reason
-from ..core.nights import NightStanding, Seating, TableResult, meetings, next_seating, night_standings, table_results
+from ..core.nights import NightStanding, Seating, TableResult, meetings, night_standings, table_results
 from ..core.rules import RuleSet
 from ..store import NightRow, NightTableRow, Store
 from ..store.nights import seal, unseal
@@ -45,6 +49,11 @@ class NightInputError(ValueError):
         return NightInputError(self.message, reason, **self.params)
 
 
+class NightStateError(NightInputError):
+    """A round asked for that the night's state refuses, however well formed: the night has ended, the round to undo
+    is not the last or has deals typed, the round to start is past the next (the API's ``409``)."""
+
+
 class NightTokenWrong(Exception):
     """A token sent for a night that is not the night's (another, or an old one made anew): refused, never read as
     no token at all."""
@@ -67,7 +76,7 @@ def night_tables(rules: RuleSet, tables: Any) -> Seating:
         except KunkenError as err:
             raise NightInputError(N_("Table %(table)s: %(why)s"), err.reason, table=number) from None
         for name in players:
-            other = seen.setdefault(name.casefold(), number)
+            other = seen.setdefault(player_key(name), number)
             if other != number:
                 message = N_("%(name)s is at table %(other)s and at table %(table)s: a player sits at one table.")
                 raise NightInputError(message, name=name, table=number, other=other)
@@ -90,7 +99,7 @@ def _seat_round(store: Store, night: NightRow, token: str, round_no: int, seatin
     rules = RuleSet.from_dict(night.rules)
     made = []
     for number, players in enumerate(seating, start=1):
-        created = create_session(store, rules, players, None)
+        created = create_session(store, rules, players, None, hand_entry=night.hand_entry)
         assert created.token is not None  # no key: always a new session with its token
         store.add_night_table(
             night.id, round_no, number, created.session.id, seal(token, created.session.id, created.token)
@@ -99,21 +108,66 @@ def _seat_round(store: Store, night: NightRow, token: str, round_no: int, seatin
     return made
 
 
+#: How a night's standings may rank: by place points (the fair one across tables of different sizes, the default)
+#: or by total.
+RANKINGS = ("points", "total")
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """What a night is started with besides its tables: its ``name`` (None: shown as its date), its ``ranking``
+    (``RANKINGS``) and the way its tables enter hands (None: the game's default)."""
+
+    name: str | None = None
+    ranking: str = "points"
+    hand_entry: str | None = None
+
+
+def night_settings(rules: RuleSet, name: Any = None, ranking: Any = None, hand_entry: Any = None) -> NightSettings:
+    """A night's settings as a request sends them, checked: a ``NightInputError`` says what is wrong."""
+    if name is not None and not isinstance(name, str):
+        raise NightInputError(N_("name: expected the night's name as text."))
+    name = " ".join(name.split()) if name else None
+    if name is not None and len(name) > MAX_NIGHT_NAME:
+        raise NightInputError(N_("The night's name is at most %(limit)s characters."), limit=MAX_NIGHT_NAME)
+    if name is not None:
+        name = unicodedata.normalize("NFC", name)
+    ranking = "points" if ranking in (None, "") else ranking
+    if ranking not in RANKINGS:
+        raise NightInputError(N_("ranking: expected one of %(options)s."), options=", ".join(RANKINGS))
+    hand_entry = None if hand_entry in (None, "") else hand_entry
+    if hand_entry is not None and hand_entry not in hand_entries(rules):
+        raise NightInputError(N_("hand_entry: expected one of %(options)s."), options=", ".join(hand_entries(rules)))
+    return NightSettings(name or None, ranking, hand_entry)
+
+
+#: The longest night's name kept.
+MAX_NIGHT_NAME = 80
+
+
 def create_night(
     store: Store,
     rules: RuleSet,
     tables: Seating,
     key: str | None = None,
     *,
+    settings: NightSettings = NightSettings(),
     allow: Callable[[], None] | None = None,
 ) -> NightMade:
-    """Start a night under ``rules`` with its first round's ``tables`` (checked by ``night_tables``), all in one
-    transaction: the night, and one session a table. ``key`` (the start form's one-time key) makes a double tap
-    one night: the same key again finds the night it started (``NightMade.token`` None, no tables made).
-    ``allow`` is called once a table in that transaction, only when the night is made now (the address's count
-    of sessions started: it raises to refuse, and nothing is stored)."""
+    """Start a night under ``rules`` with its first round's ``tables`` (checked by ``night_tables``) and its
+    ``settings``, all in one transaction: the night, and one session a table. ``key`` (the start form's one-time
+    key) makes a double tap one night: the same key again finds the night it started (``NightMade.token`` None, no
+    tables made). ``allow`` is called once a table in that transaction, only when the night is made now (the
+    address's count of sessions started: it raises to refuse, and nothing is stored)."""
     with store.night_write():
-        night, token = store.create_night(rules.game, rules.to_dict(), key)
+        night, token = store.create_night(
+            rules.game,
+            rules.to_dict(),
+            key,
+            name=settings.name,
+            ranking=settings.ranking,
+            hand_entry=settings.hand_entry,
+        )
         if token is None:
             return NightMade(night, None, ())
         if allow is not None:
@@ -124,12 +178,18 @@ def create_night(
 
 
 def start_night(
-    store: Store, rules: RuleSet, tables: Any, key: str | None = None, *, allow: Callable[[], None] | None = None
+    store: Store,
+    rules: RuleSet,
+    tables: Any,
+    key: str | None = None,
+    *,
+    settings: NightSettings = NightSettings(),
+    allow: Callable[[], None] | None = None,
 ) -> NightMade:
     """Start a night as a request asks: its ``tables`` read and checked (``night_tables``: a ``NightInputError``
-    says what is wrong, and nothing is made), then started (``create_night``, with the start form's ``key`` and the
-    address's ``allow``)."""
-    return create_night(store, rules, night_tables(rules, tables), key, allow=allow)
+    says what is wrong, and nothing is made), then started (``create_night``, with its ``settings``, the start
+    form's ``key`` and the address's ``allow``)."""
+    return create_night(store, rules, night_tables(rules, tables), key, settings=settings, allow=allow)
 
 
 @dataclass(frozen=True)
@@ -197,7 +257,7 @@ def night_board(store: Store, night_id: str) -> NightBoard:
         rounds.setdefault(row.round, []).append(NightTable(row.round, row.table, row, board))
         results += table_results(row.round, row.table, board.totals, board.status.deals_played)
     standings = night_standings(results)
-    by_points = sorted(standings, key=lambda s: (s.points_place, -s.total, s.name.casefold()))
+    by_points = sorted(standings, key=lambda s: (s.points_place, -s.total, player_key(s.name)))
     return NightBoard(
         night, tuple(tuple(t) for _, t in sorted(rounds.items())), tuple(standings), version, tuple(by_points)
     )
@@ -228,21 +288,6 @@ def night_page(store: Store, board: NightBoard, token: str | None) -> NightPage:
     repeats = repeat_meetings(board) if len(board.rounds) > 1 else None
     owner = is_night_owner(store, board.night.id, token)
     return NightPage(board, owner, table_tokens(store, board, token), repeats)
-
-
-def next_round(store: Store, night_id: str, token: str, round_no: int) -> NightMade | None:
-    """Start round ``round_no``, the next one: its tables seated by ``next_seating`` (everyone meeting as few players
-    again as can be), one new session a table, stored in one transaction. None when that round has already started
-    (a double tap, or another phone of the night's: one round, never two); a round past the next is a
-    ``NightInputError``. Whoever calls it holds the night's token."""
-    with store.night_write():  # the rounds read in the transaction that adds one: two taps at once make one round
-        board = night_board(store, night_id)
-        if round_no > len(board.rounds) + 1:
-            raise NightInputError(N_("There is no round %(n)s to start yet: reload the night's page."), n=round_no)
-        if round_no <= len(board.rounds):
-            return None
-        made = _seat_round(store, board.night, token, round_no, next_seating(board.seating))
-    return NightMade(board.night, None, tuple(made))
 
 
 def is_night_owner(store: Store, night_id: str, token: str | None) -> bool:

@@ -14,7 +14,7 @@ from ..core.notation import deal_texts, entered_as, hand_entry, part_hand_way, p
 from ..core.reading import Deal, hand_entries
 from ..core.rules import GAMES, HOUSE_RULES, KEY_SWITCHES, SWITCHES, RuleSet, switch_values
 from ..core.session import TARGET_KINDS, Target
-from ..store import CorrectionRow, DealRow, DraftRow, HistoryRow, PartRow, SessionRow, Store
+from ..store import CorrectionRow, DealRow, DraftRow, HistoryRow, PartRow, SessionNight, SessionRow, Store
 from .board import DealLine, Scoreboard, desk_session, scoreboard
 from .kept import open_corrections
 from .outcomes import Checked
@@ -60,6 +60,8 @@ class SessionPage:
     undone: int | None
     #: the open proposed corrections (the scorer's page only): each with its player and its deal's number
     corrections: list[tuple[CorrectionRow, str, int | None]] = field(default_factory=list)
+    #: the club night this session is a table of (its round and table), or None
+    night: SessionNight | None = None
 
 
 def session_page(
@@ -79,6 +81,7 @@ def session_page(
         seat=seat,
         undone=undone if editor else None,
         corrections=open_corrections(store, record) if editor else [],
+        night=store.night_of(record.id),
     )
 
 

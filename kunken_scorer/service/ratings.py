@@ -2,7 +2,8 @@
 
 A rating is openskill's Plackett-Luce rating (``mu``, ``sigma``; shown as its ordinal, ``mu - 3 sigma``), a pure
 function of the history: every ended session's final order (its totals, best first; equal totals share a place),
-folded in the order the sessions ended (``ended_at`` in UTC, then the session's id). The store keeps the result
+folded in the order the sessions ended (``ended_at`` in UTC, then the session's id), a club night's tables at the
+night's start, round by round and table by table (``rating_key``). The store keeps the result
 (``store.ratings``) and the last session folded in (``rating_mark``):
 
 - a session that ends after every session already rated is folded in on its own (``refresh_ratings``);
@@ -22,7 +23,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ..core.fields import bad_field, clean_name
+from ..core.fields import bad_field, clean_name, player_key
 from ..core.messages import Reason
 from ..core.rules import GAMES
 from ..store import RatingRow, Standing, StorageUnavailable, Store, UnratedSession
@@ -70,7 +71,7 @@ class RatedPlayers:
 
     def rating(self, name: str) -> Rating:
         """The rating of the player ``name`` (a player with no ended session: the starting rating)."""
-        return self.ratings.get(name.casefold(), Rating())
+        return self.ratings.get(player_key(name), Rating())
 
 
 def end_key(ended_at: str) -> str:
@@ -85,6 +86,22 @@ def end_key(ended_at: str) -> str:
         return ended_at
     when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
     return when.strftime("%Y-%m-%dT%H:%M:%S.%f")
+
+
+def rating_key(ended_at: str, night_place: tuple[str, int, int] | None) -> str:
+    """Where a session folds into the ratings: a session alone at ``end_key(ended_at)``; a club night's table at
+    when the night started, then its round, then its table (``night_place``), whatever order the scorers ended the
+    tables in, so that ending the night's tables in any order gives the same ratings.
+
+    >>> rating_key("2026-11-30T20:00:00+00:00", None)
+    '2026-11-30T20:00:00.000000'
+    >>> rating_key("2026-11-30T23:00:00", ("2026-11-30T19:00:00", 2, 3))
+    '2026-11-30T19:00:00.000000 r0002 t0003'
+    """
+    if night_place is None:
+        return end_key(ended_at)
+    started, round_no, table = night_place
+    return f"{end_key(started)} r{round_no:04d} t{table:04d}"
 
 
 def places(points: Sequence[int]) -> list[int]:
@@ -123,7 +140,10 @@ def replay_ratings(store: Store) -> bool:
     """Work every rating out again from the whole history, in the order the sessions ended; False when another
     writer changed the ratings meanwhile (nothing written: look again)."""
     mark = store.rating_mark()
-    ended = sorted(((end_key(e), sid), version, standings) for sid, e, version, standings in store.ended_standings())
+    ended = sorted(
+        ((rating_key(e, place), sid), version, standings)
+        for sid, e, version, place, standings in store.ended_standings()
+    )
     current: dict[str, RatingRow] = {}
     _fold(current, (standings for _, _, standings in ended))
     last = ended[-1][0] if ended else ("", "")
@@ -139,7 +159,7 @@ def refresh_ratings(store: Store, inline: int = INLINE_REPLAY) -> bool:
     if not pending:
         return True
     mark = store.rating_mark()
-    keyed = sorted(((end_key(p.ended_at), p.id), p) for p in pending)
+    keyed = sorted(((rating_key(p.ended_at, p.night_place), p.id), p) for p in pending)
     if len(pending) > PENDING_LOOK or any(
         p.rated_version or key <= (mark.ended_key, mark.session_id) for key, p in keyed
     ):  # an older ended session changed, or very many ended at once (an upgraded file): the whole history again
@@ -170,7 +190,7 @@ def rated_players(store: Store, game: str | None = None, limit: int | None = Non
         current = refresh_ratings(store)
     except StorageUnavailable:
         current = False  # a file that cannot be written now: the ratings as last worked out
-    rows = store.ratings([p.name.casefold() for p in history])
+    rows = store.ratings([player_key(p.name) for p in history])
     return RatedPlayers(history, {player: _rating(row) for player, row in rows.items()}, current)
 
 
@@ -256,7 +276,7 @@ def head_to_head(store: Store, first: Any, second: Any) -> HeadToHead | UnknownP
     """The sessions the players ``first`` and ``second`` (names as typed, any capitals) played together, with who
     finished ahead; a name that is no name raises its ``KunkenError``."""
     typed = (clean_name(first, "a"), clean_name(second, "b"))
-    if typed[0].casefold() == typed[1].casefold():
+    if player_key(typed[0]) == player_key(typed[1]):
         return SamePlayer(typed[0])
     try:
         refresh_stale_stats(store, budget=500)
@@ -264,11 +284,11 @@ def head_to_head(store: Store, first: Any, second: Any) -> HeadToHead | UnknownP
         pass  # the statistics as last worked out
     names = []
     for name in typed:
-        known = store.player_name(name.casefold())
+        known = store.player_name(player_key(name))
         if known is None:
             return UnknownPlayer(name)
         names.append(known)
-    rows, (ahead, behind, level) = store.together(typed[0].casefold(), typed[1].casefold(), TOGETHER_SHOWN)
+    rows, (ahead, behind, level) = store.together(player_key(typed[0]), player_key(typed[1]), TOGETHER_SHOWN)
     meetings = [
         Meeting(r.session_id, r.game, r.played_at, r.ended_at is not None, (r.a_points, r.b_points)) for r in rows
     ]

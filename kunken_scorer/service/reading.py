@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.deal import evaluate_deal
+from ..core.fields import player_key
 from ..core.messages import M_, KunkenError, Reason
 from ..core.reading import Deal, check_short_hands, clean_name, read_flag
 from ..core.rules import RuleSet
@@ -33,7 +34,7 @@ def session_players(rules: RuleSet, names: Any) -> list[str]:
             cleaned.append(clean_name(name, f"players[{i}]"))
         except KunkenError as err:
             raise err.at(i, "name") from None  # located at its seat: the start form shows it there
-    if not rules.min_players <= len(cleaned) <= rules.max_players or len({n.casefold() for n in cleaned}) != len(
+    if not rules.min_players <= len(cleaned) <= rules.max_players or len({player_key(n) for n in cleaned}) != len(
         cleaned
     ):
         raise KunkenError(Reason("session_players", {"min": rules.min_players, "max": rules.max_players}))

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from ..cache import Place
 from ..core.deal import DealReport
+from ..core.fields import player_key
 from ..core.rules import RuleSet
 from ..core.session import session_status
 from ..store import (
     DealScore,
+    MergeRow,
     SessionStatsRow,
     StorageUnavailable,
     Store,
@@ -25,7 +28,8 @@ _Entry = TypeVar("_Entry")
 
 @dataclass
 class PlayerHistory:
-    """One player's record across every session on this install (names compared casefolded)."""
+    """One player's record across every session on this install (names compared by ``player_key``: capitals and
+    the way a letter was typed aside; two names merged are one player)."""
 
     name: str
     sessions: int = 0
@@ -131,12 +135,70 @@ def session_tally(store: Store, session_id: str) -> Tally:
 MOST_STATS_POINTS = 10**15
 
 
-def stats_rows(tally: Tally) -> list[SessionStatsRow]:
+@dataclass(frozen=True)
+class MergedInto:
+    """The player a merged name counts as: its key, and the name it is shown by."""
+
+    player: str
+    name: str
+
+
+def merge_targets(merges: Iterable[MergeRow]) -> dict[str, MergedInto]:
+    """Each merged player's key -> the player it counts as, chains followed: A merged into B, and B into C, counts
+    as C (shown by the name C was given when B was merged into it). A loop, which the service never lets through
+    (``service.merges``), counts each of its names as itself.
+
+    >>> first = MergeRow(1, "лёня", "Лёня", "леня", "Леня", "", None)
+    >>> then = MergeRow(2, "леня", "Леня", "лёва", "Лёва", "", None)
+    >>> {key: into.name for key, into in merge_targets([first, then]).items()}
+    {'лёня': 'Лёва', 'леня': 'Лёва'}
+    """
+    direct = {m.from_player: m for m in merges}
+    found: dict[str, MergedInto] = {}
+    for start, merge in direct.items():
+        seen = {start}
+        while merge.into_player in direct and merge.into_player not in seen:
+            seen.add(merge.into_player)
+            merge = direct[merge.into_player]
+        if merge.into_player not in seen:
+            found[start] = MergedInto(merge.into_player, merge.into_name)
+    return found
+
+
+def session_players(names: Iterable[str], merged: Mapping[str, MergedInto]) -> list[tuple[str, str]]:
+    """The (player key, name shown) each of a session's ``names`` counts as in the statistics: its ``player_key``,
+    or the player a standing merge counts it as (``merged``), with that player's name.
+
+    Two names of one session are never one player there: a session m019 left with two spellings of one name (NFC
+    would make them one) keys its names casefolded as typed, as before; a merge that would make two of its names
+    one (a session recorded with both names after the merge) is not applied to those names in that session.
+
+    >>> into = {"лёня": MergedInto("леня", "Леня")}
+    >>> session_players(["Лёня", "Вера"], into)
+    [('леня', 'Леня'), ('вера', 'Вера')]
+    >>> session_players(["Лёня", "Леня"], into)
+    [('лёня', 'Лёня'), ('леня', 'Леня')]
+    """
+    names = list(names)
+    keys = [player_key(name) for name in names]
+    if len(set(keys)) < len(keys):
+        keys = [name.casefold() for name in names]
+    targets = [merged.get(key) for key in keys]
+    counts = Counter(target.player if target else key for key, target in zip(keys, targets, strict=True))
+    return [
+        (target.player, target.name) if target and counts[target.player] == 1 else (key, name)
+        for name, key, target in zip(names, keys, targets, strict=True)
+    ]
+
+
+def stats_rows(tally: Tally, merged: Mapping[str, MergedInto] | None = None) -> list[SessionStatsRow]:
     """Each player's part of the statistics from one session; none while it has no scored deal.
 
     A session counts once it has at least one scored deal (redeals do not count). Its winner
     is whoever leads after its last deal, ended or not; players tied for the lead each win.
-    Its points count up to ``MOST_STATS_POINTS`` either way.
+    Its points count up to ``MOST_STATS_POINTS`` either way. A player is keyed by ``player_key``; a name a
+    standing merge counts as another player (``merged``: ``merge_targets``) is keyed, and named, as that player
+    (the session itself keeps the name as typed).
     """
     if not tally.deals:
         return []
@@ -144,15 +206,15 @@ def stats_rows(tally: Tally) -> list[SessionStatsRow]:
     winners = {s.name for s in session_status(names, [tally.points], None).standings if s.place == 1}
     return [
         SessionStatsRow(
-            player=name.casefold(),
-            name=name,
+            player=player,
+            name=shown,
             deals=tally.deals,
             points=max(-MOST_STATS_POINTS, min(MOST_STATS_POINTS, tally.points[name])),
             expresses=tally.expresses.get(name, 0),
             won=name in winners,
             played_at=tally.created_at,
         )
-        for name in names
+        for name, (player, shown) in zip(names, session_players(names, merged or {}), strict=True)
     ]
 
 
@@ -184,11 +246,24 @@ def refresh_stale_stats(store: Store, budget: int | None = None) -> int:
     crash), at most ``budget`` of them; returns how many were worked out. Cheap when none is
     stale (a partial index)."""
 
+    # the standing merges, read once a call and only when some session is stale, with their generation: a merge
+    # made or undone meanwhile writes nothing (``set_many_session_stats``), and the next look works them out again
+    read: list[tuple[int, dict[str, MergedInto]]] = []
+
+    def merges() -> tuple[int, dict[str, MergedInto]]:
+        if not read:
+            generation, standing = store.player_merges()
+            read.append((generation, merge_targets(standing)))
+        return read[0]
+
     def entry(board: Scoreboard) -> tuple[str, int, str, list[SessionStatsRow]]:
         tally = tally_of(board)
-        return (board.session.id, tally.version, tally.game, stats_rows(tally))
+        return (board.session.id, tally.version, tally.game, stats_rows(tally, merges()[1]))
 
-    return _catch_up(store, store.stale_stats, entry, store.set_many_session_stats, 500, budget)
+    def write(entries: list[tuple[str, int, str, list[SessionStatsRow]]]) -> int:
+        return store.set_many_session_stats(entries, merges()[0])
+
+    return _catch_up(store, store.stale_stats, entry, write, 500, budget)
 
 
 def player_history(store: Store, game: str | None = None, limit: int | None = None) -> list[PlayerHistory]:

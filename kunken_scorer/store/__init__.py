@@ -43,6 +43,7 @@ from .errors import (
 from .kept import KeptMixin
 from .keys import KeysMixin
 from .members import ClubMixin
+from .merges import MergesMixin
 from .migrations import migrations
 from .nights import NightsMixin
 from .ratings import RatingsMixin
@@ -55,6 +56,7 @@ from .rows import (
     DraftRow,
     HistoryRow,
     LiveDealRow,
+    MergeRow,
     MoveCode,
     NightRow,
     NightTableRow,
@@ -62,9 +64,11 @@ from .rows import (
     PlayerStatsRow,
     RatingMark,
     RatingRow,
+    RecentNight,
     RefusalRow,
     SavedPart,
     SeatRow,
+    SessionNight,
     SessionRow,
     SessionStatsRow,
     Standing,
@@ -87,10 +91,13 @@ __all__ = [
     "HistoryRow",
     "KeyReused",
     "LiveDealRow",
+    "MergeRow",
     "MoveCode",
     "NightNotFound",
     "NightRow",
     "NightTableRow",
+    "RecentNight",
+    "SessionNight",
     "NotFound",
     "PartRow",
     "PartsChanged",
@@ -126,6 +133,7 @@ class Store(
     RatingsMixin,
     NightsMixin,
     ClubMixin,
+    MergesMixin,
     Database,
 ):
     """Sessions, deals and history kept in one SQLite database."""

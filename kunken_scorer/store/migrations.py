@@ -506,3 +506,11 @@ def m021_player_merges(db: Database) -> None:
         strict=True,
     )
     db.execute("CREATE UNIQUE INDEX player_merges_standing ON player_merges (from_player) WHERE undone_at IS NULL")
+
+
+@migrations()
+def m022_night_revision(db: Database) -> None:
+    """A night's own changes counted (issue 47): an undone round, the night ended, a new owner link. The night's
+    version (``night_version``) adds it to its tables' versions, so a screen following the night sees a round
+    undone and started again (the same count of tables, every version 1) as a change."""
+    db.table("nights").add_column("revision", int, not_null_default=0)

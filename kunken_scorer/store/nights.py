@@ -17,7 +17,28 @@ from typing import Any
 
 from .db import Database, _dumps, _hash_token, _now
 from .errors import NightNotFound
-from .rows import NightRow, NightTableRow
+from .rows import NightRow, NightTableRow, RecentNight, SessionNight
+
+#: The sessions of one round of a night (parameters: the night's id, the round).
+_ROUND_SESSIONS = "SELECT session_id FROM night_tables WHERE night_id = ? AND round = ?"
+
+
+#: The columns of a ``NightRow``, in the order ``_night_row`` reads them.
+_NIGHT_COLUMNS = "id, game, rules, created_at, name, ranking, hand_entry, ended_at"
+
+
+def _night_row(row: Any) -> NightRow:
+    """A ``NightRow`` of a row of ``nights`` read with ``_NIGHT_COLUMNS`` (a mapping of them)."""
+    return NightRow(
+        id=row["id"],
+        game=row["game"],
+        rules=json.loads(row["rules"]),
+        created_at=row["created_at"],
+        name=row["name"],
+        ranking=row["ranking"],
+        hand_entry=row["hand_entry"],
+        ended_at=row["ended_at"],
+    )
 
 
 def _pad(night_token: str, session_id: str, size: int) -> bytes:
@@ -113,22 +134,28 @@ class NightsMixin(Database):
 
     def get_night(self, night_id: str) -> NightRow:
         """The night, or ``NightNotFound``."""
-        row = self._one(
-            "SELECT id, game, rules, created_at, name, ranking, hand_entry, ended_at FROM nights WHERE id = ?",
-            [night_id],
-        )
+        row = self._one(f"SELECT {_NIGHT_COLUMNS} FROM nights WHERE id = ?", [night_id])
         if row is None:
             raise NightNotFound(f"There is no club night with id {night_id!r}.")
-        return NightRow(
-            id=row["id"],
-            game=row["game"],
-            rules=json.loads(row["rules"]),
-            created_at=row["created_at"],
-            name=row["name"],
-            ranking=row["ranking"],
-            hand_entry=row["hand_entry"],
-            ended_at=row["ended_at"],
-        )
+        return _night_row(row)
+
+    def recent_nights(self, limit: int) -> list[RecentNight]:
+        """Up to ``limit`` nights, the last started first, each with its count of rounds and tables."""
+        rows = self.db.execute(
+            f"SELECT {_NIGHT_COLUMNS}, (SELECT count(DISTINCT round) FROM night_tables WHERE night_id = nights.id),"
+            " (SELECT count(*) FROM night_tables WHERE night_id = nights.id)"
+            " FROM nights ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            [limit],
+        ).fetchall()
+        names = [*_NIGHT_COLUMNS.split(", "), "rounds", "tables"]
+        return [RecentNight(_night_row(dict(zip(names, row, strict=True))), row[-2], row[-1]) for row in rows]
+
+    def night_of(self, session_id: str) -> SessionNight | None:
+        """The night, round and table the session ``session_id`` is (None: a session of its own)."""
+        row = self.db.execute(
+            "SELECT night_id, round, table_no FROM night_tables WHERE session_id = ?", [session_id]
+        ).fetchone()
+        return SessionNight(row[0], row[1], row[2]) if row else None
 
     def night_tables(self, night_id: str) -> list[NightTableRow]:
         """Every table of the night, round by round, in order."""
@@ -140,17 +167,18 @@ class NightsMixin(Database):
         return [NightTableRow(round=r[0], table=r[1], session_id=r[2], sealed_token=r[3]) for r in rows]
 
     def night_version(self, night_id: str) -> str:
-        """A tag that changes whenever any table of the night changes or a round is added (each session's version
-        only grows); ``NightNotFound`` for an unknown night."""
+        """A tag that changes whenever any table of the night changes, a round is added or undone, or the night
+        ends (each session's version only grows, as does the night's revision); ``NightNotFound`` for an unknown
+        night."""
         row = self.db.execute(
-            "SELECT count(s.id), coalesce(sum(s.version), 0) FROM nights AS n"
+            "SELECT count(s.id), coalesce(sum(s.version), 0), n.revision FROM nights AS n"
             " LEFT JOIN night_tables AS t ON t.night_id = n.id LEFT JOIN sessions AS s ON s.id = t.session_id"
             " WHERE n.id = ? GROUP BY n.id",
             [night_id],
         ).fetchone()
         if row is None:
             raise NightNotFound(f"There is no club night with id {night_id!r}.")
-        return f"{row[0]}-{row[1]}"
+        return f"{row[0]}-{row[1]}-{row[2]}"
 
     def check_night_token(self, night_id: str, token: str | None) -> bool:
         """True when ``token`` is the night's token (constant-time compare)."""
@@ -178,3 +206,44 @@ class NightsMixin(Database):
                 )
             self.db.execute("UPDATE nights SET token_hash = ? WHERE id = ?", [_hash_token(new), night_id])
         return new
+
+    def end_night(self, night_id: str) -> None:
+        """Mark the night ended (its tables are ended one by one by the caller, in the same ``night_write``)."""
+        with self._write():
+            self.db.execute(
+                "UPDATE nights SET ended_at = coalesce(ended_at, ?), revision = revision + (ended_at IS NULL)"
+                " WHERE id = ?",
+                [_now(), night_id],
+            )
+
+    def round_typed(self, night_id: str, round_no: int) -> bool:
+        """True when anything was typed at a table of the round: a deal recorded, or a part on a phone (kept in
+        the draft, or refused and kept) — a round is only undone while nothing would be lost."""
+        row = self.db.execute(
+            "SELECT EXISTS (SELECT 1 FROM deals WHERE session_id IN (" + _ROUND_SESSIONS + "))"
+            " OR EXISTS (SELECT 1 FROM draft_parts WHERE session_id IN (" + _ROUND_SESSIONS + "))"
+            " OR EXISTS (SELECT 1 FROM part_refusals WHERE session_id IN (" + _ROUND_SESSIONS + "))",
+            [night_id, round_no] * 3,
+        ).fetchone()
+        return bool(row[0])
+
+    def remove_round(self, night_id: str, round_no: int) -> list[str]:
+        """Remove the round's tables and their sessions (and everything kept of them: seats, drafts, logs), for an
+        undone round; the sessions removed. The caller checks first that nothing was typed (``round_typed``), in
+        the same ``night_write``."""
+        with self._write():
+            sessions = [r[0] for r in self.db.execute(_ROUND_SESSIONS, [night_id, round_no]).fetchall()]
+            self.db.execute("DELETE FROM night_tables WHERE night_id = ? AND round = ?", [night_id, round_no])
+            kept = [
+                name
+                for (name,) in self.db.execute(
+                    "SELECT m.name FROM sqlite_master AS m WHERE m.type = 'table' AND m.name != 'sessions' AND"
+                    " EXISTS (SELECT 1 FROM pragma_table_info(m.name) WHERE name = 'session_id')"
+                ).fetchall()
+            ]
+            for session_id in sessions:
+                for table in kept:
+                    self.db.execute(f"DELETE FROM [{table}] WHERE session_id = ?", [session_id])
+                self.db.execute("DELETE FROM sessions WHERE id = ?", [session_id])
+            self.db.execute("UPDATE nights SET revision = revision + 1 WHERE id = ?", [night_id])
+        return sessions

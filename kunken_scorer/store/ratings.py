@@ -4,12 +4,20 @@ the sessions two players played together."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .db import Database
 from .rows import RatingMark, RatingRow, Standing, TogetherRow, UnratedSession
 
 #: Ended sessions read a batch at a time by ``ended_standings`` (a replay reads every one).
 _BATCH = 5000
+#: A session's club night and its place there, when it is a night's table.
+_NIGHT_JOIN = " LEFT JOIN night_tables AS t ON t.session_id = s.id LEFT JOIN nights AS n ON n.id = t.night_id"
+
+
+def _night_place(row: Sequence[Any]) -> tuple[str, int, int] | None:
+    """(night started, round, table) from the night join's columns; None for a session that is no night's table."""
+    return None if row[0] is None else (str(row[0]), int(row[1]), int(row[2]))
 
 
 class RatingsMixin(Database):
@@ -19,11 +27,12 @@ class RatingsMixin(Database):
         """Ended sessions whose place in the ratings is not worked out for their version (at most ``limit``; a
         partial index: cheap when there are none)."""
         rows = self.db.execute(
-            "SELECT id, ended_at, version, rated_version, stats_version = version FROM sessions"
-            " WHERE ended_at IS NOT NULL AND rated_version != version LIMIT ?",
+            "SELECT s.id, s.ended_at, s.version, s.rated_version, s.stats_version = s.version, n.created_at, t.round,"
+            " t.table_no FROM sessions AS s" + _NIGHT_JOIN + " WHERE s.ended_at IS NOT NULL AND"
+            " s.rated_version != s.version LIMIT ?",
             [limit],
         ).fetchall()
-        return [UnratedSession(r[0], r[1], r[2], r[3], bool(r[4])) for r in rows]
+        return [UnratedSession(r[0], r[1], r[2], r[3], bool(r[4]), _night_place(r[5:])) for r in rows]
 
     def rating_mark(self) -> RatingMark:
         """The last session the ratings folded in (empty before the first) and the ratings' generation."""
@@ -44,20 +53,23 @@ class RatingsMixin(Database):
                 found[sid].append(Standing(player, name, points))
         return found
 
-    def ended_standings(self) -> Iterator[tuple[str, str, int, list[Standing]]]:
-        """(id, ended_at, version, final totals) of every ended session whose statistics are up to date, in no
-        particular order (read a batch of sessions at a time, each batch in one snapshot)."""
+    def ended_standings(self) -> Iterator[tuple[str, str, int, tuple[str, int, int] | None, list[Standing]]]:
+        """(id, ended_at, version, night place, final totals) of every ended session whose statistics are up to
+        date, in no particular order (read a batch of sessions at a time, each batch in one snapshot); the night
+        place as ``UnratedSession.night_place``."""
         after = ""
         while True:
             with self.db.atomic():
                 sessions = self.db.execute(
-                    "SELECT id, ended_at, version FROM sessions WHERE ended_at IS NOT NULL AND stats_version = version"
-                    " AND id > ? ORDER BY id LIMIT ?",
+                    "SELECT s.id, s.ended_at, s.version, n.created_at, t.round, t.table_no FROM sessions AS s"
+                    + _NIGHT_JOIN
+                    + " WHERE s.ended_at IS NOT NULL AND s.stats_version = s.version AND s.id > ? ORDER BY s.id"
+                    " LIMIT ?",
                     [after, _BATCH],
                 ).fetchall()
                 standings = self.session_standings([s[0] for s in sessions])
-            for sid, ended_at, version in sessions:
-                yield sid, ended_at, version, standings[sid]
+            for sid, ended_at, version, *place in sessions:
+                yield sid, ended_at, version, _night_place(place), standings[sid]
             if len(sessions) < _BATCH:
                 return
             after = sessions[-1][0]

@@ -19,6 +19,7 @@ __all__ = [
     "DraftRow",
     "HistoryRow",
     "LiveDealRow",
+    "MergeRow",
     "MoveCode",
     "NightRow",
     "NightTableRow",
@@ -284,6 +285,8 @@ class UnratedSession:
     rated_version: int
     #: its player statistics (its totals) are worked out for its version
     stats_fresh: bool
+    #: for a club night's table: (when the night started, its round, its table number); None for a session alone
+    night_place: tuple[str, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +330,24 @@ class NightRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RecentNight:
+    """A night on the home page's list: the night, its count of rounds and of tables (over every round)."""
+
+    night: NightRow
+    rounds: int
+    tables: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionNight:
+    """The night a session is a table of: the night's id, the round and the table's number."""
+
+    night_id: str
+    round: int
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
 class NightTableRow:
     """One table of one round of a club night: the session it is, and its edit token sealed with the night's."""
 
@@ -336,3 +357,19 @@ class NightTableRow:
     table: int
     session_id: str
     sealed_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class MergeRow:
+    """Two names merged into one player on ``/players`` (``player_merges``): the statistics and ratings read the
+    player ``from_player`` as ``into_player`` while the merge stands (``undone_at`` None)."""
+
+    id: int
+    #: the merged name's player key (``core.fields.player_key``), and the name as shown when it was merged
+    from_player: str
+    from_name: str
+    #: the player it was merged into (itself perhaps merged into another since: the statistics follow the chain)
+    into_player: str
+    into_name: str
+    created_at: str
+    undone_at: str | None

@@ -30,6 +30,8 @@ class StatsMixin(ScoresMixin):
 
         def _created_with(self, key: str | None) -> str | None: ...
 
+        def merges_generation(self) -> int: ...
+
         def _remember_creation(self, key: str | None, session_id: str, now: str) -> None: ...
 
         def get_session(self, session_id: str) -> SessionRow: ...
@@ -47,15 +49,22 @@ class StatsMixin(ScoresMixin):
             r[0] for r in self.db.execute("SELECT id FROM sessions WHERE stats_version != version LIMIT ?", [limit])
         ]
 
-    def set_many_session_stats(self, entries: Sequence[tuple[str, int, str, Sequence[SessionStatsRow]]]) -> int:
-        """``set_session_stats`` for many sessions in one transaction; returns how many were written."""
+    def set_many_session_stats(
+        self, entries: Sequence[tuple[str, int, str, Sequence[SessionStatsRow]]], merges: int | None = None
+    ) -> int:
+        """``set_session_stats`` for many sessions in one transaction; returns how many were written. ``merges``: the
+        merges' generation (``merges_generation``) the entries were worked out under; a merge made or undone since
+        writes none of them (0), as they count its names as they no longer do."""
         with self._write():
+            if merges is not None and self.merges_generation() != merges:
+                return 0
             return sum(self.set_session_stats(*entry) for entry in entries)
 
     def set_session_stats(self, session_id: str, version: int, game: str, rows: Sequence[SessionStatsRow]) -> bool:
         """Replace a session's per-player statistics, as worked out at ``version``; keep the sums per game.
 
-        ``rows``: one per player (``player`` the key, casefolded), or none for a session that does not count.
+        ``rows``: one per player (``player`` the key, ``core.fields.player_key``, or the player a merge counts it
+        as), or none for a session that does not count.
         Statistics of an older version than those stored are not written (a later request wrote newer ones).
         Returns True when written.
         """
@@ -133,8 +142,8 @@ class StatsMixin(ScoresMixin):
         4.8 ms for all of them summed and ranked in Python before."""
         where, params = ("WHERE game = ?", [game]) if game else ("", [])
         # a bare column beside MAX() is taken from the row holding the maximum (SQLite's documented rule);
-        # ``player`` is the casefolded name, and UTF-8 sorts as Python sorts code points. The order sums every
-        # game's row: a column's name in an ORDER BY expression is the row's column, not the sum's alias.
+        # ``player`` is the player's key (the casefolded NFC name), and UTF-8 sorts as Python sorts code points. The
+        # order sums every game's row: a column's name in an ORDER BY expression is the row's column, not the sum's.
         rows = self.db.execute(
             "SELECT player, name, SUM(sessions), SUM(won), SUM(deals), SUM(points), "
             f"SUM(expresses), MAX(last_played) FROM player_stats {where} GROUP BY player ORDER BY SUM(won) DESC, "

@@ -23,7 +23,7 @@ from ..core.melds import on_table
 from ..core.notation import vist_line
 from ..core.times import machine_time
 from ..service.background import StartupError
-from . import api, corrections, desk, members, nights, seats, summary, views
+from . import api, corrections, desk, members, night_files, nights, seats, summary, views
 from .assets import init_assets
 from .database import close_store
 from .errors import HANDLERS
@@ -54,6 +54,8 @@ babel = Babel()
 #: Pages, JSON, SVG, CSS and JS go compressed (Brotli, else gzip): a 100-deal session page is 78 KB as text.
 compress = Compress()
 api.bp.register_blueprint(nights.api_bp)  # /api/v1/nights: the API's, routed in nights.py with the night's pages
+api.bp.register_blueprint(summary.api_bp)  # /api/v1/players/merges: the API's, routed with /players
+api.bp.register_blueprint(night_files.api_bp)  # /api/v1/nights/<id>/export: routed with the night's files
 
 #: The settings before ``KUNKEN_*`` and ``test_config``.
 DEFAULTS: dict[str, Any] = {
@@ -153,10 +155,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
-    for blueprint in (views.bp, seats.bp, corrections.bp, api.bp, desk.bp, summary.bp, nights.bp):
+    for blueprint in (views.bp, seats.bp, corrections.bp, api.bp, desk.bp, summary.bp, nights.bp, night_files.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(api.bp)
     csrf.exempt(nights.api_bp)
+    csrf.exempt(summary.api_bp)
     members.init_app(app)  # KUNKEN_MEMBERS read (StartupError), its gate before every request, the invite pages
 
     app.add_url_rule("/lang/<code>", "set_language", set_language, methods=["POST", "GET"])

@@ -18,7 +18,7 @@ from werkzeug.exceptions import NotFound as PageNotFound
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..core.messages import KunkenError
-from ..service.nights import NightInputError, NightTokenWrong
+from ..service.nights import NightInputError, NightStateError, NightTokenWrong
 from ..service.seats import NoSeat
 from ..store import Conflict, KeyReused, NightNotFound, NotFound, SessionEnded, StorageUnavailable
 from .languages import gettext, wants_json
@@ -154,6 +154,7 @@ HANDLERS: tuple[tuple[type[Exception], Callable[[Any], ResponseReturnValue]], ..
     ),
     (Refusal, lambda err: error_response(err.status, err.message, **err.extra)),
     (KunkenError, _by_audience(400, lambda err: reason_text(err.reason))),
+    (NightStateError, _by_audience(409, night_input_text)),
     (NightInputError, _by_audience(400, night_input_text)),
     (NotFound, _said(404, lazy_gettext("There is no score sheet with this id."), not_found)),
     (NightNotFound, _said(404, lazy_gettext("There is no club night with this id."))),

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..service import members
 from ..service.background import StartupError
-from ..store import SessionRow
+from ..store import RecentNight, SessionRow
 from .auth import SCORER_COOKIE_AGE, night_token, scorer_cookie
 from .database import get_store
 from .errors import error_response
@@ -58,6 +58,15 @@ def club_view() -> str:
 def club_recent() -> list[SessionRow]:
     """The home page's recent sessions: for whoever may see the club's data, else none."""
     return [] if club_view() == "stranger" else get_store().recent_sessions(RECENT)
+
+
+#: How many recent club nights the home page lists.
+RECENT_NIGHTS = 6
+
+
+def club_recent_nights() -> list[RecentNight]:
+    """The home page's recent club nights: for whoever may see the club's data, else none."""
+    return [] if club_view() == "stranger" else get_store().recent_nights(RECENT_NIGHTS)
 
 
 def _holds_night() -> bool:

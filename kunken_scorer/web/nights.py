@@ -14,16 +14,17 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
-from ..core.rules import GAMES, RuleSet, read_rules
-from ..service import answers
-from ..service.nights import night_page, renew_night_token, sent_table_tokens, start_night
+from ..core.rules import GAMES, SWITCHES, read_rules
+from ..service import answers, rounds
+from ..service.nights import night_page, night_settings, renew_night_token, sent_table_tokens, start_night
+from ..service.rounds import SeatingAsk
 from .auth import night_token, set_night_cookie
 from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
 from .errors import Refusal, night_input_text
-from .forms import FORM_KEY, hidden_number, new_form_key
-from .languages import gettext
+from .forms import FORM_KEY, NightForm, hidden_number, new_form_key, switch_values
+from .languages import gettext, ngettext
 from .limits import creation_allowed
 from .links import public_base_url
 from .security import no_store
@@ -38,32 +39,49 @@ api_bp = Blueprint("nights", __name__, url_prefix="/nights")
 # -- pages -------------------------------------------------------------------------------------------
 
 
-def _render_new(text: str = "", game: str = "kunken", error: str | None = None) -> str:
+def _rule_defaults(game: str) -> dict[str, Any]:
+    """The house rules' fields as ``game``'s defaults fill them (what a form that did not send a switch keeps): a
+    whole number or a tick as it is, any other as the text its field holds."""
+    return {
+        name: value if SWITCHES[name].kind in ("int", "bool") else str(value)
+        for name, value in switch_values(game).items()
+    }
+
+
+def _render_new(form: NightForm, text: str = "", error: str | None = None) -> str:
     """The start form, with a fresh one-time key (a double tap on Start starts one night)."""
-    games = [(g, game_name(g)) for g in GAMES]
-    return render_template(
-        "night_new.html", tables_text=text, game=game, games=games, error=error, form_key=new_form_key()
-    )
+    form.form_key.data = new_form_key()
+    return render_template("night_new.html", form=form, tables_text=text, error=error)
 
 
 @bp.get("/nights/new")
 def new_night() -> str:
-    """The form that starts a club night: the game, and each table's players, a line a table."""
-    return _render_new()
+    """The form that starts a club night: the game, its name, ranking, hand entry and house rules, and each table's
+    players, a line a table."""
+    return _render_new(NightForm(formdata=None, data={"rules": _rule_defaults("kunken")}))
 
 
 @bp.post("/nights")
 def create_night() -> tuple[str, int] | BaseResponse:
     """Start the night from the form; this phone keeps the night's token and is shown the scorer links."""
-    game = request.form.get("game", "kunken")
-    game = game if game in GAMES else "kunken"
+    sent = request.form.copy()  # a switch not sent (by a hand-made form: a browser sends each) keeps its default
+    if sent.get("game") not in GAMES:
+        sent["game"] = "kunken"
+    for name, value in _rule_defaults(sent.get("defaults_for", "kunken")).items():
+        if f"rules-{name}" not in sent and SWITCHES[name].kind != "bool":  # an unticked box is never sent
+            sent[f"rules-{name}"] = str(value)
+    form = NightForm(formdata=sent)
     text = request.form.get("tables", "")[:MAX_TABLES_TEXT]
     key = request.form.get("form_key", "")
-    rules, tables = RuleSet.for_game(game, {}), tables_from_text(text)
+    if not form.validate():
+        return _render_new(form, text), 422
+    (rules, settings), tables = form.chosen, tables_from_text(text)
     try:  # each table counted as a session started from this address; the form's key sent again counts nothing
-        made = start_night(get_store(), rules, tables, key if FORM_KEY.match(key) else None, allow=creation_allowed)
+        made = start_night(
+            get_store(), rules, tables, key if FORM_KEY.match(key) else None, settings=settings, allow=creation_allowed
+        )
     except service.NightInputError as err:
-        return _render_new(text, game, night_input_text(err.on_page())), 422
+        return _render_new(form, text, night_input_text(err.on_page())), 422
     if made.token is None:  # a double tap or a resent form: the first answer made this phone the night's owner
         return go_to("nights.night", nid=made.night.id)
     message = gettext("The night has started. Give each table its scorer link.")
@@ -93,21 +111,101 @@ def night(nid: str) -> str:
     )
 
 
-@bp.post("/nights/<nid>/rounds")
-def next_round(nid: str) -> BaseResponse:
-    """Start the next round with new seats (only whoever started the night)."""
+def _owner_page(nid: str, what: str) -> str:
+    """The night's token of this phone, when it holds it (a 404 for an unknown night; else a 403 saying ``what``
+    needs the phone that started the night)."""
     get_store().get_night(nid)  # an unknown night: its 404
     token = night_token(nid)
     if token is None or not service.is_night_owner(get_store(), nid, token):
-        abort(403, description=gettext("Only the phone that started the night can start a round."))
+        abort(403, description=what)
+    return token
+
+
+def _page_ask(form: Any) -> SeatingAsk:
+    """A page's seating ask: the preview's mode, arrivals (a name a line, or commas) and players leaving, or the
+    tables its Confirm sends back as the preview showed them (``table-1``, ``table-2``…: each a table's names)."""
+    if form.get("seating") == "tables":
+        tables: list[list[str]] = []
+        while f"table-{len(tables) + 1}" in form and len(tables) <= service.MAX_TABLES:
+            tables.append(form.getlist(f"table-{len(tables) + 1}"))
+        return SeatingAsk("tables", tables)
+    leaving = form.getlist("leaving")
+    return SeatingAsk(form.get("mode", "fresh"), None, form.get("arrivals", "")[:MAX_TABLES_TEXT], leaving)
+
+
+def _round_page(nid: str, ask: SeatingAsk, error: str | None = None) -> tuple[str, int] | str:
+    """The next round's preview for ``ask`` (or the error that stops it, with a 422)."""
+    board = service.night_board(get_store(), nid)
+    plan = None
+    if error is None:
+        try:
+            plan = rounds.plan_round(get_store(), nid, ask)
+        except service.NightInputError as err:
+            error = night_input_text(err.on_page())
+    no_store()
+    page = render_template(
+        "night_round.html", board=board, plan=plan, ask=ask, error=error, game=game_name(board.night.game)
+    )
+    return (page, 422) if error else page
+
+
+@bp.get("/nights/<nid>/rounds/new")
+def plan_round(nid: str) -> tuple[str, int] | str:
+    """The next round as it would be seated (the organiser's preview): choose the mode, who arrives and who leaves,
+    then confirm; nothing starts before the confirm."""
+    _owner_page(nid, gettext("Only the phone that started the night can start a round."))
+    return _round_page(nid, _page_ask(request.args))
+
+
+@bp.post("/nights/<nid>/rounds")
+def next_round(nid: str) -> tuple[str, int] | str | BaseResponse:
+    """Start the next round with the seats the preview showed (only whoever holds the night's token)."""
+    token = _owner_page(nid, gettext("Only the phone that started the night can start a round."))
     round_no = hidden_number("round")
     if round_no is None:
         abort(400, description=gettext("The form is damaged; reload it."))
-    if service.next_round(get_store(), nid, token, round_no) is None:  # a double tap, or another of the night's phones
+    try:
+        made = rounds.start_round(get_store(), nid, token, round_no, _page_ask(request.form))
+    except service.NightInputError as err:
+        return _round_page(nid, SeatingAsk(), night_input_text(err.on_page()))
+    if made is None:  # a double tap, or another of the night's phones
         message = gettext("Round %(n)s has already started: see who sits where.", n=round_no)
     else:
-        message = gettext("The next round has started: see who sits where.")
+        message = gettext("Round %(n)s has started: see who sits where.", n=round_no)
     return go_to("nights.night", message, nid=nid)
+
+
+@bp.post("/nights/<nid>/rounds/<int:n>/undo")
+def undo_round(nid: str, n: int) -> BaseResponse:
+    """Undo the last round (started by mistake) while nothing was typed at its tables."""
+    _owner_page(nid, gettext("Only the phone that started the night can undo a round."))
+    try:
+        rounds.undo_round(get_store(), nid, n)
+    except service.NightInputError as err:
+        return go_to("nights.night", night_input_text(err.on_page()), "error", nid=nid)
+    return go_to("nights.night", gettext("Round %(n)s was undone: everyone sits as before.", n=n), nid=nid)
+
+
+@bp.post("/nights/<nid>/rounds/<int:n>/end")
+def end_round(nid: str, n: int) -> BaseResponse:
+    """End every table of round ``n`` still playing."""
+    _owner_page(nid, gettext("Only the phone that started the night can end a round."))
+    try:
+        ended = rounds.end_round(get_store(), nid, n)
+    except service.NightInputError as err:
+        return go_to("nights.night", night_input_text(err.on_page()), "error", nid=nid)
+    message = ngettext(
+        "Round %(n)s ended: %(num)s table stopped.", "Round %(n)s ended: %(num)s tables stopped.", ended.ended, n=n
+    )
+    return go_to("nights.night", message, nid=nid)
+
+
+@bp.post("/nights/<nid>/end")
+def end_night(nid: str) -> BaseResponse:
+    """End the night: every table still playing, and no more rounds."""
+    _owner_page(nid, gettext("Only the phone that started the night can end it."))
+    rounds.end_night(get_store(), nid)
+    return go_to("nights.night", gettext("The night has ended: the ratings count every table."), nid=nid)
 
 
 @bp.get("/nights/<nid>/own/<token>")
@@ -165,7 +263,9 @@ def summary(nid: str) -> str:
 def create_night_api() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Start a night: ``{"tables": [[names], ...], "game", "rules"}``; 201 with each table's links and token."""
     body = _body()
-    made = start_night(get_store(), read_rules(body), body.get("tables"), allow=creation_allowed)
+    rules = read_rules(body)
+    settings = night_settings(rules, body.get("name"), body.get("ranking"), body.get("hand_entry"))
+    made = start_night(get_store(), rules, body.get("tables"), settings=settings, allow=creation_allowed)
     night_id, base = made.night.id, public_base_url()
     view_url = base + url_for("nights.night", nid=night_id)
     edit_url = base + url_for("nights.own", nid=night_id, token=made.token)
@@ -199,3 +299,63 @@ def new_night_token(nid: str) -> dict[str, str]:
         raise Refusal(403, gettext("This token is not the night's edit token."))
     no_store()  # the answer carries the night's new token
     return {"edit_token": made, "edit_url": public_base_url() + url_for("nights.own", nid=nid, token=made)}
+
+
+def _owner_api(nid: str) -> str:
+    """The night's token the API request sends: 404 for an unknown night, 401 without one, 403 for another."""
+    get_store().get_night(nid)  # an unknown night: its 404 before a word about tokens
+    token = night_token(nid)
+    if token is None:
+        abort(
+            401,
+            description=gettext(
+                "Changing a night needs its token: send the header “Authorization: Bearer <edit_token>” with the "
+                "night's edit_token."
+            ),
+        )
+    if not service.is_night_owner(get_store(), nid, token):
+        raise Refusal(403, gettext("This token is not the night's edit token."))
+    return token
+
+
+@api_bp.post("/<nid>/rounds")
+def start_round_api(nid: str) -> tuple[dict[str, Any], int]:
+    """Start the next round: ``{"mode"}`` (``fresh``, ``standings``, ``rating``) with ``arrivals`` and ``leaving``,
+    or ``{"tables"}``; ``"round"``, the round meant (a double tap: 200 with it); ``"preview": true``: the plan,
+    nothing started."""
+    token = _owner_api(nid)
+    body = _body()
+    ask = rounds.SeatingAsk.from_body(body)
+    if body.get("preview") is True:
+        return answers.plan_answer(rounds.plan_round(get_store(), nid, ask)), 200
+    round_no = body.get("round")
+    if round_no is not None and (isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1):
+        raise Refusal(400, gettext("round: expected the number of the round to start (1 or more)."))
+    made = rounds.start_round(get_store(), nid, token, round_no, ask)
+    board = service.night_board(get_store(), nid)
+    number = round_no if made is None and round_no is not None else len(board.rounds)
+    tokens = sent_table_tokens(get_store(), board, token)
+    no_store()  # the answer carries the tables' edit tokens
+    return answers.round_answer(board, number, tokens, session_links), 200 if made is None else 201
+
+
+@api_bp.delete("/<nid>/rounds/<int:n>")
+def undo_round_api(nid: str, n: int) -> dict[str, Any]:
+    """Undo the last round while nothing was typed at its tables."""
+    _owner_api(nid)
+    rounds.undo_round(get_store(), nid, n)
+    return {"undone": n, "round": len(service.night_board(get_store(), nid).rounds)}
+
+
+@api_bp.post("/<nid>/rounds/<int:n>/end")
+def end_round_api(nid: str, n: int) -> dict[str, Any]:
+    """End every table of round ``n`` still playing."""
+    _owner_api(nid)
+    return answers.ended_tables_answer(rounds.end_round(get_store(), nid, n))
+
+
+@api_bp.post("/<nid>/end")
+def end_night_api(nid: str) -> dict[str, Any]:
+    """End the night: every table of every round."""
+    _owner_api(nid)
+    return answers.ended_tables_answer(rounds.end_night(get_store(), nid))

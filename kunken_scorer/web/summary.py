@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
@@ -17,19 +18,31 @@ from .. import KunkenError, service
 from ..core.charts import bar_chart
 from ..core.messages import Reason
 from ..core.rules import GAMES
-from ..service import Scoreboard, pages
+from ..service import Scoreboard, merges, pages
 from ..service.exports import csv_text, download_name, export_document
 from ..service.ratings import SamePlayer, UnknownPlayer
 from .auth import set_scorer_cookie
+from .bodies import json_body
 from .database import get_store
-from .filters import average_filter
+from .errors import Refusal
+from .filters import average_filter, day_filter
 from .forms import FORM_KEY, ImportForm, new_form_key
 from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
+from .members import MEMBERS_ONLY
 from .startup import catch_up_ratings
-from .wording import h2h_refusal, reason_text
+from .wording import go_to, h2h_refusal, reason_text
 
 bp = Blueprint("summary", __name__)
+#: ``/api/v1/players/merges``: registered inside the API's blueprint (``web/__init__``), so it is the API's (JSON
+#: errors, no CSRF, endpoints ``api.merges.*``), routed here with the players page's merge form.
+api_bp = Blueprint("merges", __name__, url_prefix="/players/merges")
+#: Merging two names shows who played whom across sessions as viewing /players does: the same members' gate.
+MEMBERS_ONLY.update(
+    dict.fromkeys(
+        ("summary.merge_names", "summary.undo_merge", "api.merges.list_merges", "api.merges.merge", "api.merges.undo")
+    )
+)
 
 
 def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
@@ -136,16 +149,118 @@ def import_page() -> tuple[str, int] | BaseResponse:
 # -- player history -------------------------------------------------------------------------
 
 
-@bp.get("/players")
-def players() -> str:
-    """Player history across every session on this install, with a chart of average deal scores: the first
-    ``PLAYERS_SHOWN`` (the most wins first), or every player with ``?all=1``."""
+def _catch_up() -> None:
+    """Replay the ratings in the background (an older ended session changed in a long history, or a merge)."""
+    catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
+
+
+def _players(status: int = 200, merge_error: str | None = None) -> tuple[str, int]:
+    """The players page; after a merge form that was refused, with ``merge_error`` and the names as typed."""
     page = pages.players_page(get_store(), request.args.get("game"), request.args.get("all") == "1")
-    if not page.rated.current:  # an older ended session changed in a long history: replayed in the background
-        catch_up_ratings(current_app._get_current_object(), current_app.config["DATABASE"])  # type: ignore[attr-defined]
+    if not page.rated.current:
+        _catch_up()
     title, bars = gettext("Average deal score"), page.bars
     chart_svg = Markup(bar_chart(bars, title=title, format_value=average_filter)) if bars else None
-    return render_template("players.html", page=page, chart_svg=chart_svg, games=GAMES)
+    typed = {f"merge_{field}": (request.form.get(field) or "")[:40] for field in ("from", "into")}
+    standing = service.standing_merges(get_store())
+    return render_template(
+        "players.html", page=page, chart_svg=chart_svg, games=GAMES, merges=standing, merge_error=merge_error, **typed
+    ), status
+
+
+@bp.get("/players")
+def players() -> tuple[str, int]:
+    """Player history across every session on this install, with a chart of average deal scores: the first
+    ``PLAYERS_SHOWN`` (the most wins first), or every player with ``?all=1``; the form that merges two names of one
+    person, and the merges that stand."""
+    return _players()
+
+
+def merge_refusal(outcome: merges.MergeRefusal | merges.NoSuchMerge) -> str:
+    """Why a merge was refused (or an undo found no merge), in words (page and API)."""
+    if isinstance(outcome, merges.NoSuchPlayer):
+        return gettext("No player named %(name)s has a scored session on this device.", name=outcome.name)
+    if isinstance(outcome, merges.SameName):
+        return gettext("Both names are “%(name)s”: choose two different names.", name=outcome.name)
+    if isinstance(outcome, merges.MergedAlready):
+        return gettext(
+            "“%(name)s” is merged into “%(into)s” already; undo that merge first.", name=outcome.name, into=outcome.into
+        )
+    if isinstance(outcome, merges.OnePlayerAlready):
+        return gettext(
+            "“%(into)s” is merged into “%(name)s” already: they are one player.", name=outcome.name, into=outcome.into
+        )
+    if isinstance(outcome, merges.PlayedTogether):
+        a, b = outcome.names
+        return gettext(
+            "“%(a)s” and “%(b)s” played in one session (%(day)s): they sat at one table, so they are two different"
+            " players. Nothing was merged.",
+            a=a,
+            b=b,
+            day=day_filter(outcome.played_at),
+        )
+    return gettext("There is no merge number %(n)s.", n=outcome.merge_id)
+
+
+@bp.post("/players/merges")
+def merge_names() -> BaseResponse | tuple[str, int]:
+    """Merge two names into one player (the form on /players); refused, the page again with why (422)."""
+    try:
+        outcome = service.merge_players(get_store(), request.form.get("from"), request.form.get("into"))
+    except KunkenError as err:  # a name left out, too long, or of characters no name holds
+        return _players(422, reason_text(err.reason))
+    if not isinstance(outcome, merges.Merged):
+        return _players(422, merge_refusal(outcome))
+    name, into = outcome.merge.from_name, outcome.merge.into_name
+    message = gettext(
+        "“%(name)s” is merged into “%(into)s”: one player now, with the sessions of both.", name=name, into=into
+    )
+    return go_to("summary.players", message)
+
+
+@bp.post("/players/merges/<int:merge_id>/undo")
+def undo_merge(merge_id: int) -> BaseResponse | tuple[str, int]:
+    """Undo a merge (its Undo button on /players): the two names are two players again."""
+    outcome = service.undo_merge(get_store(), merge_id)
+    if isinstance(outcome, merges.NoSuchMerge):
+        return _players(404, merge_refusal(outcome))
+    if outcome.already:
+        return go_to("summary.players", gettext("This merge was undone already."))
+    name, into = outcome.merge.from_name, outcome.merge.into_name
+    message = gettext("The merge is undone: “%(name)s” and “%(into)s” are two players again.", name=name, into=into)
+    return go_to("summary.players", message)
+
+
+@api_bp.get("")
+def list_merges() -> dict[str, Any]:
+    """The merges that stand, the oldest first."""
+    return merges.merges_answer(service.standing_merges(get_store()))
+
+
+@api_bp.post("")
+def merge() -> tuple[dict[str, Any], int]:
+    """Merge ``from`` into ``into`` (names): 201 with the merge; 422 with why it was refused."""
+    body = json_body()
+    outcome = service.merge_players(get_store(), body.get("from"), body.get("into"))
+    if not isinstance(outcome, merges.Merged):
+        raise Refusal(422, merge_refusal(outcome))
+    return _merge_answer(outcome), 201
+
+
+@api_bp.delete("/<merge_id>")
+def undo(merge_id: str) -> dict[str, Any]:
+    """Undo the merge ``merge_id`` (one undone before: answered as it is, 200); 404 for no such merge."""
+    outcome = service.undo_merge(get_store(), merge_id)
+    if isinstance(outcome, merges.NoSuchMerge):
+        raise Refusal(404, merge_refusal(outcome))
+    return _merge_answer(outcome)
+
+
+def _merge_answer(outcome: merges.Merged | merges.Unmerged) -> dict[str, Any]:
+    """The merge made or undone as the API answers it; its ratings replayed in the background when long."""
+    if not outcome.ratings_current:
+        _catch_up()
+    return {**merges.merge_answer(outcome.merge), "ratings_current": outcome.ratings_current}
 
 
 @bp.get("/players/h2h")

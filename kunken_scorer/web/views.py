@@ -23,7 +23,7 @@ from ..cache import Cache
 from ..core.reading import hand_entries
 from ..core.rules import GAMES, RuleSet
 from ..service import pages
-from ..store import DealRow, NotFound, SessionRow
+from ..store import DealRow, NotFound, RecentNight, SessionRow
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .bodies import polled
 from .database import get_store
@@ -32,7 +32,7 @@ from .forms.base import hidden_number
 from .languages import current_language, gettext
 from .limits import creation_allowed
 from .links import public_base_url, qr_code
-from .members import club_recent, club_view
+from .members import club_recent, club_recent_nights, club_view
 from .security import no_store
 from .wording import deal_changed, deal_conflict, deal_saved, game_name, go_to, reason_text
 
@@ -61,12 +61,16 @@ def _presets() -> dict[str, dict[str, Any]]:
     }
 
 
-def _render_home(form: SessionForm, recent: list[SessionRow] | None = None) -> str:
-    """The start page with ``form`` (a new one-time key if it holds none) and the ``recent`` sessions (read if none)."""
+def _render_home(
+    form: SessionForm, recent: list[SessionRow] | None = None, nights: list[RecentNight] | None = None
+) -> str:
+    """The start page with ``form`` (a new one-time key if it holds none), the ``recent`` sessions and the recent
+    ``nights`` (each read if None)."""
     if not FORM_KEY.match(form.form_key.data or ""):
         form.form_key.data = new_form_key()
     recent = club_recent() if recent is None else recent
-    return render_template("home.html", presets=_presets(), form=form, recent=recent)
+    nights = club_recent_nights() if nights is None else nights
+    return render_template("home.html", presets=_presets(), form=form, recent=recent, nights=nights)
 
 
 #: Pages every phone sees alike, rendered once: by (page, what it shows, language), with their
@@ -100,8 +104,13 @@ def home() -> str:
     form_key = new_form_key()
     form_data = {**pages.start_form_data(request.args.get("game")), "form_key": form_key}
     recent = club_recent()  # read once: the page's key, and the page when it is rendered (none for a club's stranger)
-    key = ("home", form_data["game"], tuple((r.id, r.ended_at) for r in recent), current_language(), club_view())
-    return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data), recent), form_key)
+    nights = club_recent_nights()
+    shown = (
+        tuple((r.id, r.ended_at) for r in recent),
+        tuple((n.night.id, n.night.name, n.night.ended_at, n.rounds) for n in nights),
+    )
+    key = ("home", form_data["game"], shown, current_language(), club_view())
+    return _shared_page(key, lambda: _render_home(SessionForm(formdata=None, data=form_data), recent, nights), form_key)
 
 
 @bp.post("/sessions")

@@ -10,6 +10,7 @@ from .corrections import CorrectionForm
 from .deal import HAND_ENTRY_NAMES, DealForm, DraftForm, PartForm, Placed, deal_form, part_form
 from .desk import QUESTIONS, desk_forms, posted_question
 from .imports import ImportForm
+from .night import NightForm
 from .session import RulesForm, SessionForm, raw_switch, switch_values
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "DealForm",
     "DraftForm",
     "ImportForm",
+    "NightForm",
     "PageForm",
     "PartForm",
     "Placed",

@@ -76,11 +76,15 @@ def _players_of(game: str) -> Any:
     )
 
 
+#: The game's choices of a start form: each game with its number of players.
+GAME_CHOICES = [SelectChoice(g, _players_of(g)) for g in GAMES]
+
+
 class SessionForm(PageForm):
     """Start a session: game, players in seat order, house rules and an optional target."""
 
     #: each game with its number of players
-    game = SelectField(lazy_gettext("Game"), choices=[SelectChoice(g, _players_of(g)) for g in GAMES])
+    game = SelectField(lazy_gettext("Game"), choices=GAME_CHOICES)
     players = SeatList(
         StringField(
             lazy_gettext("Player"),
