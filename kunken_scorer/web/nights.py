@@ -284,16 +284,7 @@ def get_night(nid: str) -> dict[str, Any]:
 @api_bp.post("/<nid>/token")
 def new_night_token(nid: str) -> dict[str, str]:
     """A new night's token (Bearer: the current one): the old owner link and every phone that opened it stop."""
-    get_store().get_night(nid)  # an unknown night: its 404 before a word about tokens
-    token = night_token(nid)
-    if token is None:
-        abort(
-            401,
-            description=gettext(
-                "Changing a night needs its token: send the header “Authorization: Bearer <edit_token>” with the "
-                "night's edit_token."
-            ),
-        )
+    token = _sent_night_token(nid)
     made = renew_night_token(get_store(), nid, token)
     if made is None:  # another token, or one a renewal sent at the same moment has just replaced
         raise Refusal(403, gettext("This token is not the night's edit token."))
@@ -301,8 +292,8 @@ def new_night_token(nid: str) -> dict[str, str]:
     return {"edit_token": made, "edit_url": public_base_url() + url_for("nights.own", nid=nid, token=made)}
 
 
-def _owner_api(nid: str) -> str:
-    """The night's token the API request sends: 404 for an unknown night, 401 without one, 403 for another."""
+def _sent_night_token(nid: str) -> str:
+    """The token the API request sends for the night: 404 for an unknown night, 401 without one (not checked)."""
     get_store().get_night(nid)  # an unknown night: its 404 before a word about tokens
     token = night_token(nid)
     if token is None:
@@ -313,6 +304,12 @@ def _owner_api(nid: str) -> str:
                 "night's edit_token."
             ),
         )
+    return token
+
+
+def _owner_api(nid: str) -> str:
+    """The night's token the API request sends: 404 for an unknown night, 401 without one, 403 for another."""
+    token = _sent_night_token(nid)
     if not service.is_night_owner(get_store(), nid, token):
         raise Refusal(403, gettext("This token is not the night's edit token."))
     return token
