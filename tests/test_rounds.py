@@ -137,7 +137,8 @@ def _ratings(client) -> dict[str, tuple]:
 def test_ending_the_tables_in_any_order_rates_everyone_the_same(tmp_path):
     rated = []
     for order in ("night", "round 2 first", "scorers backwards"):
-        app = create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{order}.db"), "WTF_CSRF_ENABLED": False})
+        settings = {"DATABASE": str(tmp_path / f"{order}.db"), "SECRET_KEY": "test-secret-key-0123456789abcdef"}
+        app = create_app({"TESTING": True, **settings})  # a key given: nothing written into the repository
         client = app.test_client()
         nid, owner, first, second = _play_two_rounds(client)
         if order == "night":
