@@ -61,6 +61,7 @@ bench: $(VENV)/.dev catalogs browser
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_web.py
 	$(PY) benchmarks/bench_club.py
+	$(PY) benchmarks/bench_live.py
 
 # Refresh the message catalogs after changing user-visible strings, then translate the new entries.
 i18n: $(VENV)/.dev

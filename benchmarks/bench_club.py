@@ -136,9 +136,12 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Server:
-    """``app.py`` under waitress on a free loopback port, with the database ``db``; its output goes to a log."""
+    """``app.py`` (of the tree ``root``) under waitress on a free loopback port, with the database ``db``; its output
+    goes to a log."""
 
-    def __init__(self, db: Path, name: str, threads: int | None = None, start_timeout: float = 60) -> None:
+    def __init__(
+        self, db: Path, name: str, threads: int | None = None, start_timeout: float = 60, root: Path = ROOT
+    ) -> None:
         self.name = name
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -151,7 +154,7 @@ class Server:
             "KUNKEN_CREATE_LIMIT": "0",
             "KUNKEN_CONNECTIONS_PER_ADDRESS": "0",  # every simulated phone comes from 127.0.0.1
         }
-        command = [sys.executable, str(ROOT / "app.py"), "--host", "127.0.0.1", "--port", str(self.port)]
+        command = [sys.executable, str(root / "app.py"), "--host", "127.0.0.1", "--port", str(self.port)]
         if threads:
             command += ["--threads", str(threads)]
         with open(self.log_path, "wb") as out:

@@ -86,6 +86,10 @@ class Cache:
                 return value
         return self.put_at(place, key, make())
 
+    def find(self, database: str, key: Hashable) -> Any | None:
+        """The value kept for ``key`` in the file ``database``, or None (nothing is made)."""
+        return self.find_at(identity(database), key)
+
     def find_at(self, place: Place, key: Hashable) -> Any | None:
         """The value kept for ``key`` in the database whose ``identity`` is ``place``, or None."""
         full = (place, key)

@@ -141,8 +141,11 @@
   function say(state, detail) {
     if (!keepState) { return; }
     keep.status(keepState, state, detail);
-    keepState.hidden = false;
-    document.documentElement.classList.add("keeping");
+    // what the server's own line (#saved-state, in the same place) says already stays in its words: the line
+    // changes only when this phone has something else to say (sending, kept here, refused), so nothing moves
+    var serverSays = autosave && (state === "stored" || state === "empty") && !!document.getElementById("saved-state");
+    keepState.hidden = serverSays;
+    document.documentElement.classList.toggle("keeping", !serverSays);
     if (state === "local-save" || state === "choose") { keepState.scrollIntoView({ block: "center" }); }
     if (discard) { discard.hidden = !(state === "local" || state === "refused" || state === "local-save"); }
     // a screen reader hears where the entry is when that changes, not each "sending"

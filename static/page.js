@@ -46,6 +46,9 @@
     var rem = parseFloat(window.getComputedStyle(document.documentElement).fontSize);
     entries.forEach(function (entry) {
       var el = entry.target;
+      // a box not drawn (the keypad while hidden) has no width to go by: it keeps its class, or it would open
+      // narrow and then widen in the next frame, its keys jumping (issue 48: layout shift)
+      if (!entry.contentRect.width) { return; }
       el.classList.toggle("narrow", entry.contentRect.width < parseFloat(el.getAttribute("data-narrow")) * rem);
     });
   });

@@ -5,9 +5,9 @@
      screen's height (MIN). Past one screen, at the type that still needs no more pages, the columns go into pages
      that turn by themselves every data-turn seconds ("?turn=2" for a test), "page 2 of 3" beside them, and a Pause
      button (WCAG 2.2.2). Sizes go in as CSS custom properties (CSSOM: the strict CSP allows it).
-   - Live: the night's live address answers 304 until a table changes; the screen then fetches itself again and
-     swaps the new content in, on the same page (or the last one, if the night has fewer pages now).
-   - ?timer=30 (minutes, 1 to 240): a countdown from the current round's start (data-round-start), "0:00" and
+   - Live: static/live.js swaps the stage the server drew anew in when a table changes; the screen lays it out
+     again, on the same page (or the last one, if the night has fewer pages now).
+   - ?timer=30 (minutes, 1 to 240): a countdown from the current round's start (#room-title's data-round-start), "0:00" and
      "Time is up" once over.
 
    The rows and the seating blocks are the server's own elements, moved between the columns, never copied: each
@@ -280,7 +280,7 @@
 
   function tick() {
     var timer = document.getElementById("room-timer");
-    var start = startOf(box.getAttribute("data-round-start"));
+    var start = startOf(document.getElementById("room-title").getAttribute("data-round-start"));
     if (!timer || start === null) { return; }
     var left = start + timerMinutes * 60000 - Date.now();
     var label = document.getElementById("room-timer-label");
@@ -292,44 +292,16 @@
     timer.setAttribute("data-left", String(Math.max(0, Math.ceil(left / 1000))));
   }
 
-  /* -- live: swap the fresh screen in, on the same page -- */
-  var version = box.getAttribute("data-version");
-  var EVERY = 3000;
-
-  function swapIn(html) {
-    var fresh = new DOMParser().parseFromString(html, "text/html");
-    var next = fresh.getElementById(box.id);
-    if (!next) { throw new Error("no room screen in the answer"); }
+  /* -- live: static/live.js swaps the parts that changed in; the screen lays them out again -- */
+  document.addEventListener("kunken:live", function () {
     var keep = page;
-    box.innerHTML = next.innerHTML;
-    version = next.getAttribute("data-version");
-    box.setAttribute("data-version", version);
-    box.setAttribute("data-round-start", next.getAttribute("data-round-start") || "");
-    document.title = fresh.title;
     var button = document.getElementById("room-pause");
     if (button) { button.setAttribute("aria-pressed", paused ? "true" : "false"); }
     collect();
     page = keep;
     layout();
     if (timerMinutes) { tick(); }
-  }
-
-  function refresh() {
-    var target = box.getAttribute("data-reload-url") + "?since=" + encodeURIComponent(version);
-    return fetch(target, { cache: "no-store", credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) { throw new Error("status " + response.status); }
-      return response.text();
-    }).then(swapIn);
-  }
-
-  function poll() {
-    fetch(box.getAttribute("data-live-url"), {
-      headers: { "If-None-Match": "\"" + version + "\"" }, cache: "no-store", credentials: "same-origin"
-    }).then(function (response) {
-      return response.status === 200 ? refresh() : null;
-    }).then(function () { setTimeout(poll, EVERY); })
-      .catch(function () { setTimeout(poll, 5000); });  /* offline for a moment: try again later */
-  }
+  });
 
   collect();
   layout();
@@ -343,5 +315,4 @@
     tick();
     setInterval(tick, 1000);
   }
-  if (window.fetch && window.DOMParser) { setTimeout(poll, EVERY); }
 }());

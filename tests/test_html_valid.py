@@ -18,6 +18,20 @@ from kunken_scorer.store import Store
 BAD = {0: ("A♠ A♥ A♦", "Boris: 5♥", ""), 1: ("2♥ 3♥ 4♥\nK♦ K♦ K♥", "", "K♣ JK")}
 
 
+#: A crafted POST (issue 48): what no browser sends into a number input, and markup in the names, echoed back.
+CRAFTED = {
+    "create": "1",
+    "players-0": '<i>"Анна',
+    "players-1": "Борис",
+    "target_kind": "score",
+    "target_value": "abc",
+    "rules-ace_points": "+5",
+    "rules-hand_size": "1e3",
+    "rules-express_multiplier": "٣",
+}
+CRAFTED_DEAL = {"hand_mode": "counts", "players-0-small": "abc", "players-1-aces": "-0", "players-1-jokers": "1.5"}
+
+
 def pages_of(app, language: str) -> dict[str, str]:
     """Every page of an evening (name -> HTML): one deal recorded, a seat taken, a part saved, forms refused."""
     scorer, player, viewer = (app.test_client() for _ in range(3))
@@ -51,6 +65,10 @@ def pages_of(app, language: str) -> dict[str, str]:
     pages = {
         "home": scorer.get("/"),
         "start refused": scorer.post("/sessions", data={"csrf_token": csrf_from(scorer), "create": "1"}),
+        "start refused (crafted)": scorer.post("/sessions", data={"csrf_token": csrf_from(scorer), **CRAFTED}),
+        "deal form refused (crafted)": scorer.post(
+            f"/s/{sid}/deals/new", data={**deal_data(new_deal, BAD, "Anna"), **CRAFTED_DEAL, "save": "1"}
+        ),
         "session (scorer)": scorer.get(f"/s/{sid}"),
         "session (player)": player.get(f"/s/{sid}"),
         "session (viewer)": viewer.get(f"/s/{sid}"),
@@ -97,6 +115,7 @@ def night_pages(starter, viewer) -> dict:
     return {
         "night new": viewer.get("/nights/new"),
         "night refused": starter.post("/nights", data={"csrf_token": token, "tables": "Анна"}),
+        "night refused (crafted)": starter.post("/nights", data={"csrf_token": token, "tables": "<b>", **CRAFTED}),
         "night (starter)": starter.get(f"/nights/{made['id']}"),
         "night (viewer)": viewer.get(f"/nights/{made['id']}"),
         "night room": viewer.get(f"/nights/{made['id']}/room"),
@@ -138,6 +157,15 @@ def test_the_nu_html_checker_finds_no_error_on_any_page(app, tmp_path, language)
         path.write_text(html, encoding="utf-8")
         files.append(path)
     assert vnu.check(files) == []
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_page_has_a_meta_description_in_its_language(app, language):
+    """What a search engine or a shared link's preview shows under the title (issue 48: Lighthouse's SEO)."""
+    for name, html in pages_of(app, language).items():
+        found = re.findall(r'<meta name="description" content="([^"]{40,300})">', html)
+        assert len(found) == 1, name
+        assert bool(re.search("[а-яё]", found[0])) == (language == "ru"), (name, found[0])
 
 
 def test_the_checker_finds_the_errors_the_audit_found(tmp_path):

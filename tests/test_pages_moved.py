@@ -48,16 +48,15 @@ def test_only_the_scorer_is_offered_the_undone_deal_back(store):
     assert page.undone is None and page.seat == 1
 
 
-def test_table_page_shows_the_last_deal_and_whether_it_is_fresh(store):
+def test_table_page_shows_the_last_deal(store):
     session = new_session(store)
-    empty = pages.table_page(store, session.id, None)
-    assert empty.last is None and empty.changes == {} and empty.melds == {} and not empty.fresh
+    empty = pages.table_page(store, session.id)
+    assert empty.last is None and empty.changes == {} and empty.melds == {}
     add(store, session, PLAIN)
-    page = pages.table_page(store, session.id, since=empty.board.version)
+    page = pages.table_page(store, session.id)
     assert page.last is not None and page.last.number == 1
     assert set(page.changes) == {"Anna", "Boris", "Vera"}
-    assert page.melds["Anna"] and page.fresh
-    assert not pages.table_page(store, session.id, since=page.board.version).fresh
+    assert page.melds["Anna"]
 
 
 def test_summary_page_counts_overrides_redeals_and_house_rules(store):
@@ -98,7 +97,7 @@ def test_deal_form_data_new_and_recorded(store):
     new = pages.deal_form_data(store, store.get_session(session.id), None, russian=False)
     assert new["expected"] == str(store.get_session(session.id).version) and "hand_mode" in new
     add(store, session, PLAIN)
-    deal = store.get_deal(session.id, pages.table_page(store, session.id, None).last.id)
+    deal = store.get_deal(session.id, pages.table_page(store, session.id).last.id)
     typed = pages.deal_form_data(store, store.get_session(session.id), deal, russian=False)
     assert typed["expected"] == str(deal.revision)
     assert "A♠" in str(typed)

@@ -902,10 +902,17 @@ def test_a_move_code_stops_after_five_wrong_tries(client, store):
     anna = client.post(f"/api/v1/sessions/{sid}/seats/0").get_json()["seat_token"]
     code = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(anna)).get_json()["move_code"]
     wrong = [f"{(int(code) + n) % 1_000_000:06d}" for n in range(1, 6)]
+    said = []
     for guess in wrong:
-        assert client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": guess}).status_code == 409
+        answer = client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": guess})
+        assert answer.status_code == 409
+        said.append(answer.get_json()["error"])
+    assert all("wrong, used or expired" in words for words in said[:4])
+    # the fifth wrong try locks the code, and the phone holding the right one is told so, not "wrong" (issue 48)
+    assert "is locked: too many wrong codes were typed" in said[4]
     refused = client.post(f"/api/v1/sessions/{sid}/seats/0", json={"move_code": code})
     assert refused.status_code == 409 and refused.get_json()["code"] == "seat_held"
+    assert "The move code of Anna’s seat is locked" in refused.get_json()["error"]
     assert store.seat_of(sid, anna) == 0
     # the holder makes a new one, which works
     fresh = client.post(f"/api/v1/sessions/{sid}/seats/0/move", headers=_bearer(anna)).get_json()["move_code"]

@@ -134,9 +134,10 @@ class SeatTaken:
 
 @dataclass(frozen=True)
 class SeatHeldBy:
-    """Another phone holds the seat and the request may not move it (``wrong_code``: the move code sent is wrong)."""
+    """Another phone holds the seat and the request may not move it (``code``: None, no move code was sent;
+    ``"wrong"``, the one sent is wrong, used or expired; ``"locked"``, the seat's code took too many wrong tries)."""
 
-    wrong_code: bool
+    code: str | None
 
 
 @dataclass(frozen=True)

@@ -181,18 +181,16 @@ def deal_page(store: Store, session: SessionRow, checked: Checked | None, body: 
 
 @dataclass(frozen=True)
 class TablePage:
-    """The table screen: the scoreboard, the last deal (each player's change and melds), and whether it is
-    ``fresh`` (arrived since the version the screen showed)."""
+    """The table screen: the scoreboard, the last deal (each player's change and melds)."""
 
     board: Scoreboard
     last: DealLine | None
     changes: dict[str, Any]
     melds: dict[str, Any]
-    fresh: bool
 
 
-def table_page(store: Store, sid: str, since: int | None) -> TablePage:
-    """The table screen's data; ``since``: the version the screen showed before fetching itself again."""
+def table_page(store: Store, sid: str) -> TablePage:
+    """The table screen's data."""
     board = scoreboard(store, sid)
     last = board.lines[-1] if board.lines else None
     deal = board.deals[-1].deal if board.deals else None
@@ -201,7 +199,6 @@ def table_page(store: Store, sid: str, since: int | None) -> TablePage:
         last=last,
         changes=dict(zip(board.players, last.results, strict=False)) if last else {},
         melds={p.name: p.melds for p in deal.players} if deal else {},
-        fresh=since is not None and since < board.version,
     )
 
 

@@ -72,7 +72,7 @@ def take_seat(
     try:
         held, took_over = store.take_seat(session_id, seat, token=token, scorer=scorer, move=move, leave=leave)
     except SeatHeld as err:
-        return SeatHeldBy(err.wrong_code)
+        return SeatHeldBy(err.code)
     return SeatTaken(held, took_over, again=token is not None and held == token)
 
 

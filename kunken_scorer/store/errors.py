@@ -151,13 +151,14 @@ FAULT_WORDS: dict[tuple[str, bool], str] = {
 
 class SeatHeld(StoreError):
     """Another phone holds the seat, and the request is neither the scorer's, nor the holder's, nor sent with a
-    valid move code for it: nothing changed. ``wrong_code``: a move code was sent, and it is not (or no longer)
-    one for this seat."""
+    valid move code for it: nothing changed. ``code``: what became of a move code sent with the request: None (none
+    was sent), ``"wrong"`` (it is not, or no longer, one for this seat) or ``"locked"`` (the seat's code took too
+    many wrong tries, this one or earlier ones, and stopped working)."""
 
-    def __init__(self, seat: int, wrong_code: bool = False) -> None:
+    def __init__(self, seat: int, code: str | None = None) -> None:
         super().__init__(f"Seat {seat} is held by another phone.")
         self.seat = seat
-        self.wrong_code = wrong_code
+        self.code = code
 
 
 class DraftClosed(Conflict):

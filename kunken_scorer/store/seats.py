@@ -67,8 +67,9 @@ class SeatsMixin(Database):
             if held is not None:
                 if token and hmac.compare_digest(_hash_token(token), held["holder_hash"]):
                     return token, False
-                if not scorer and not (move and self._use_move(session_id, seat, move, now)):
-                    refused = SeatHeld(seat, wrong_code=bool(move))
+                code = self._use_move(session_id, seat, move, now) if move and not scorer else None
+                if not scorer and code != "used":
+                    refused = SeatHeld(seat, code=code)
             if refused is None:
                 if leave:
                     self._leave_seats(session_id, seat, leave)
@@ -93,23 +94,27 @@ class SeatsMixin(Database):
         for (other,) in left:
             self._drop_move(session_id, other)
 
-    def _use_move(self, session_id: str, seat: int, move: str, now: str) -> bool:
-        """True when ``move`` is the seat's live move code (or its link's secret); a wrong one is counted."""
+    def _use_move(self, session_id: str, seat: int, move: str, now: str) -> str:
+        """``"used"`` when ``move`` is the seat's live move code (or its link's secret); else ``"wrong"`` (counted
+        against the code), or ``"locked"`` once the code has taken ``MOVE_CODE_TRIES`` wrong tries (this one or
+        earlier ones): it works no more, even typed right, and the phone is told so, not "wrong"."""
         row = self._one(
             "SELECT code_hash, link_hash, expires_at, wrong_tries FROM seat_moves WHERE session_id = ? AND seat = ?",
             [session_id, seat],
         )
-        if row is None or row["expires_at"] <= now or row["wrong_tries"] >= MOVE_CODE_TRIES:
-            return False
+        if row is None or row["expires_at"] <= now:
+            return "wrong"
+        if row["wrong_tries"] >= MOVE_CODE_TRIES:
+            return "locked"
         # both compared, in constant time: neither answer says which one was close
         right_code = hmac.compare_digest(_move_code_hash(session_id, seat, move), row["code_hash"])
         right_link = hmac.compare_digest(_hash_token(move), row["link_hash"])
         if right_code or right_link:
-            return True
+            return "used"
         self.db.execute(
             "UPDATE seat_moves SET wrong_tries = wrong_tries + 1 WHERE session_id = ? AND seat = ?", [session_id, seat]
         )
-        return False
+        return "locked" if row["wrong_tries"] + 1 >= MOVE_CODE_TRIES else "wrong"
 
     def _drop_move(self, session_id: str, seat: int) -> None:
         self.db.execute("DELETE FROM seat_moves WHERE session_id = ? AND seat = ?", [session_id, seat])

@@ -240,7 +240,7 @@ def take_seat(session_id: str, seat: int) -> dict[str, Any]:
     scorer = get_store().check_token(session_id, token)
     taken = service.take_seat(get_store(), session_id, seat, token=token, scorer=scorer, move=move)
     if isinstance(taken, service.SeatHeldBy):
-        raise Refusal(409, seat_held_message(name, taken.wrong_code), code="seat_held")
+        raise Refusal(409, seat_held_message(name, taken.code), code="seat_held")
     no_store()  # the answer carries the seat's token
     return {"seat": seat, "player": name, "seat_token": taken.token, "took_over": taken.took_over}
 

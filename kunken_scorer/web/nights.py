@@ -9,22 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, current_app, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import service
+from ..cache import Cache
 from ..core.nights import MAX_TABLES_TEXT, tables_from_text
 from ..core.rules import GAMES, SWITCHES, read_rules
 from ..service import answers, rounds
 from ..service.nights import night_page, night_settings, renew_night_token, sent_table_tokens, start_night
 from ..service.rounds import SeatingAsk
+from . import deltas
 from .auth import night_token, set_night_cookie
 from .bodies import json_body as _body
 from .bodies import polled, session_links
 from .database import get_store
 from .errors import Refusal, night_input_text
 from .forms import FORM_KEY, NightForm, hidden_number, new_form_key, switch_values
-from .languages import gettext, ngettext
+from .languages import current_language, gettext, ngettext
 from .limits import creation_allowed
 from .links import public_base_url
 from .security import no_store
@@ -233,20 +236,49 @@ def new_owner_link(nid: str) -> BaseResponse:
     return set_night_cookie(go_to("nights.night", message, nid=nid), nid, made)
 
 
+#: The room screen's live part by night, version, language and address (``deltas``), as views' ``_LIVE_HTML``.
+_ROOM_HTML = Cache(64)
+
+
+def _rendered_room(nid: str, version: str) -> dict[str, Any]:
+    """The room screen's live part in this request's language: ``{board, screen}``."""
+    base = public_base_url()
+
+    def render() -> dict[str, Any]:
+        board = service.night_board(get_store(), nid)
+        view_url = base + url_for("nights.night", nid=nid)
+        game = game_name(board.night.game)
+        marked = render_template("_room_live.html", board=board, game=game, view_url=view_url, live_marks=True)
+        return {"board": board, "screen": deltas.screen(marked)}
+
+    return _ROOM_HTML.get(current_app.config["DATABASE"], (nid, version, current_language(), base), render)
+
+
 @bp.get("/nights/<nid>/room")
 def room(nid: str) -> str:
     """The room screen: a TV shows the standings of the whole night big, following every table by itself
-    (static/table.js, as the table screen)."""
-    board = service.night_board(get_store(), nid)
-    view_url = public_base_url() + url_for("nights.night", nid=nid)
-    return render_template("night_room.html", board=board, game=game_name(board.night.game), view_url=view_url)
+    (static/live.js takes the parts that changed, static/room.js lays them out)."""
+    rendered = _rendered_room(nid, get_store().night_version(nid))
+    board, live_html = rendered["board"], Markup(rendered["screen"].html)
+    return render_template("night_room.html", board=board, game=game_name(board.night.game), live_html=live_html)
 
 
 @bp.get("/nights/<nid>/live")
 def live(nid: str) -> BaseResponse:
-    """``{version}`` of the night (any table's change changes it); 304 while it is the one the screen has."""
+    """``{version}`` of the night (any table's change changes it); 304 while it is the one the screen has. With
+    ``screen=room``, also what changed on the room screen since the version ``since`` it shows (``deltas.answer``).
+    """
     version = get_store().night_version(nid)
-    return polled(version, lambda: {"version": version})
+    if request.args.get("screen") != "room":
+        return polled(version, lambda: {"version": version})
+    since, base = request.args.get("since", ""), public_base_url()
+
+    def answer() -> dict[str, Any]:
+        before = _ROOM_HTML.find(current_app.config["DATABASE"], (nid, since, current_language(), base))
+        screen = _rendered_room(nid, version)["screen"]
+        return deltas.answer({"version": version}, screen, before and before["screen"])
+
+    return polled(version, answer, ("Accept-Language",))
 
 
 @bp.get("/nights/<nid>/summary")

@@ -76,7 +76,7 @@ def take_seat(sid: str) -> BaseResponse:
     name = names[seat]
     taken = service.take_seat(store, sid, seat, token=own, scorer=can_edit(sid), move=move, leave=other)
     if isinstance(taken, service.SeatHeldBy):
-        return go_to("views.session", seat_held_message(name, taken.wrong_code), "error", sid=sid, held=seat)
+        return go_to("views.session", seat_held_message(name, taken.code), "error", sid=sid, held=seat)
     if taken.took_over:
         message = gettext("This phone is now %(name)s. Another phone held this seat: it has been told.", name=name)
     elif taken.again:

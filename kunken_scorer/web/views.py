@@ -24,6 +24,7 @@ from ..core.reading import hand_entries
 from ..core.rules import GAMES, RuleSet
 from ..service import pages
 from ..store import DealRow, NotFound, RecentNight, SessionRow
+from . import deltas
 from .auth import can_edit, change_required, edit_token, held_seat, scorer_required, scorer_session, set_scorer_cookie
 from .bodies import polled
 from .database import get_store
@@ -140,14 +141,15 @@ def create_session() -> tuple[str, int] | BaseResponse:
 
 #: A session's version changes with every write, so an entry never goes stale; phones polling or reloading
 #: reuse it. It pays: a changed live poll is 13.5× slower without it (benchmarks/README.md, "Speed tricks kept").
-#: Kept per database file (``cache.Cache``), as the shared pages are.
-_LIVE_HTML = Cache(64)
+#: Kept per database file (``cache.Cache``), as the shared pages are. A phone's earlier version is looked up here
+#: for the delta to the new one (``deltas``): a club night's tables, each with a few versions in two languages.
+_LIVE_HTML = Cache(512)
 _LIVE_VARY = ("Cookie", "Accept-Language")  # the live part is in the phone's language, and the scorer's has links
 
 
 def _rendered_live(sid: str, version: int, language: str, editor: bool) -> dict[str, Any]:
-    """The live part of the session in ``language``, as /live answers it: ``{version, ended, next_deal, html}`` (the
-    HTML of the scoreboard, chart and deals table)."""
+    """The live part of the session in ``language``: ``{version, ended, next_deal, screen}`` (the scoreboard, chart
+    and deals table as a ``deltas.Screen``)."""
     return _LIVE_HTML.get(
         current_app.config["DATABASE"], (sid, version, language, editor), lambda: _render_live(sid, editor)
     )
@@ -157,19 +159,33 @@ def _render_live(sid: str, editor: bool) -> dict[str, Any]:
     board = service.scoreboard(get_store(), sid)
     context = {"board": board, "sid": sid, "editor": editor, "rows": board.lines, "chart_image": True}
     context["edit_base"] = url_for("views.edit_deal", sid=sid, deal_id=0)[: -len("0/edit")]
-    html = Markup(
-        render_template("_scoreboard.html", **context)
-        + render_template("_chart.html", **context)
-        + render_template("_deals_card.html", **context)
+    marked = (
+        render_template("_scoreboard.html", live_marks=True, **context)
+        + render_template("_chart.html", live_marks=True, **context)
+        + render_template("_deals_card.html", live_marks=True, **context)
     )
-    return {"version": board.version, "ended": board.ended, "next_deal": get_store().next_number(sid), "html": html}
+    facts = {"version": board.version, "ended": board.ended, "next_deal": get_store().next_number(sid)}
+    return {**facts, "screen": deltas.screen(marked)}
+
+
+def _rendered_table(sid: str, version: int, language: str) -> dict[str, Any]:
+    """The table screen's live part in ``language``: ``{version, page, screen}``."""
+    base = public_base_url()
+
+    def render() -> dict[str, Any]:
+        page = pages.table_page(get_store(), sid)
+        marked = render_template("_table_live.html", page=page, view_url=_view_url(sid), live_marks=True)
+        return {"version": page.board.version, "page": page, "screen": deltas.screen(marked)}
+
+    return _LIVE_HTML.get(current_app.config["DATABASE"], ("table", sid, version, language, base), render)
 
 
 def _render_session(record: SessionRow, *, editor: bool, seat: int | None, undone: int | None) -> str:
     """The session page as this phone sees it: the scorer's (``editor``), a seated player's, or a viewer's."""
     sid = record.id
     page = pages.session_page(get_store(), record, editor=editor, seat=seat, undone=undone)
-    live = _rendered_live(sid, record.version, current_language(), editor)
+    rendered = _rendered_live(sid, record.version, current_language(), editor)
+    live = {"version": rendered["version"], "ended": rendered["ended"], "html": Markup(rendered["screen"].html)}
     view_url = _view_url(sid)
     scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
     return render_template(
@@ -207,19 +223,39 @@ def session(sid: str) -> Response:
 
 @bp.get("/s/<sid>/live")
 def live(sid: str) -> BaseResponse:
-    """The scoreboard and deals as JSON ``{version, ended, next_deal, html}``; 304 while the version is unchanged."""
-    version = get_store().version(sid)
-    return polled(str(version), lambda: _rendered_live(sid, version, current_language(), can_edit(sid)), _LIVE_VARY)
+    """What changed in the session since the version ``since`` the phone shows (``deltas.answer``): the scoreboard
+    and deals, or with ``screen=table`` the table screen; 304 while the version is unchanged."""
+    version, language, since = get_store().version(sid), current_language(), request.args.get("since", type=int)
+    database = current_app.config["DATABASE"]
+    if request.args.get("screen") == "table":
+        base = public_base_url()
+
+        def table() -> dict[str, Any]:
+            now = _rendered_table(sid, version, language)
+            before = _LIVE_HTML.find(database, ("table", sid, since, language, base))
+            return deltas.answer({"version": version}, now["screen"], before and before["screen"])
+
+        return polled(str(version), table, ("Accept-Language",))
+    editor = can_edit(sid)
+
+    def session() -> dict[str, Any]:
+        now = _rendered_live(sid, version, language, editor)
+        before = _LIVE_HTML.find(database, (sid, since, language, editor))
+        facts = {key: now[key] for key in ("version", "ended", "next_deal")}
+        return deltas.answer(facts, now["screen"], before and before["screen"])
+
+    return polled(str(version), session, _LIVE_VARY)
 
 
 @bp.get("/s/<sid>/table")
 def table_screen(sid: str) -> str:
     """The table screen: a laptop or TV in the middle of the table shows the totals big, who deals next,
     the last deal (its scores and melds; just after it arrives, highlighted for a few seconds) and the QR
-    code to join. Read-only; when the session changes it fetches itself again and swaps the new screen in
-    place (static/table.js)."""
-    page = pages.table_page(get_store(), sid, request.args.get("since", type=int))
-    return render_template("table.html", page=page, sid=sid, view_url=_view_url(sid))
+    code to join. Read-only; when the session changes it takes the parts that changed (static/live.js) and
+    highlights the new scores (static/table.js)."""
+    rendered = _rendered_table(sid, get_store().version(sid), current_language())
+    page, live_html = rendered["page"], Markup(rendered["screen"].html)
+    return render_template("table.html", page=page, sid=sid, live_html=live_html)
 
 
 @bp.get("/s/<sid>/qr.svg")

@@ -119,9 +119,16 @@ def part_not_saved(outcome: DraftMoved | PartStale, deal: str, typed: str) -> st
     )
 
 
-def seat_held_message(name: str, wrong_code: bool) -> str:
-    """What a phone is told when another phone holds the seat it asked for (the pages and the API alike)."""
-    if wrong_code:
+def seat_held_message(name: str, code: str | None) -> str:
+    """What a phone is told when another phone holds the seat it asked for (the pages and the API alike); ``code``:
+    what became of the move code it sent (``store.SeatHeld``)."""
+    if code == "locked":
+        return gettext(
+            "The move code of %(name)s’s seat is locked: too many wrong codes were typed for it. The seat stays with "
+            "its phone. Ask the scorer, or %(name)s’s phone, for a new code.",
+            name=name,
+        )
+    if code:
         return gettext(
             "That move code is wrong, used or expired: the seat of %(name)s stays with its phone. Ask the scorer, "
             "or %(name)s’s phone, for a new code.",

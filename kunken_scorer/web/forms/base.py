@@ -91,6 +91,11 @@ class WholeField(IntegerField):  # type: ignore[misc]  # WTForms ships no types:
         if self.process_errors:
             raise StopValidation()
 
+    def _value(self) -> str:
+        """What the input shows again: the number read, else nothing (an ``<input type="number">`` holds a number
+        or nothing; a crafted "abc" or "+5" echoed back would make the page invalid HTML)."""
+        return "" if self.data is None else str(self.data)
+
 
 class SeatList(FieldList):  # type: ignore[misc]  # WTForms ships no types: its FieldList is Any
     """A list of seats (the start form's names, the deal form's parts): WTForms' ``FieldList``, reading a
