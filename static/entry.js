@@ -623,7 +623,9 @@
     }
     if (form.hasAttribute("data-posted")) {  // the server's answer to a Save or Check: the page is the truth
       keepLocal();
-      var reason = pageReason();
+      // a Save the server refused says so, with its reason where the page shows one: never "tap Save" as if
+      // nothing had been tried (issue 48)
+      var reason = pageReason() || form.getAttribute("data-refused");
       if (reason) { say("refused", { reason: reason }); } else { say("local"); }
       return;
     }

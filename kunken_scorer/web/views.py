@@ -319,6 +319,7 @@ def _render_deal(
         conflict=conflict,
         rules_game=session.game,
         action=action or request.path,
+        refused=status != 200 and bool(form.save.data),
     ), status
 
 
