@@ -590,7 +590,8 @@
     window.scrollBy(0, box.top - Math.max(8, room - box.height - 8));
   } else {
     var general = document.querySelector("#form-errors, #deal-problems, #override-errors, #note-errors, #conflict");
-    show(0, general ? false : undefined);
+    // the target reached: the page opens without the keypad up (the scorer ends the game, or the table plays on)
+    show(0, general || form.hasAttribute("data-finished") ? false : undefined);
     if (general) { general.scrollIntoView({ block: "center" }); }
   }
   /* -- what this phone kept, brought back ------------------------------------------------------ */

@@ -110,6 +110,8 @@ class PartPage:
     lost: str | None
     #: the last deal was recorded with another part for this seat than its phone had stored (None: it was not)
     replaced: Replaced | None = None
+    #: the session's target is reached: the scorer ends the game (the page leads with that, the keypad stays down)
+    finished: bool = False
 
     @property
     def name(self) -> str:

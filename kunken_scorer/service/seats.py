@@ -16,6 +16,7 @@ from ..core.messages import M_, KunkenError, Reason
 from ..core.rules import RuleSet
 from ..store import Conflict, DraftClosed, SeatHeld, SessionEnded, SessionRow, Store
 from .answers import Say
+from .board import scoreboard
 from .deals import Ask, record_draft, replayed
 from .drafts import Draft, PartPage, load_draft, replaced_part
 from .outcomes import Changed, DraftMoved, MoveCode, PartSaved, PartStale, Recording, SeatHeldBy, SeatTaken, Waiting
@@ -208,7 +209,8 @@ def part_page(
     lost = None
     if writer is None and claimed[0] == seat:
         lost = "taken" if seat in draft.taken else "freed"
-    return PartPage(draft, seat, writer, lost, replaced_part(store, draft, seat))
+    finished = scoreboard(store, draft.session.id).status.finished
+    return PartPage(draft, seat, writer, lost, replaced_part(store, draft, seat), finished)
 
 
 @dataclass(frozen=True)

@@ -165,6 +165,7 @@ def _render_live(sid: str, editor: bool) -> dict[str, Any]:
         + render_template("_deals_card.html", live_marks=True, **context)
     )
     facts = {"version": board.version, "ended": board.ended, "next_deal": get_store().next_number(sid)}
+    facts["finished"] = board.status.finished  # the target is reached: the scorer's page leads with ending it
     return {**facts, "screen": deltas.screen(marked)}
 
 
@@ -185,7 +186,7 @@ def _render_session(record: SessionRow, *, editor: bool, seat: int | None, undon
     sid = record.id
     page = pages.session_page(get_store(), record, editor=editor, seat=seat, undone=undone)
     rendered = _rendered_live(sid, record.version, current_language(), editor)
-    live = {"version": rendered["version"], "ended": rendered["ended"], "html": Markup(rendered["screen"].html)}
+    live = {key: rendered[key] for key in ("version", "ended", "finished")} | {"html": Markup(rendered["screen"].html)}
     view_url = _view_url(sid)
     scorer_url = public_base_url() + url_for("views.scorer", sid=sid, token=edit_token(sid)) if editor else None
     return render_template(
