@@ -62,6 +62,8 @@ bench: $(VENV)/.dev catalogs browser
 	$(PY) benchmarks/bench_web.py
 	$(PY) benchmarks/bench_club.py
 	$(PY) benchmarks/bench_live.py
+	@test -x .lighthouse/node_modules/.bin/lighthouse || npm install --silent --no-audit --no-fund --prefix .lighthouse lighthouse@12.8.2
+	$(PY) benchmarks/bench_lighthouse.py
 
 # Refresh the message catalogs after changing user-visible strings, then translate the new entries.
 i18n: $(VENV)/.dev
