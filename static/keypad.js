@@ -115,12 +115,13 @@
     cover();
   }
 
-  /* The footer holding the keypad sits over the bottom of the screen: the page keeps a control scrolled to (the
-     Tab key, a tap on the Express box) above it, the keypad included while it is up (scroll-padding); a card
-     field is kept above it by reveal(). */
+  /* The footer holding the keypad sits over the bottom of the screen: the page keeps a control the Tab key
+     reaches above it (scroll-padding). The keypad's own height is left out: the Tab key closes it on leaving
+     the card fields, and a card field is kept above it by reveal(). */
   function cover() {
     var bar = pad.closest(".deal-footer");
-    var height = bar ? bar.getBoundingClientRect().height : 0;
+    var open = pad.classList.contains("hidden") ? 0 : pad.getBoundingClientRect().height;
+    var height = bar ? bar.getBoundingClientRect().height - open : 0;
     document.documentElement.style.scrollPaddingBottom = height > 0 ? Math.ceil(height) + 8 + "px" : "";
   }
 
@@ -241,13 +242,17 @@
     if (quiet || !el || !el.matches) { return; }
     if (el.matches(FIELDS)) {
       setTarget(el);
-    } else if (event.type === "focusin" && !pad.contains(el) && !pad.classList.contains("hidden") &&
-               (tabbing || !el.closest(".deal-footer, #draft-footer"))) {
-      hide();  // a select, a box, a stepper or a button: nothing left for the keypad to type into (issue 48)
+    } else if (event.type === "focusin" && tabbing && !pad.contains(el) && !pad.classList.contains("hidden")) {
+      hide();  // Tab went on to a select, a box or a button: nothing left for the keypad to type into
+    } else if (event.type === "click" && !pad.classList.contains("hidden") && el.closest(OFF_FIELDS) &&
+               !el.closest(".deal-footer, #draft-footer")) {
+      hide();  // a stepper, the Express box, who went out: tapped, and then the keypad goes (issue 48)
     }
   }
-  // A tap on the footer's own buttons keeps the keypad (the footer shrinks with it: they must not move between
-  // the finger going down and the click); the Tab key hides it there too.
+  // Only the Tab key hides the keypad on focusing something else: a tap on the footer's buttons must not move
+  // them (the footer shrinks with the keypad) between the finger going down and the click. A tap on a control
+  // of the form that is no card field hides it once the tap is done (on its click): nothing moves under it.
+  var OFF_FIELDS = ".stepper, input[type=checkbox], select";
   var tabbing = false;
   document.addEventListener("keydown", function (event) {
     tabbing = event.key === "Tab";
