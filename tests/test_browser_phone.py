@@ -191,6 +191,8 @@ def test_4_reaching_the_target_leads_every_screen_to_the_end(server, store, phon
     expect(end).to_be_in_viewport(ratio=1)
     assert end.bounding_box()["y"] < scorer.locator("#record-deal").bounding_box()["y"]
     expect(scorer.locator("#record-deal")).to_have_class(re.compile(r"\bsecondary\b"))
+    # the deal's number is a word of the sentence, not a column of its own (item 5)
+    expect(scorer.locator("#record-deal > span .next-deal")).to_have_text("3")
     # a player's phone: its part of a next deal opens with the keypad down, and says the target is reached
     player = phone(phones, width, height, locale)
     seat_of(player, made, 1)
